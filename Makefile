@@ -1,0 +1,60 @@
+# langchain-contextchef: every target works from a fresh clone; `.venv` is created on demand.
+SHELL := /bin/bash
+.PHONY: help demo test test-fast lint format type bench clean
+
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+TEST ?= tests
+
+help:
+	@echo "make demo       set up $(VENV), then run the demo agent twice (it remembers across runs)"
+	@echo "make test       set up $(VENV) with test dependencies, start PostgreSQL if possible, run every test"
+	@echo "make test-fast  unit tests only, no services"
+	@echo "make lint       ruff check + ruff format --check"
+	@echo "make type       mypy --strict on the package"
+	@echo "make format     ruff format + import sorting"
+	@echo "make bench      run the benchmarks and write benchmarks/results.json"
+
+# ---- environment ---------------------------------------------------------------------------
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-base: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	touch $@ $(VENV)/.installed-base
+
+# ---- the main job --------------------------------------------------------------------------
+demo: $(VENV)/.installed-base
+	$(BIN)/contextchef demo --fresh --run 1
+	$(BIN)/contextchef demo --run 2
+
+# ---- tests ---------------------------------------------------------------------------------
+test: $(VENV)/.installed-dev
+	. scripts/postgres.sh && $(BIN)/python -m pytest $(TEST)
+
+test-fast: $(VENV)/.installed-dev
+	$(BIN)/python -m pytest tests/unit_tests
+
+# ---- quality -------------------------------------------------------------------------------
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+type: $(VENV)/.installed-dev
+	$(BIN)/mypy
+
+format: $(VENV)/.installed-dev
+	$(BIN)/ruff format .
+	$(BIN)/ruff check --select I --fix .
+
+bench: $(VENV)/.installed-dev
+	$(BIN)/python -m benchmarks
+
+clean:
+	rm -rf $(VENV) .context .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,210 @@
+"""The shape of one memory entry, in Python and as stored in a LangGraph store.
+
+A memory entry is one LangGraph `Item` in the `memory` namespace of a scope. Its `value`
+is a JSON object with the fields below; `MemoryEntry.to_stored()` / `from_stored()` are the
+only two places that know the stored layout, so every backend holds the same bytes.
+
+Example:
+    ```python
+    from datetime import datetime, timezone
+    from langchain_contextchef.entry import MemoryEntry
+
+    now = datetime(2026, 5, 25, tzinfo=timezone.utc)
+    entry = MemoryEntry(key="lang", value="Python", created_at=now, updated_at=now)
+    assert MemoryEntry.from_stored("lang", entry.to_stored()) == entry
+    ```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timezone
+from typing import Any, Literal, TypeAlias
+
+__all__ = [
+    "EntryStatus",
+    "MemoryChangeEvent",
+    "MemoryEntry",
+    "Provenance",
+    "WrittenBy",
+    "format_time",
+    "parse_time",
+]
+
+WrittenBy: TypeAlias = Literal["model", "developer", "reflection", "import"]
+"""Who wrote an entry: a model tool call, the developer's code, a reflector, or an import."""
+
+EntryStatus: TypeAlias = Literal["active", "quarantined"]
+"""`quarantined` entries are stored but never injected until a developer approves them."""
+
+
+def format_time(moment: datetime) -> str:
+    """Format a moment as ISO-8601 UTC with microseconds, e.g. `2026-05-25T00:00:00.000000Z`."""
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def parse_time(text: str) -> datetime:
+    """Parse a moment written by `format_time` (or any ISO-8601 string) as an aware UTC datetime."""
+    moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return moment.astimezone(timezone.utc)
+
+
+def _opt_time(text: Any) -> datetime | None:
+    return parse_time(text) if isinstance(text, str) else None
+
+
+@dataclass(frozen=True)
+class Provenance:
+    """Where an entry came from.
+
+    Attributes:
+        written_by: The kind of writer.
+        tool_call_id: The model's tool call id, for model writes.
+        observed_at: When the fact was observed (defaults to the write time).
+        source: An optional reference to the source (a message id, a URL, a file).
+        confidence: The writer's confidence in the fact, from 0 to 1.
+        sensitivity: A label such as `public`, `internal` or `restricted`.
+    """
+
+    written_by: WrittenBy = "developer"
+    tool_call_id: str | None = None
+    observed_at: datetime | None = None
+    source: str | None = None
+    confidence: float | None = None
+    sensitivity: str | None = None
+
+    def to_stored(self) -> dict[str, Any]:
+        """Return the JSON-serialisable form."""
+        return {
+            "written_by": self.written_by,
+            "tool_call_id": self.tool_call_id,
+            "observed_at": format_time(self.observed_at) if self.observed_at else None,
+            "source": self.source,
+            "confidence": self.confidence,
+            "sensitivity": self.sensitivity,
+        }
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any]) -> Provenance:
+        """Rebuild provenance from its stored form."""
+        return cls(
+            written_by=data.get("written_by", "developer"),
+            tool_call_id=data.get("tool_call_id"),
+            observed_at=_opt_time(data.get("observed_at")),
+            source=data.get("source"),
+            confidence=data.get("confidence"),
+            sensitivity=data.get("sensitivity"),
+        )
+
+
+@dataclass(frozen=True)
+class MemoryEntry:
+    """One remembered fact.
+
+    Attributes:
+        key: The entry's key, unique within its scope.
+        value: The remembered text.
+        description: What the entry is for and when to consult it.
+        created_at: First write (kept on updates).
+        updated_at: Latest write.
+        update_count: 1 on creation, +1 on every later write; also the entry's version.
+        importance: Yours to set and interpret; the library never sorts by it.
+        expires_at_turn: The turn at whose sweep the entry is deleted, if turn-based.
+        expires_at: The moment from which the entry is deleted, if time-based.
+        type: An optional memory type such as `preference`, `fact` or `rule`.
+        status: `active`, or `quarantined` (stored, never injected).
+        provenance: Who wrote it, from what, with which confidence.
+    """
+
+    key: str
+    value: str
+    created_at: datetime
+    updated_at: datetime
+    description: str | None = None
+    update_count: int = 1
+    importance: float | None = None
+    expires_at_turn: int | None = None
+    expires_at: datetime | None = None
+    type: str | None = None
+    status: EntryStatus = "active"
+    provenance: Provenance | None = field(default=None)
+
+    @property
+    def version(self) -> int:
+        """The version a compare-and-set write must name (equal to `update_count`)."""
+        return self.update_count
+
+    def is_expired(self, *, turn: int, now: datetime) -> bool:
+        """Whether a sweep at `turn` and `now` deletes this entry."""
+        if self.expires_at_turn is not None and turn >= self.expires_at_turn:
+            return True
+        return self.expires_at is not None and now >= self.expires_at
+
+    def evolve(self, **changes: Any) -> MemoryEntry:
+        """Return a copy with some fields changed."""
+        return replace(self, **changes)
+
+    def to_stored(self) -> dict[str, Any]:
+        """Return the JSON object stored as the LangGraph item's value (the key is the item key)."""
+        return {
+            "value": self.value,
+            "description": self.description,
+            "created_at": format_time(self.created_at),
+            "updated_at": format_time(self.updated_at),
+            "update_count": self.update_count,
+            "importance": self.importance,
+            "expires_at_turn": self.expires_at_turn,
+            "expires_at": format_time(self.expires_at) if self.expires_at else None,
+            "type": self.type,
+            "status": self.status,
+            "provenance": self.provenance.to_stored() if self.provenance else None,
+        }
+
+    @classmethod
+    def from_stored(cls, key: str, data: Mapping[str, Any]) -> MemoryEntry:
+        """Rebuild an entry from a stored item value.
+
+        Raises:
+            ValueError: If the value does not look like a memory entry (no string `value`).
+        """
+        value = data.get("value")
+        if not isinstance(value, str):
+            msg = f"The item {key!r} is not a memory entry: its 'value' field is not a string."
+            raise ValueError(msg)
+        provenance = data.get("provenance")
+        return cls(
+            key=key,
+            value=value,
+            description=data.get("description"),
+            created_at=parse_time(data["created_at"]),
+            updated_at=parse_time(data["updated_at"]),
+            update_count=int(data.get("update_count", 1)),
+            importance=data.get("importance"),
+            expires_at_turn=data.get("expires_at_turn"),
+            expires_at=_opt_time(data.get("expires_at")),
+            type=data.get("type"),
+            status=data.get("status", "active"),
+            provenance=Provenance.from_stored(provenance) if isinstance(provenance, Mapping) else None,
+        )
+
+
+@dataclass(frozen=True)
+class MemoryChangeEvent:
+    """A change to memory, passed to `on_memory_changed` and sent as a LangChain custom event.
+
+    Attributes:
+        type: `set`, `delete` or `expire`.
+        key: The entry's key.
+        value: The new value for `set`, else `None`.
+        old_value: The value before the change, or `None` when there was none.
+        scope: The namespace prefix of the memory that changed.
+    """
+
+    type: Literal["set", "delete", "expire"]
+    key: str
+    value: str | None
+    old_value: str | None
+    scope: tuple[str, ...] = ()

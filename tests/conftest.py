@@ -1,0 +1,119 @@
+"""Shared fixtures: one `store` fixture parametrised over every backend we support.
+
+Backends: LangGraph's `InMemoryStore`, `SqliteStore` (file-backed), our `FileSystemStore`,
+and LangGraph's `PostgresStore` when `CONTEXTCHEF_PG_URI` names a server. Outside CI a
+missing server skips the PostgreSQL cases; under `CI=true` it fails them.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langgraph.store.base import BaseStore
+from langgraph.store.memory import InMemoryStore
+from langgraph.store.sqlite import SqliteStore
+
+from langchain_contextchef.store import FileSystemStore
+
+BACKENDS = ["memory", "sqlite", "filesystem", "postgres"]
+"""Every backend the Memory, compile and tool tests run on."""
+
+LOCAL_BACKENDS = ["memory", "sqlite", "filesystem"]
+"""Backends that need no server."""
+
+
+def _pg_uri_or_skip() -> str:
+    uri = os.environ.get("CONTEXTCHEF_PG_URI")
+    if uri:
+        return uri
+    if os.environ.get("CI") == "true":
+        pytest.fail("CI=true but CONTEXTCHEF_PG_URI is not set: PostgreSQL tests must run in CI.")
+    pytest.skip("no PostgreSQL server configured (set CONTEXTCHEF_PG_URI)")
+
+
+@pytest.fixture(scope="session")
+def pg_database() -> Iterator[str]:
+    """A throwaway PostgreSQL database for this test session; yields its URI."""
+    import psycopg
+
+    base = _pg_uri_or_skip()
+    name = f"contextchef_test_{uuid.uuid4().hex[:12]}"
+    try:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.OperationalError as exc:
+        if os.environ.get("CI") == "true":
+            pytest.fail(f"CI=true but PostgreSQL at CONTEXTCHEF_PG_URI is unreachable: {exc}")
+        pytest.skip(f"PostgreSQL unreachable: {exc}")
+    uri = base.rsplit("/", 1)[0] + "/" + name
+    yield uri
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def pg_store(pg_database: str) -> Iterator[BaseStore]:
+    """A LangGraph `PostgresStore` on an emptied table."""
+    from langgraph.store.postgres import PostgresStore
+
+    with PostgresStore.from_conn_string(pg_database) as store:
+        store.setup()
+        with store._cursor() as cur:
+            cur.execute("TRUNCATE store")
+        yield store
+
+
+@pytest.fixture
+async def apg_store(pg_database: str) -> AsyncIterator[BaseStore]:
+    """A LangGraph `AsyncPostgresStore` on an emptied table."""
+    from langgraph.store.postgres.aio import AsyncPostgresStore
+
+    async with AsyncPostgresStore.from_conn_string(pg_database) as store:
+        await store.setup()
+        async with store._cursor() as cur:
+            await cur.execute("TRUNCATE store")
+        yield store
+
+
+def make_local_store(kind: str, tmp_path: Path) -> Any:
+    """Build a server-less store of the given kind under `tmp_path`; the caller closes it."""
+    if kind == "memory":
+        return InMemoryStore()
+    if kind == "filesystem":
+        return FileSystemStore(tmp_path / ".context")
+    if kind == "sqlite":
+        import sqlite3
+
+        conn = sqlite3.connect(tmp_path / "store.db", check_same_thread=False, isolation_level=None)
+        store = SqliteStore(conn)
+        store.setup()
+        return store
+    msg = f"unknown local backend {kind!r}"
+    raise ValueError(msg)
+
+
+@pytest.fixture(params=BACKENDS)
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseStore]:
+    """Every backend in turn: in-memory, SQLite, file system and PostgreSQL."""
+    kind = request.param
+    if kind == "postgres":
+        yield request.getfixturevalue("pg_store")
+        return
+    built = make_local_store(kind, tmp_path)
+    yield built
+    if kind == "sqlite":
+        built.conn.close()
+
+
+@pytest.fixture(params=LOCAL_BACKENDS)
+def local_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseStore]:
+    """The three server-less backends in turn."""
+    built = make_local_store(request.param, tmp_path)
+    yield built
+    if request.param == "sqlite":
+        built.conn.close()
