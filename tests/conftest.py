@@ -18,8 +18,6 @@ from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 
-from langchain_contextchef.store import FileSystemStore
-
 BACKENDS = ["memory", "sqlite", "filesystem", "postgres"]
 """Every backend the Memory, compile and tool tests run on."""
 
@@ -85,6 +83,8 @@ def make_local_store(kind: str, tmp_path: Path) -> Any:
     if kind == "memory":
         return InMemoryStore()
     if kind == "filesystem":
+        from langchain_contextchef.store import FileSystemStore
+
         return FileSystemStore(tmp_path / ".context")
     if kind == "sqlite":
         import sqlite3
