@@ -187,7 +187,9 @@ class MemoryEntry:
             expires_at=_opt_time(data.get("expires_at")),
             type=data.get("type"),
             status=data.get("status", "active"),
-            provenance=Provenance.from_stored(provenance) if isinstance(provenance, Mapping) else None,
+            provenance=Provenance.from_stored(provenance)
+            if isinstance(provenance, Mapping)
+            else None,
         )
 
 
