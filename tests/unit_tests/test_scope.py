@@ -1,0 +1,159 @@
+"""Scopes: templates filled from config or runtime context, failing closed when a value is missing."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from langgraph.store.base import BaseStore
+from pydantic import BaseModel
+
+from langchain_contextchef.errors import ContextChefError, ScopeError
+from langchain_contextchef.memory import Memory
+from langchain_contextchef.scope import encode_label, resolve_scope, template_fields
+
+USERS = ("users", "{user_id}")
+
+
+@dataclass
+class Ctx:
+    user_id: Any = None
+    org: Any = None
+
+
+class PydanticCtx(BaseModel):
+    user_id: str
+
+
+def test_template_fields_lists_each_field_once_in_order() -> None:
+    scope = ("orgs", "{org}", "users", "{user_id}", "{org}-{project}")
+    assert template_fields(scope) == ["org", "user_id", "project"]
+    assert template_fields(("global",)) == []
+
+
+def test_fills_from_config_configurable() -> None:
+    config = {"configurable": {"user_id": "alice"}}
+    assert resolve_scope(USERS, config) == ("users", "alice")
+
+
+def test_fills_from_a_runtime_context_dataclass() -> None:
+    assert resolve_scope(USERS, None, Ctx(user_id="bob")) == ("users", "bob")
+
+
+def test_fills_from_a_runtime_context_dict() -> None:
+    assert resolve_scope(USERS, context={"user_id": "carol"}) == ("users", "carol")
+
+
+def test_fills_from_a_pydantic_runtime_context() -> None:
+    assert resolve_scope(USERS, context=PydanticCtx(user_id="dave")) == ("users", "dave")
+
+
+def test_runtime_context_wins_over_configurable() -> None:
+    config = {"configurable": {"user_id": "from-config"}}
+    assert resolve_scope(USERS, config, {"user_id": "from-context"}) == ("users", "from-context")
+
+
+def test_a_none_in_the_context_falls_back_to_configurable() -> None:
+    config = {"configurable": {"user_id": "from-config"}}
+    assert resolve_scope(USERS, config, Ctx(user_id=None)) == ("users", "from-config")
+
+
+def test_templates_inside_a_label_and_several_fields() -> None:
+    scope = ("org-{org}", "{user_id}")
+    assert resolve_scope(scope, context=Ctx(user_id="u1", org="acme")) == ("org-acme", "u1")
+
+
+def test_a_scope_without_templates_needs_nothing() -> None:
+    assert resolve_scope(("shared", "project")) == ("shared", "project")
+
+
+@pytest.mark.parametrize(
+    ("config", "context"),
+    [
+        (None, None),
+        ({}, None),
+        ({"configurable": {}}, None),
+        ({"configurable": {"other": "x"}}, {"other": "y"}),
+        ({"configurable": {"user_id": None}}, None),
+        ({"configurable": {"user_id": ""}}, None),
+        (None, Ctx(user_id=None)),
+        (None, Ctx(user_id="")),
+    ],
+)
+def test_a_missing_value_raises_scope_error_naming_the_field(config: Any, context: Any) -> None:
+    with pytest.raises(ScopeError) as caught:
+        resolve_scope(USERS, config, context)
+    message = str(caught.value)
+    assert "'user_id'" in message
+    assert 'config["configurable"]["user_id"]' in message
+    # It is both ours and a KeyError, so callers can catch either.
+    assert isinstance(caught.value, ContextChefError)
+    assert isinstance(caught.value, KeyError)
+
+
+def test_the_missing_field_is_named_even_when_others_are_present() -> None:
+    scope = ("orgs", "{org}", "users", "{user_id}")
+    with pytest.raises(ScopeError, match="'user_id'"):
+        resolve_scope(scope, context=Ctx(org="acme"))
+
+
+@pytest.mark.parametrize(
+    ("given", "label"),
+    [(42, "42"), (0, "0"), (3.5, "3%2E5"), (False, "False")],
+)
+def test_non_string_ids_are_accepted(given: Any, label: str) -> None:
+    assert resolve_scope(USERS, {"configurable": {"user_id": given}}) == ("users", label)
+
+
+def test_dots_in_ids_are_encoded() -> None:
+    config = {"configurable": {"user_id": "alice@example.com"}}
+    assert resolve_scope(USERS, config) == ("users", "alice@example%2Ecom")
+
+
+def test_encoding_is_injective() -> None:
+    # A literal "%2E" in an id must not collide with an encoded ".".
+    assert encode_label("a.b") != encode_label("a%2Eb")
+    assert encode_label("a%2Eb") == "a%252Eb"
+    assert encode_label("plain-id_1") == "plain-id_1"
+
+
+@pytest.mark.parametrize("bad", ["", None, 5])
+def test_bad_scope_labels_raise(bad: Any) -> None:
+    with pytest.raises(ScopeError, match="non-empty strings"):
+        resolve_scope(("users", bad))
+
+
+def test_a_resolved_scope_with_dotted_ids_works_on_every_store(store: BaseStore) -> None:
+    scope = resolve_scope(USERS, {"configurable": {"user_id": "alice@example.com"}})
+    memory = Memory(store, scope=scope)
+    memory.set("lang", "Python")
+    assert memory.get("lang") == "Python"
+    assert memory.read_for_compile().turn == 1
+    # The entry lives under the tenant's own namespace.
+    item = store.get(("users", "alice@example%2Ecom", "memory"), "lang")
+    assert item is not None
+    assert item.value["value"] == "Python"
+
+
+def test_tenants_never_see_each_other(store: BaseStore) -> None:
+    alice = Memory(store, scope=resolve_scope(USERS, context=Ctx(user_id="alice")))
+    bob = Memory(store, scope=resolve_scope(USERS, context=Ctx(user_id="bob")))
+    alice.set("secret", "alice's")
+    bob.set("pet", "cat")
+    assert alice.get("pet") is None
+    assert bob.get("secret") is None
+    assert [e.key for e in alice.list()] == ["secret"]
+    assert [e.key for e in bob.read_for_compile().selected] == ["pet"]
+    # Each tenant has its own turn clock.
+    assert alice.turn == 0
+    assert bob.turn == 1
+
+
+def test_a_parent_scope_does_not_read_a_child_scope(store: BaseStore) -> None:
+    parent = Memory(store, scope=("users",))
+    child = Memory(store, scope=("users", "memory"))
+    child.set("k", "child")
+    assert parent.list() == []
+    assert parent.read_for_compile().selected == []
+    assert [e.key for e in child.list()] == ["k"]
