@@ -1,0 +1,423 @@
+"""`ContextChef`: the facade that compiles prompts with memory and dispatches memory tools.
+
+Data flows one way: store -> `Memory` (sweep, advance, select) -> render -> splice. The compile
+is written once, as a plan, and run by the sync or the async driver.
+
+Example:
+    ```python
+    from langchain_core.messages import HumanMessage, SystemMessage
+    from langgraph.store.memory import InMemoryStore
+    from langchain_contextchef import ContextChef, MemoryConfig
+
+    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig())
+    chef.get_memory().set("persona", "A terse senior engineer")
+    payload = chef.compile([SystemMessage("You help."), HumanMessage("Hi")])
+    assert payload.meta.injected_keys == ["persona"]
+    assert "A terse senior engineer" in payload.messages[1].text
+    ```
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal, TypeAlias
+
+from langchain_core.messages import BaseMessage, ToolCall, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
+from langgraph.store.base import BaseStore
+from pydantic import BaseModel
+
+from langchain_contextchef._driver import Call, Plan, run_async, run_sync
+from langchain_contextchef.errors import ContextChefError, ToolNotOwnedError
+from langchain_contextchef.memory import Memory, MemoryConfig
+from langchain_contextchef.prompt import DynamicStatePlacement, splice
+from langchain_contextchef.render import (
+    memory_instruction,
+    render_dynamic_state,
+    render_implicit_context,
+    render_memory_block,
+)
+from langchain_contextchef.scope import Scope, resolve_scope, template_fields
+from langchain_contextchef.tools import OWNED_TOOL_NAMES, ToolsMode, dispatch, make_tools
+
+if TYPE_CHECKING:
+    from langchain_contextchef.prompt import ContextChefPrompt
+
+__all__ = ["CompileInput", "CompileMeta", "CompiledPayload", "ContextChef"]
+
+DynamicState: TypeAlias = "BaseModel | Mapping[str, Any] | None"
+BeforeCompileHook: TypeAlias = "Callable[[CompileInput], str | None]"
+
+
+@dataclass(frozen=True)
+class CompileInput:
+    """What an `on_before_compile` hook sees.
+
+    Attributes:
+        messages: The caller's messages, untouched.
+        dynamic_state: The dynamic state given to this compile, if any.
+        config: The run's config, if any.
+    """
+
+    messages: Sequence[BaseMessage]
+    dynamic_state: Any
+    config: RunnableConfig | None
+
+
+@dataclass(frozen=True)
+class CompileMeta:
+    """What a compile did, for logs, traces and tests.
+
+    Attributes:
+        injected_keys: Keys rendered into the prompt, in the order shown.
+        expired_keys: Keys this compile's sweep deleted.
+        turn: The scope's turn clock after this compile (the number of compiles so far).
+        scope: The resolved namespace prefix the memory was read from.
+    """
+
+    injected_keys: list[str] = field(default_factory=list)
+    expired_keys: list[str] = field(default_factory=list)
+    turn: int = 0
+    scope: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CompiledPayload:
+    """The result of `ContextChef.compile`.
+
+    Attributes:
+        messages: The messages to send, with memory and dynamic state spliced in.
+        tools: The memory tools to bind; the same objects on every compile.
+        meta: What the compile did.
+    """
+
+    messages: list[BaseMessage]
+    tools: list[BaseTool]
+    meta: CompileMeta
+
+
+def _store_from(store: BaseStore | str | os.PathLike[str] | None) -> BaseStore | None:
+    if store is None or isinstance(store, BaseStore):
+        return store
+    if isinstance(store, str | os.PathLike):
+        from langchain_contextchef.store import FileSystemStore  # noqa: PLC0415 - only for paths
+
+        return FileSystemStore(store)
+    msg = (
+        f"store must be a LangGraph BaseStore or a folder path for a FileSystemStore, "
+        f"got {type(store).__name__}."
+    )
+    raise TypeError(msg)
+
+
+def _graph_runtime(config: RunnableConfig | None) -> Any:
+    """The LangGraph runtime of the current graph run, if this is one."""
+    from langgraph.runtime import get_runtime  # noqa: PLC0415 - optional at import time
+
+    try:
+        return get_runtime()
+    except (RuntimeError, KeyError):
+        return None
+
+
+class ContextChef:
+    """Persistent memory for an agent: compile prompts with it, and let the model write it.
+
+    Args:
+        store: Where memory lives: a LangGraph `BaseStore`, a folder path (a
+            `FileSystemStore` is opened there, e.g. `"./.context"`), or `None` to use the
+            store of the LangGraph graph being run (`graph.compile(store=...)`).
+        memory: Memory behaviour; `None` disables memory (no block, no tools).
+        tools: `"legacy"` offers `create_memory` and `modify_memory`; `"unified"` offers one
+            `context` tool. Both vocabularies are understood by `handle_tool` either way.
+        scope: The namespace prefix of the memory, possibly with templates such as
+            `("users", "{user_id}")` filled from the runtime context or `configurable`.
+        dynamic_state_placement: `"last_user"` puts dynamic state in the last user turn;
+            `"system"` puts it in a system message at the top.
+        dynamic_state_schema: A pydantic model that dynamic state must validate against.
+        on_before_compile: A hook returning implicit context (RAG results, ...) or `None`.
+        clock: Returns "now"; injectable for tests.
+    """
+
+    def __init__(
+        self,
+        store: BaseStore | str | os.PathLike[str] | None = None,
+        *,
+        memory: MemoryConfig | None = MemoryConfig(),  # noqa: B008 - frozen, shared safely
+        tools: ToolsMode = "legacy",
+        scope: Scope = (),
+        dynamic_state_placement: DynamicStatePlacement = "last_user",
+        dynamic_state_schema: type[BaseModel] | None = None,
+        on_before_compile: BeforeCompileHook | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        if tools not in ("legacy", "unified"):
+            msg = f"tools must be 'legacy' or 'unified', got {tools!r}."
+            raise ValueError(msg)
+        if dynamic_state_placement not in ("last_user", "system"):
+            msg = f"dynamic_state_placement must be 'last_user' or 'system', got {dynamic_state_placement!r}."
+            raise ValueError(msg)
+        self.store = _store_from(store)
+        self.memory_config = memory
+        self.tools_mode: ToolsMode = tools
+        self.scope: tuple[str, ...] = tuple(scope)
+        resolve_scope(self.scope, {"configurable": dict.fromkeys(template_fields(self.scope), "x")})
+        self.dynamic_state_placement: DynamicStatePlacement = dynamic_state_placement
+        self.dynamic_state_schema = dynamic_state_schema
+        self.on_before_compile = on_before_compile
+        self._clock = clock
+        self._tools: list[BaseTool] = (
+            make_tools(
+                mode=tools,
+                allowed_keys=memory.allowed_keys,
+                resolver=self._memory_for_tool,
+            )
+            if memory is not None
+            else []
+        )
+
+    def __repr__(self) -> str:
+        store = type(self.store).__name__ if self.store is not None else "graph store"
+        return f"ContextChef(store={store}, scope={self.scope!r}, tools={self.tools_mode!r})"
+
+    # ---- resolution ---------------------------------------------------------------------------
+
+    def get_memory(
+        self,
+        config: RunnableConfig | Mapping[str, Any] | None = None,
+        *,
+        context: Any = None,
+        store: BaseStore | None = None,
+    ) -> Memory:
+        """Return the `Memory` of the scope this call addresses.
+
+        Args:
+            config: A `RunnableConfig` whose `configurable` fills scope templates.
+            context: The LangGraph runtime context (found automatically inside a graph).
+            store: A store overriding the chef's (e.g. one injected by LangGraph).
+
+        Raises:
+            ContextChefError: If memory is disabled, or no store is available.
+            ScopeError: If a scope template value is missing.
+        """
+        if self.memory_config is None:
+            msg = (
+                "This ContextChef was built with memory=None. Pass memory=MemoryConfig(...) to "
+                "ContextChef to enable memory."
+            )
+            raise ContextChefError(msg)
+        runtime = None
+        if context is None or (store is None and self.store is None):
+            runtime = _graph_runtime(None)
+        if context is None and runtime is not None:
+            context = getattr(runtime, "context", None)
+        resolved_store = store or self.store or getattr(runtime, "store", None)
+        if resolved_store is None:
+            msg = (
+                "ContextChef has no store. Pass store=... (a LangGraph BaseStore or a folder such "
+                "as './.context') to ContextChef, or run inside a LangGraph graph compiled with "
+                "graph.compile(store=...)."
+            )
+            raise ContextChefError(msg)
+        scope = resolve_scope(self.scope, config, context)
+        return Memory(resolved_store, self.memory_config, scope=scope, clock=self._clock)
+
+    def _memory_for_tool(self, config: RunnableConfig | None) -> Memory:
+        return self.get_memory(config)
+
+    # ---- compile ------------------------------------------------------------------------------
+
+    def _compile(
+        self,
+        messages: Sequence[BaseMessage],
+        dynamic_state: Any,
+        config: RunnableConfig | None,
+        memory: Memory | None,
+    ) -> Plan[CompiledPayload]:
+        state_xml = ""
+        if dynamic_state is not None:
+            state_xml = render_dynamic_state(dynamic_state, schema=self.dynamic_state_schema)
+        implicit = ""
+        if self.on_before_compile is not None:
+            text = yield Call(
+                self.on_before_compile,
+                (CompileInput(messages, dynamic_state, config),),
+                "on_before_compile",
+            )
+            if text:
+                implicit = render_implicit_context(str(text))
+        meta = CompileMeta()
+        instruction: str | None = None
+        block = ""
+        placement: Literal["after_system", "before_history_tail"] = "after_system"
+        if memory is not None:
+            read = yield from memory._compile()
+            instruction = memory_instruction(self.tools_mode)
+            block = render_memory_block(
+                read.selected, allowed_keys=memory.allowed_keys, vocabulary=self.tools_mode
+            )
+            placement = memory.placement
+            meta = CompileMeta(
+                injected_keys=[e.key for e in read.selected],
+                expired_keys=read.expired_keys,
+                turn=read.turn,
+                scope=memory.scope,
+            )
+        spliced = splice(
+            messages,
+            instruction=instruction,
+            memory_block=block,
+            dynamic_state=state_xml,
+            implicit_context=implicit,
+            memory_placement=placement,
+            dynamic_state_placement=self.dynamic_state_placement,
+        )
+        return CompiledPayload(spliced, list(self._tools), meta)
+
+    def _memory_or_none(self, config: RunnableConfig | None, context: Any) -> Memory | None:
+        return self.get_memory(config, context=context) if self.memory_config is not None else None
+
+    def compile(
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        dynamic_state: DynamicState = None,
+        config: RunnableConfig | None = None,
+        context: Any = None,
+    ) -> CompiledPayload:
+        """Build the messages for one model call: sweep, advance, select, render, splice.
+
+        Args:
+            messages: The conversation (system prompt first, if any). Never mutated.
+            dynamic_state: Current task state (a pydantic model or a dict) rendered as
+                `<dynamic_state>`.
+            config: The run's config; its `configurable` fills scope templates.
+            context: The LangGraph runtime context, if not running inside a graph.
+
+        Returns:
+            The messages, the (static) memory tools and what the compile did.
+        """
+        memory = self._memory_or_none(config, context)
+        plan = self._compile(messages, dynamic_state, config, memory)
+        store = memory.store if memory is not None else _NO_STORE
+        return run_sync(plan, store)
+
+    async def acompile(
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        dynamic_state: DynamicState = None,
+        config: RunnableConfig | None = None,
+        context: Any = None,
+    ) -> CompiledPayload:
+        """Async `compile`."""
+        memory = self._memory_or_none(config, context)
+        plan = self._compile(messages, dynamic_state, config, memory)
+        store = memory.store if memory is not None else _NO_STORE
+        return await run_async(plan, store)
+
+    @property
+    def prompt(self) -> ContextChefPrompt:
+        """This chef as a LangChain prompt runnable: `chef.prompt | model.bind_tools(chef.tools)`."""
+        from langchain_contextchef.prompt import ContextChefPrompt  # noqa: PLC0415 - cycle
+
+        return ContextChefPrompt(chef=self)
+
+    # ---- tools --------------------------------------------------------------------------------
+
+    @property
+    def tools(self) -> list[BaseTool]:
+        """The memory tools of the configured vocabulary (the same objects on every call)."""
+        return list(self._tools)
+
+    def owns_tool(self, name: str) -> bool:
+        """Whether `handle_tool` handles a tool of this name (either vocabulary)."""
+        return name in OWNED_TOOL_NAMES
+
+    def _unpack_call(self, call: ToolCall | Mapping[str, Any]) -> tuple[str, Any, str | None]:
+        if not isinstance(call, Mapping) or not isinstance(call.get("name"), str):
+            msg = (
+                "handle_tool needs a LangChain ToolCall ({'name', 'args', 'id'}) or "
+                "{'name', 'arguments'}; got " + repr(call)[:200]
+            )
+            raise TypeError(msg)
+        name: str = call["name"]
+        if not self.owns_tool(name):
+            msg = (
+                f"ContextChef.handle_tool({name!r}): this chef does not own that tool. Guard "
+                "the call with chef.owns_tool(name) and dispatch other tools yourself."
+            )
+            raise ToolNotOwnedError(msg)
+        arguments = call["args"] if "args" in call else call.get("arguments")
+        return name, arguments, call.get("id")
+
+    def handle_tool(
+        self,
+        call: ToolCall | Mapping[str, Any],
+        *,
+        config: RunnableConfig | None = None,
+        context: Any = None,
+    ) -> ToolMessage | str:
+        """Run one memory tool call.
+
+        Args:
+            call: A LangChain `ToolCall` (then a `ToolMessage` with its id is returned) or a
+                mapping `{"name", "arguments"}` whose arguments are a JSON string or a dict
+                (then the result text is returned).
+            config: The run's config (fills scope templates).
+            context: The LangGraph runtime context, if any.
+
+        Returns:
+            The tool result. Model mistakes come back as text starting with `Error: `.
+
+        Raises:
+            ToolNotOwnedError: If the tool is not a memory tool; check `owns_tool` first.
+        """
+        name, arguments, call_id = self._unpack_call(call)
+        memory = self._memory_or_none(config, context)
+        plan = dispatch(name, arguments, memory, tool_call_id=call_id)
+        text = run_sync(plan, memory.store if memory is not None else _NO_STORE)
+        return self._wrap_result(call, name, text, call_id)
+
+    async def ahandle_tool(
+        self,
+        call: ToolCall | Mapping[str, Any],
+        *,
+        config: RunnableConfig | None = None,
+        context: Any = None,
+    ) -> ToolMessage | str:
+        """Async `handle_tool`."""
+        name, arguments, call_id = self._unpack_call(call)
+        memory = self._memory_or_none(config, context)
+        plan = dispatch(name, arguments, memory, tool_call_id=call_id)
+        text = await run_async(plan, memory.store if memory is not None else _NO_STORE)
+        return self._wrap_result(call, name, text, call_id)
+
+    @staticmethod
+    def _wrap_result(
+        call: Mapping[str, Any], name: str, text: str, call_id: str | None
+    ) -> ToolMessage | str:
+        if "args" in call:
+            status: Literal["success", "error"] = (
+                "error" if text.startswith("Error:") else "success"
+            )
+            return ToolMessage(text, tool_call_id=call_id or "", name=name, status=status)
+        return text
+
+
+class _NoStore(BaseStore):
+    """Stands in when memory is disabled; any store access is a bug."""
+
+    def batch(self, ops: Any) -> Any:
+        msg = "memory is disabled on this ContextChef; no store access is possible"
+        raise ContextChefError(msg)
+
+    async def abatch(self, ops: Any) -> Any:
+        return self.batch(ops)
+
+
+_NO_STORE = _NoStore()
