@@ -110,11 +110,11 @@ HISTORIES: dict[str, Callable[[], list[BaseMessage]]] = {
 
 
 def anthropic() -> BaseChatModel:
-    return ChatAnthropic(model="claude-sonnet-4-5", api_key="sk-test")  # type: ignore[call-arg]
+    return ChatAnthropic(model="claude-sonnet-4-5", api_key="sk-test")
 
 
 def openai() -> BaseChatModel:
-    return ChatOpenAI(model="gpt-4o-mini", api_key="sk-test")  # type: ignore[arg-type]
+    return ChatOpenAI(model="gpt-4o-mini", api_key="sk-test")
 
 
 def payload_for(model: BaseChatModel, messages: list[BaseMessage]) -> dict[str, Any]:
