@@ -727,8 +727,29 @@ def _parse_snapshot(snapshot: Mapping[str, Any]) -> tuple[list[MemoryEntry], int
             raise ValueError(msg)
         seen.add(key)
         try:
-            entries.append(MemoryEntry.from_stored(key, item))
+            entry = MemoryEntry.from_stored(key, item)
+            _check_restored(entry)
+            entries.append(entry)
         except (KeyError, TypeError, ValueError) as exc:
             msg = f"The snapshot entry {key!r} is malformed: {exc}"
             raise ValueError(msg) from exc
     return entries, turn
+
+
+def _check_restored(entry: MemoryEntry) -> None:
+    # `from_stored` is lenient on purpose (it reads what is already stored); a snapshot is
+    # outside input, so its fields are checked here before they can reach the store, where a
+    # non-int expiry turn would make every later compile fail.
+    _check_text("description", entry.description, optional=True)
+    _check_text("type", entry.type, optional=True)
+    _check_importance(entry.importance)
+    turn = entry.expires_at_turn
+    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+        msg = f"expires_at_turn must be an int or None, got {turn!r}."
+        raise ValueError(msg)
+    if entry.update_count < 1:
+        msg = f"update_count must be at least 1, got {entry.update_count!r}."
+        raise ValueError(msg)
+    if entry.status not in ("active", "quarantined"):
+        msg = f"status must be 'active' or 'quarantined', got {entry.status!r}."
+        raise ValueError(msg)
