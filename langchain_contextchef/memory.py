@@ -37,6 +37,7 @@ from langgraph.store.base import BaseStore, GetOp, Item, PutOp, SearchOp
 
 from langchain_contextchef._driver import Atomic, Call, Emit, Io, Plan, run_async, run_sync
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry, Provenance
+from langchain_contextchef.prompt import MemoryPlacement
 from langchain_contextchef.ttl import TTL, Turns, parse_ttl, resolve_ttl
 
 __all__ = [
@@ -46,7 +47,6 @@ __all__ = [
     "CompileRead",
     "Memory",
     "MemoryConfig",
-    "MemoryPlacement",
     "WriteResult",
     "WriteStatus",
 ]
@@ -61,7 +61,6 @@ _CLOCK_KEY = "clock"
 _BULK_LIMIT = 1_000_000  # one bulk read must see every entry; pages beyond are read on demand
 
 EntryList: TypeAlias = list[MemoryEntry]
-MemoryPlacement: TypeAlias = Literal["after_system", "before_history_tail"]
 Selector: TypeAlias = Callable[[list[MemoryEntry]], Sequence[MemoryEntry]]
 VetoHook: TypeAlias = Callable[[str, "str | None", "str | None"], "bool | Awaitable[bool]"]
 ChangedHook: TypeAlias = Callable[[MemoryChangeEvent], "None | Awaitable[None]"]
