@@ -1,0 +1,310 @@
+"""`ContextChefMiddleware`: memory for LangChain 1.x `create_agent` in one line.
+
+The middleware registers the chef's memory tools with the agent and, on every model call,
+compiles memory (and optional dynamic state) into the *request* only. The agent's saved
+messages never contain the injected `<memory>` block, so summarisation, checkpoints and later
+turns see the plain conversation, and each model call sees memory as it is right then.
+
+Example:
+    ```python
+    from langchain.agents import create_agent
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+    from langgraph.store.memory import InMemoryStore
+    from langchain_contextchef.chef import ContextChef
+    from langchain_contextchef.middleware import ContextChefMiddleware
+
+
+    class Model(GenericFakeChatModel):
+        def bind_tools(self, tools, **kwargs):
+            return self
+
+
+    store = InMemoryStore()
+    chef = ContextChef(scope=("users", "{user_id}"))
+    agent = create_agent(
+        Model(messages=iter([AIMessage("Noted.")])),
+        middleware=[ContextChefMiddleware(chef)],
+        store=store,
+    )
+    config = {"configurable": {"user_id": "alice"}}
+    chef.get_memory(config, store=store).set("lang", "Python")
+    result = agent.invoke({"messages": [("user", "Hi")]}, config)
+    assert "<memory>" not in result["messages"][0].text
+    ```
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any, TypeAlias, cast
+
+from langchain.agents.middleware.types import (
+    AgentMiddleware,
+    AgentState,
+    ExtendedModelResponse,
+    ModelRequest,
+    ModelResponse,
+)
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.runtime import Runtime
+from pydantic import BaseModel
+from typing_extensions import NotRequired
+
+from langchain_contextchef.chef import CompiledPayload, ContextChef
+
+__all__ = ["ContextChefMiddleware", "ContextChefState", "DynamicStateFn"]
+
+DynamicStateFn: TypeAlias = Callable[
+    [Any, Runtime[Any]], "BaseModel | dict[str, Any] | None | Awaitable[Any]"
+]
+"""`(state, runtime) -> pydantic model | dict | None`: the dynamic state of one model call."""
+
+STATE_KEY = "dynamic_state"
+"""The agent state key the middleware reads dynamic state from."""
+
+_SEPARATOR = "\n\n"  # how `splice` joins a tail to a string message
+
+
+class ContextChefState(AgentState[Any]):
+    """Agent state with an optional `dynamic_state` entry.
+
+    Pass a pydantic model or a dict as `{"messages": [...], "dynamic_state": {...}}` (or
+    return it from a node or hook as a state update); every model call renders it as a
+    `<dynamic_state>` block, without ever writing that block into `messages`.
+    """
+
+    dynamic_state: NotRequired[Any]
+
+
+# ---- pure helpers: shared by the sync and the async path --------------------------------------
+
+
+def _blocks(content: str | list[str | dict[str, Any]]) -> list[str | dict[str, Any]]:
+    if isinstance(content, str):
+        return [{"type": "text", "text": content}] if content else []
+    return [{"type": "text", "text": b} if isinstance(b, str) else b for b in content]
+
+
+def _leading_systems(messages: Sequence[BaseMessage]) -> int:
+    count = 0
+    while count < len(messages) and isinstance(messages[count], SystemMessage):
+        count += 1
+    return count
+
+
+def _merge_system(run: Sequence[BaseMessage]) -> SystemMessage | None:
+    """One system message for the request: each source message's content as its own blocks."""
+    if not run:
+        return None
+    first = run[0]
+    if len(run) == 1 and isinstance(first, SystemMessage):
+        return first
+    blocks: list[str | dict[str, Any]] = []
+    for message in run:
+        blocks.extend(_blocks(message.content))
+    # Keep the first (usually the developer's own) message's id and extra fields.
+    merged = first.model_copy(update={"content": blocks})
+    return merged if isinstance(merged, SystemMessage) else SystemMessage(blocks)
+
+
+def _tag_last_block(
+    content: str | list[str | dict[str, Any]], cache_control: dict[str, Any]
+) -> list[str | dict[str, Any]] | None:
+    blocks = _blocks(content)
+    if not blocks:
+        return None
+    last = blocks[-1]
+    blocks[-1] = {**(last if isinstance(last, dict) else {}), "cache_control": cache_control}
+    return blocks
+
+
+def _anchor_cache_control(
+    before: Sequence[BaseMessage],
+    after: list[BaseMessage],
+    cache_control: dict[str, Any],
+) -> list[BaseMessage] | None:
+    """Put the breakpoint on the last stable block before the volatile tail.
+
+    `before` is the history as the agent holds it; `after` is the same history once compiled
+    (one message may carry the tail, or one new user message holds it). Returns the history
+    with a block-level breakpoint, or `None` when the compile added no tail (the top-level
+    breakpoint then already falls on stable content).
+    """
+    changed = next(
+        (i for i, message in enumerate(after) if i >= len(before) or message is not before[i]),
+        None,
+    )
+    if changed is None:
+        return None
+    out = list(after)
+    if len(after) == len(before) + 1:
+        # The tail is a message of its own; tag the tool result in front of it, if any.
+        previous = out[changed - 1] if changed > 0 else None
+        if isinstance(previous, ToolMessage):
+            tagged = _tag_last_block(previous.content, cache_control)
+            if tagged is not None:
+                out[changed - 1] = previous.model_copy(update={"content": tagged})
+        return out
+    original, spliced = before[changed], after[changed]
+    stable = _tag_last_block(original.content, cache_control)
+    if stable is None:
+        return out
+    tail = _tail_of(original.content, spliced.content)
+    out[changed] = spliced.model_copy(update={"content": [*stable, {"type": "text", "text": tail}]})
+    return out
+
+
+def _tail_of(
+    original: str | list[str | dict[str, Any]], spliced: str | list[str | dict[str, Any]]
+) -> str:
+    if isinstance(spliced, list):
+        last = spliced[-1]
+        return str(last["text"] if isinstance(last, dict) else last)
+    if isinstance(original, str) and original and spliced.startswith(original + _SEPARATOR):
+        return spliced[len(original) + len(_SEPARATOR) :]
+    return spliced
+
+
+def _compile_input(request: ModelRequest[Any]) -> list[BaseMessage]:
+    system = [request.system_message] if request.system_message is not None else []
+    return [*system, *request.messages]
+
+
+def _rewrite(request: ModelRequest[Any], payload: CompiledPayload) -> ModelRequest[Any]:
+    """The request the model sees: compiled system layer + history, breakpoints made safe."""
+    given = _compile_input(request)
+    lead_in = _leading_systems(given)
+    lead_out = _leading_systems(payload.messages)
+    system = _merge_system(payload.messages[:lead_out])
+    history = list(payload.messages[lead_out:])
+    settings = dict(request.model_settings)
+    cache_control = settings.get("cache_control")
+    if isinstance(cache_control, dict):
+        anchored = _anchor_cache_control(given[lead_in:], history, cache_control)
+        if anchored is not None:
+            history = anchored
+            del settings["cache_control"]
+    return request.override(
+        system_message=system,
+        messages=cast("list[AnyMessage]", history),
+        model_settings=settings,
+    )
+
+
+def _config() -> RunnableConfig | None:
+    from langgraph.config import get_config  # noqa: PLC0415 - only inside a run
+
+    try:
+        return get_config()
+    except RuntimeError:
+        return None
+
+
+class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
+    """Give a `create_agent` agent persistent memory: tools plus per-call prompt injection.
+
+    * **Tools.** The chef's memory tools are registered with the agent and run by its tool
+      node. A chef built without `store=` uses the agent's store
+      (`create_agent(..., store=...)`); scope templates such as `("users", "{user_id}")` are
+      filled from the runtime context (`context_schema`) or `config["configurable"]`. A
+      missing value raises `ScopeError` before anything is read or written.
+    * **Injection.** Every model call runs `chef.compile` once (so the turn clock advances
+      once per model call) on the system message plus the history, and hands the model the
+      result. Only the request changes; the agent state never holds the `<memory>` block.
+      The leading system run is merged into one `SystemMessage` of content blocks, so the
+      developer's system prompt stays a block of its own.
+    * **Dynamic state.** Read from the agent state key `dynamic_state` (see
+      `ContextChefState`), or computed by the `dynamic_state` callable, which wins when given.
+
+    Prompt caching with `AnthropicPromptCachingMiddleware`: list it **before** this middleware,
+    `middleware=[AnthropicPromptCachingMiddleware(), ContextChefMiddleware(chef)]`, so this one
+    runs inside it. That middleware tags the developer's system prompt (stable) and the last
+    tool, and asks the model for a breakpoint on the last block of the request, which would be
+    the volatile memory tail. This middleware moves that breakpoint onto the last stable block
+    before the tail (the last user message's own content, or the trailing tool result), and
+    sends the tail as a separate text block after it. With
+    `MemoryConfig(memory_placement="before_history_tail")` (recommended with caching) the only
+    memory text in the cached prefix is the stable memory instruction, so memory changes never
+    cost a cache miss. With `memory_placement="after_system"` (the default), memory data sits
+    in the system prompt: the system breakpoint stays on the developer's prompt in front of
+    it, but every breakpoint after it (the message breakpoint) is invalidated whenever memory
+    changes. Listed the other way round, the caching middleware would tag the compiled
+    request, memory included, so keep the order above.
+
+    Args:
+        chef: The `ContextChef` whose memory, scope and tools the agent uses.
+        dynamic_state: Optional `(state, runtime) -> model | dict | None`; may be async when
+            the agent runs async.
+
+    Example:
+        ```python
+        from langchain_contextchef.chef import ContextChef
+        from langchain_contextchef.middleware import ContextChefMiddleware
+
+        middleware = ContextChefMiddleware(ContextChef(scope=("users", "{user_id}")))
+        assert {t.name for t in middleware.tools} == {"create_memory", "modify_memory"}
+        ```
+    """
+
+    state_schema = ContextChefState
+
+    def __init__(self, chef: ContextChef, *, dynamic_state: DynamicStateFn | None = None) -> None:
+        if not isinstance(chef, ContextChef):
+            msg = (
+                f"ContextChefMiddleware needs a ContextChef, got {type(chef).__name__}. "
+                "Build one with ContextChef(store=..., memory=MemoryConfig(...))."
+            )
+            raise TypeError(msg)
+        super().__init__()
+        self.chef = chef
+        self.dynamic_state = dynamic_state
+        self.tools = chef.tools
+
+    def _dynamic_state(self, request: ModelRequest[Any]) -> Any:
+        if self.dynamic_state is not None:
+            return self.dynamic_state(request.state, request.runtime)
+        state = request.state
+        return state.get(STATE_KEY) if isinstance(state, dict) else None
+
+    def wrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], ModelResponse[Any]],
+    ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
+        """Compile memory into this model call's request and run it."""
+        dynamic = self._dynamic_state(request)
+        if inspect.isawaitable(dynamic):
+            if inspect.iscoroutine(dynamic):
+                dynamic.close()
+            msg = (
+                "The dynamic_state callable returned an awaitable, which a sync agent run "
+                "cannot wait for. Run the agent with ainvoke/astream or give a sync callable."
+            )
+            raise TypeError(msg)
+        payload = self.chef.compile(
+            _compile_input(request),
+            dynamic_state=dynamic,
+            config=_config(),
+            context=request.runtime.context,
+        )
+        return handler(_rewrite(request, payload))
+
+    async def awrap_model_call(
+        self,
+        request: ModelRequest[Any],
+        handler: Callable[[ModelRequest[Any]], Awaitable[ModelResponse[Any]]],
+    ) -> ModelResponse[Any] | AIMessage | ExtendedModelResponse[Any]:
+        """Async `wrap_model_call`."""
+        dynamic = self._dynamic_state(request)
+        if inspect.isawaitable(dynamic):
+            dynamic = await dynamic
+        payload = await self.chef.acompile(
+            _compile_input(request),
+            dynamic_state=dynamic,
+            config=_config(),
+            context=request.runtime.context,
+        )
+        return await handler(_rewrite(request, payload))
