@@ -155,7 +155,9 @@ def _password_value(group: int) -> Validator:
 
 def _url_password(match: re.Match[str]) -> bool:
     value = match.group(1)
-    if value.startswith(("[REDACTED", "$", "{", "<", "%")) or len(set(value)) == 1:
+    if "[REDACTED" in match.group(0) or value.startswith(("$", "{", "<", "%")):
+        return False
+    if len(set(value)) == 1:
         return False
     return value.lower() not in {"password", "pass", "pwd", "secret", "xxx", "changeme"}
 
@@ -388,7 +390,7 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         "secret",
         "a password inside a URL",
         "password",
-        r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@]{1,64}:([^\s:/@]{2,128})@",
+        r"\b[a-z][a-z0-9+.\-]{1,20}://[^\s:/@]{0,64}:([^\s:/@]{2,128})@",
         _I,
         group=1,
         validate=_url_password,
@@ -398,7 +400,7 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         "secret",
         "a credential assigned to a key or token field",
         "token",
-        r"\b(?:api[_\-\s]?key|apikey|api[_\-\s]?secret|secret[_\-\s]?key|client[_\-\s]?secret|"
+        r"(?<![A-Za-z0-9])(?:api[_\-\s]?key|apikey|api[_\-\s]?secret|secret[_\-\s]?key|client[_\-\s]?secret|"
         r"access[_\-\s]?key|access[_\-\s]?token|auth[_\-\s]?token|refresh[_\-\s]?token|"
         r"session[_\-\s]?token|private[_\-\s]?key|signing[_\-\s]?key|token|secret)[\"']?"
         r"\s*(?:[:=]|=>|\bis\b)\s*[\"']?([A-Za-z0-9\-_./+=~]{16,})",
@@ -411,7 +413,7 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         "secret",
         "a password",
         "password",
-        r"\b(?:password|passwd|passwort|pwd|passphrase|pass[_\-]word|db[_\-]?pass|pw)[\"']?"
+        r"(?<![A-Za-z0-9])(?:password|passwd|passwort|pwd|passphrase|pass[_\-]word|db[_\-]?pass|pw)[\"']?"
         r"\s*(?:[:=]|=>)\s*[\"']?([^\s\"',;]+)",
         _I,
         group=1,
@@ -462,7 +464,7 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
 
 _OVERRIDE_NOUN = (
     r"(?:instructions?|prompts?|rules|directions?|directives?|guidelines?|guidance|commands?|"
-    r"constraints?|policies|programming|context|messages)"
+    r"constraints?|policies|programming|context|messages?)"
 )
 
 _INJECTION_DETECTORS: tuple[_Detector, ...] = (
@@ -573,7 +575,7 @@ _INJECTION_DETECTORS: tuple[_Detector, ...] = (
         "injection",
         "an instruction to send data elsewhere",
         "instruction",
-        r"\b(?:send|forward|post|upload|exfiltrate|leak|email|transmit)\s+(?:\w+\s+){0,4}?"
+        r"\b(?:send|forward|post|upload|exfiltrate|leak|email|transmit)\s+(?:[\w'’]+\s+){0,4}?"
         r"(?:memor(?:y|ies)|conversations?|chat\s+history|secrets?|credentials?|api\s+keys?|"
         r"passwords?|tokens?|system\s+prompt|user\s+data|personal\s+data)\b"
         r"[^\n]{0,60}?(?:https?://|\bto\s+[\w.+\-]+@[\w\-]+\.)",
@@ -585,7 +587,7 @@ _INJECTION_DETECTORS: tuple[_Detector, ...] = (
         "a message addressed to the model that reads it",
         "instruction",
         r"\b(?:when|whenever|once|if)\s+you\s+(?:read|see|load|recall|retrieve|process)\s+"
-        r"this\s+(?:memory|message|note|entry|text)?\s*,?\s*(?:you\s+)?(?:must|should|will|"
+        r"this(?:\s+(?:memory|message|note|entry|text))?\s*,?\s*(?:you\s+)?(?:must|should|will|"
         r"need|have|always|never|immediately|ignore|forget|send|say|tell|reply|respond|call|"
         r"run|execute)|"
         r"\b(?:ai|assistant|llm|language\s+model|agent|chatbot)s?\s+(?:reading|processing|that\s+"
@@ -665,7 +667,6 @@ _INVISIBLE = _Detector(
 
 # --------------------------------------------------------------------------- folding
 
-_INVISIBLE_CHARS = re.compile(f"[{_INVISIBLE_CLASS}]")
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
 # Cyrillic and Greek letters that render like Latin ones; enough to defeat the usual
@@ -689,7 +690,8 @@ def _fold(text: str) -> tuple[str, list[int] | None]:
         origin.extend(range(position, run.start()))
         for index in range(run.start(), run.end()):
             char = text[index]
-            if _INVISIBLE_CHARS.match(char):
+            # Format characters (zero-width, bidi, soft hyphen, tags) only hide text.
+            if unicodedata.category(char) == "Cf":
                 continue
             folded = unicodedata.normalize("NFKC", char).translate(_LOOKALIKES)
             pieces.append(folded)
