@@ -1,0 +1,100 @@
+"""Parsing `context://<namespace>/<path>` addresses for the `context` tool.
+
+The model may omit the `context://` prefix and may start with `/`. A bare namespace, or a path
+ending in `/`, names a directory. Parsing never touches storage; a refusal is returned as the
+exact `Error: ...` text the model sees.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = [
+    "MAX_PATH_LENGTH",
+    "NAMESPACES",
+    "SCHEME",
+    "WRITABLE_NAMESPACES",
+    "ContextPath",
+    "parse_context_path",
+]
+
+SCHEME = "context://"
+
+NAMESPACES = ("memory", "notes", "vfs", "archive")
+"""Every namespace the `context` tool can address, in the order the model is told about them."""
+
+WRITABLE_NAMESPACES = ("memory", "notes")
+"""Namespaces the model may write through the `context` tool; the rest are read-only."""
+
+MAX_PATH_LENGTH = 256
+"""Longest key or note path the model may address; keeps every backend's key limits safe."""
+
+
+@dataclass(frozen=True)
+class ContextPath:
+    """One parsed address.
+
+    Attributes:
+        namespace: `memory`, `notes`, `vfs` or `archive`.
+        path: The path inside the namespace (a memory key or a note path); for a directory,
+            the prefix ending in `/`, or `""` for the namespace root.
+        is_dir: Whether the address names a directory.
+    """
+
+    namespace: str
+    path: str
+    is_dir: bool
+
+    @property
+    def uri(self) -> str:
+        """The canonical address, e.g. `context://notes/plan.md`."""
+        return f"{SCHEME}{self.namespace}/{self.path}"
+
+    @property
+    def root(self) -> str:
+        """The namespace root, e.g. `context://memory/`."""
+        return f"{SCHEME}{self.namespace}/"
+
+    @property
+    def writable(self) -> bool:
+        """Whether the model may write here."""
+        return self.namespace in WRITABLE_NAMESPACES
+
+
+def _not_a_path(raw: str) -> str:
+    return f'Error: "{raw}" is not a context path. Use context://<namespace>/<path>.'
+
+
+def parse_context_path(raw: str) -> ContextPath | str:
+    """Parse an address the model gave; return the parsed path or an `Error: ...` text.
+
+    Args:
+        raw: The `path` argument, e.g. `context://memory/lang`, `notes/plan.md` or `/memory/`.
+
+    Returns:
+        A `ContextPath`, or the error text to hand back to the model.
+    """
+    rest = raw.strip()
+    if rest.startswith(SCHEME):
+        rest = rest[len(SCHEME) :]
+    rest = rest.lstrip("/")
+    namespace, _, inner = rest.partition("/")
+    if not namespace:
+        return _not_a_path(raw)
+    segments = inner.split("/") if inner else []
+    if namespace == ".." or ".." in segments:
+        return f'Error: "{raw}" is not a context path: ".." is not allowed in a path.'
+    if namespace not in NAMESPACES:
+        known = ", ".join(f"{SCHEME}{ns}/" for ns in NAMESPACES)
+        return f"Error: {SCHEME}{namespace}/ is not a known namespace. Use one of: {known}."
+    is_dir = not inner or inner.endswith("/")
+    inner_segments = segments[:-1] if is_dir and segments else segments
+    # Empty or "." segments would give one entry two addresses; refuse them outright.
+    if any(seg in ("", ".") for seg in inner_segments):
+        return _not_a_path(raw)
+    if len(inner) > MAX_PATH_LENGTH:
+        return (
+            f"Error: the path inside {SCHEME}{namespace}/ is {len(inner)} characters long; "
+            f"use at most {MAX_PATH_LENGTH}."
+        )
+    return ContextPath(namespace, inner, is_dir)

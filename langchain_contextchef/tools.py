@@ -1,0 +1,613 @@
+"""Model-facing memory tools and the dispatcher behind them.
+
+Two vocabularies, one dispatcher:
+
+* `tools="legacy"`: `create_memory(key, value, description?)` and
+  `modify_memory(action, key, value?, description?)`;
+* `tools="unified"`: one `context(command, path, ...)` tool over addresses such as
+  `context://memory/<key>` (durable memory) and `context://notes/<path>` (the model's own
+  scratch notes). `context://vfs/` and `context://archive/` are read-only.
+
+The mode decides which tools are offered; `dispatch` understands both vocabularies whatever
+the mode. Every model mistake comes back as an `Error: ...` text and leaves the store
+unchanged; exceptions raised by your own hooks propagate.
+
+Tool schemas are static: they depend only on construction-time settings (`allowed_keys`),
+never on what is stored, so a prompt cache keyed on the tool list keeps hitting.
+
+Where the tools find their memory: each tool holds a `MemoryResolver`, called with the run's
+`RunnableConfig` on every call. `default_resolver` uses an explicit store, or else the graph's
+store through LangGraph's `get_store()`, and fills the scope templates from the LangGraph
+runtime context or `config["configurable"]`. Inside LangGraph's `ToolNode` (and
+`create_agent`) the tools also receive LangGraph's `ToolRuntime`, which is used only to record
+the tool call id in each entry's provenance.
+
+Example:
+    ```python
+    from langgraph.store.memory import InMemoryStore
+    from langchain_contextchef.memory import Memory, MemoryConfig
+    from langchain_contextchef.tools import handle_tool, make_tools
+
+    store = InMemoryStore()
+    memory = Memory(store, MemoryConfig(allowed_keys=["lang"]))
+    tools = make_tools(mode="legacy", allowed_keys=["lang"], resolver=lambda config: memory)
+    create = tools[0]
+    assert create.invoke({"key": "lang", "value": "Python"}) == "Created context://memory/lang."
+    assert memory.get("lang") == "Python"
+    assert handle_tool("context", {"command": "view", "path": "memory/lang"}, memory) == "Python"
+    ```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
+from typing import Annotated, Any, Literal, TypeAlias
+
+from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool, InjectedToolArg, ToolException
+from langchain_core.tools.base import ArgsSchema
+from langgraph.config import get_store
+from langgraph.prebuilt import ToolRuntime
+from langgraph.runtime import get_runtime
+from langgraph.store.base import BaseStore
+from langgraph.store.memory import InMemoryStore
+from pydantic import BaseModel, Field, ValidationError, WithJsonSchema, create_model
+from pydantic.json_schema import SkipJsonSchema
+
+from langchain_contextchef._dispatch import CONTEXT_COMMANDS, dispatch_plan
+from langchain_contextchef._driver import Plan, run_async, run_sync
+from langchain_contextchef.errors import ToolNotOwnedError
+from langchain_contextchef.memory import Memory, MemoryConfig
+from langchain_contextchef.scope import Scope, resolve_scope
+
+__all__ = [
+    "OWNED_TOOL_NAMES",
+    "ContextTool",
+    "CreateMemoryTool",
+    "MemoryResolver",
+    "MemoryTool",
+    "ModifyMemoryTool",
+    "ToolsMode",
+    "ahandle_tool",
+    "context_schema",
+    "create_memory_schema",
+    "default_resolver",
+    "dispatch",
+    "handle_tool",
+    "make_dynamic_tools",
+    "make_tools",
+    "modify_memory_schema",
+    "owns_tool",
+]
+
+ToolsMode: TypeAlias = Literal["legacy", "unified"]
+"""`legacy`: `create_memory` + `modify_memory`; `unified`: one `context` tool."""
+
+OWNED_TOOL_NAMES: frozenset[str] = frozenset({"create_memory", "modify_memory", "context"})
+"""Tool names `dispatch` handles, in either mode."""
+
+MemoryResolver: TypeAlias = Callable[[RunnableConfig], "Memory | None"]
+"""Returns the `Memory` a tool call should use, given the run's config (`None`: no memory)."""
+
+# Never touched: a plan for a missing memory answers before its first store step.
+_NO_STORE = InMemoryStore()
+
+
+# ---- dispatch ---------------------------------------------------------------------------------
+
+
+def owns_tool(name: str) -> bool:
+    """Whether `name` is one of this package's tools (`create_memory`, `modify_memory`, `context`).
+
+    Example:
+        ```python
+        from langchain_contextchef.tools import owns_tool
+
+        assert owns_tool("context") and not owns_tool("web_search")
+        ```
+    """
+    return name in OWNED_TOOL_NAMES
+
+
+def dispatch(
+    name: str,
+    arguments: str | Mapping[str, Any] | None,
+    memory: Memory | None,
+    *,
+    tool_call_id: str | None = None,
+) -> Plan[str]:
+    """Plan one tool call; run it with `_driver.run_sync` / `run_async` on `memory.store`.
+
+    Both vocabularies are understood whatever the tools mode. The plan's result is the text to
+    return to the model: a success text such as `Created context://memory/lang.` or an
+    `Error: ...` text. Model writes record `Provenance(written_by="model", tool_call_id=...)`.
+
+    Args:
+        name: The tool name the model called.
+        arguments: The call's arguments: a JSON text (as providers send them), an already
+            parsed mapping, or `None` for no arguments.
+        memory: The memory the call acts on; `None` answers with a "not available" error.
+        tool_call_id: The model's tool call id, recorded in provenance.
+
+    Returns:
+        A plan whose result is the tool's result text. Hook exceptions propagate from it.
+
+    Raises:
+        ToolNotOwnedError: If `name` is not one of `OWNED_TOOL_NAMES` (raised right away).
+    """
+    if not owns_tool(name):
+        msg = (
+            f"dispatch({name!r}): langchain-contextchef does not own a tool named {name!r}. "
+            "Guard the call with owns_tool(name) and dispatch the other tools yourself."
+        )
+        raise ToolNotOwnedError(msg)
+    return dispatch_plan(name, arguments, memory, tool_call_id)
+
+
+def handle_tool(
+    name: str,
+    arguments: str | Mapping[str, Any] | None,
+    memory: Memory | None,
+    *,
+    tool_call_id: str | None = None,
+) -> str:
+    """Run one tool call synchronously and return the text for the model.
+
+    Args:
+        name: The tool name the model called.
+        arguments: The call's arguments (JSON text, mapping or `None`).
+        memory: The memory the call acts on, or `None`.
+        tool_call_id: The model's tool call id, recorded in provenance.
+
+    Returns:
+        The result text (`Error: ...` for every model mistake).
+
+    Raises:
+        ToolNotOwnedError: If `name` is not one of `OWNED_TOOL_NAMES`.
+
+    Example:
+        ```python
+        from langgraph.store.memory import InMemoryStore
+        from langchain_contextchef.memory import Memory
+        from langchain_contextchef.tools import handle_tool
+
+        memory = Memory(InMemoryStore())
+        text = handle_tool("create_memory", '{"key": "tone", "value": "dry"}', memory)
+        assert text == "Created context://memory/tone."
+        assert handle_tool("create_memory", "{oops", memory).startswith("Error: ")
+        ```
+    """
+    plan = dispatch(name, arguments, memory, tool_call_id=tool_call_id)
+    return run_sync(plan, memory.store if memory is not None else _NO_STORE)
+
+
+async def ahandle_tool(
+    name: str,
+    arguments: str | Mapping[str, Any] | None,
+    memory: Memory | None,
+    *,
+    tool_call_id: str | None = None,
+) -> str:
+    """Async `handle_tool`: uses the store's async API and awaits async hooks."""
+    plan = dispatch(name, arguments, memory, tool_call_id=tool_call_id)
+    return await run_async(plan, memory.store if memory is not None else _NO_STORE)
+
+
+# ---- schemas ----------------------------------------------------------------------------------
+#
+# Fields are typed `Any` for validation and carry their model-facing JSON schema separately:
+# pydantic then never rejects a wrongly typed argument, and the dispatcher answers every mistake
+# with its own `Error: ...` text in one fixed check order. Only a missing required argument
+# fails validation, and `_validation_error_text` words it exactly as the dispatcher would.
+
+_Runtime = Annotated[Any, InjectedToolArg(), SkipJsonSchema()]
+
+
+def _field(description: str, schema: dict[str, Any], *, required: bool = False) -> Any:
+    return (
+        Annotated[Any, WithJsonSchema(schema)],
+        Field(... if required else None, description=description),
+    )
+
+
+def _string(description: str, *, required: bool = False, enum: Sequence[str] = ()) -> Any:
+    schema: dict[str, Any] = {"type": "string"}
+    if enum:
+        schema["enum"] = list(enum)
+    return _field(description, schema, required=required)
+
+
+def _check_enum(name: str, keys: Sequence[str] | None) -> tuple[str, ...] | None:
+    if keys is None:
+        return None
+    if isinstance(keys, str) or not all(isinstance(k, str) and k for k in keys):
+        msg = f"{name} must be a list of non-empty strings, e.g. ['persona', 'lang']."
+        raise ValueError(msg)
+    return tuple(dict.fromkeys(keys))
+
+
+@lru_cache(maxsize=64)
+def _create_memory_schema(allowed_keys: tuple[str, ...] | None) -> type[BaseModel]:
+    key_text = (
+        "The name to store the fact under; only these keys are accepted."
+        if allowed_keys
+        else 'A short, stable snake_case name for the fact, e.g. "preferred_language".'
+    )
+    return create_model(
+        "create_memory",
+        __doc__="Arguments of create_memory.",
+        key=_string(key_text, required=True, enum=allowed_keys or ()),
+        value=_string("The fact itself, stated briefly and completely.", required=True),
+        description=_string("Optional: what this entry is for and when it should be consulted."),
+        runtime=(_Runtime, None),
+    )
+
+
+def create_memory_schema(allowed_keys: Sequence[str] | None = None) -> type[BaseModel]:
+    """The `create_memory` argument schema; with `allowed_keys`, `key` is an enum of them.
+
+    The class is built once per distinct key list and reused, so the emitted JSON schema is
+    byte-stable. An empty list emits no enum (providers reject empty enums); dispatch still
+    refuses every key.
+
+    Args:
+        allowed_keys: The keys the model may write, or `None` for any key.
+
+    Returns:
+        A pydantic model class usable as a tool's `args_schema`.
+
+    Raises:
+        ValueError: If `allowed_keys` is not a list of non-empty strings.
+    """
+    return _create_memory_schema(_check_enum("allowed_keys", allowed_keys))
+
+
+@lru_cache(maxsize=64)
+def _modify_memory_schema(existing_keys: tuple[str, ...] | None) -> type[BaseModel]:
+    key_text = (
+        "The key of the entry to change."
+        if existing_keys
+        else "The key of an entry already in memory; your context lists the stored keys. "
+        "Unknown keys are refused with an explanation."
+    )
+    return create_model(
+        "modify_memory",
+        __doc__="Arguments of modify_memory.",
+        action=_string(
+            '"update" replaces the value of an existing entry; "delete" forgets the entry.',
+            required=True,
+            enum=("update", "delete"),
+        ),
+        key=_string(key_text, required=True, enum=existing_keys or ()),
+        value=_string('The new value. Required for "update"; ignored for "delete".'),
+        description=_string(
+            'Optional new description for "update"; the current one is kept when omitted.'
+        ),
+        runtime=(_Runtime, None),
+    )
+
+
+def modify_memory_schema(existing_keys: Sequence[str] | None = None) -> type[BaseModel]:
+    """The `modify_memory` argument schema.
+
+    Args:
+        existing_keys: `None` (the default, static): `key` is any string. A list: `key` is an
+            enum of those keys; this is the dynamic variant, which changes the schema whenever
+            keys are added or removed and so invalidates prompt caches.
+
+    Returns:
+        A pydantic model class usable as a tool's `args_schema`.
+
+    Raises:
+        ValueError: If `existing_keys` is not a list of non-empty strings.
+    """
+    return _modify_memory_schema(_check_enum("existing_keys", existing_keys))
+
+
+@lru_cache(maxsize=1)
+def context_schema() -> type[BaseModel]:
+    """The `context` tool's argument schema (one class, always the same)."""
+    return create_model(
+        "context",
+        __doc__="Arguments of the context tool.",
+        command=_string(
+            "What to do: view a file or list a directory, create a new entry, str_replace "
+            "one exact snippet, insert lines, delete, rename to new_path, or search.",
+            required=True,
+            enum=CONTEXT_COMMANDS,
+        ),
+        path=_string(
+            "The address, e.g. context://memory/preferred_language or notes/plan.md; "
+            "a path ending in / (or a bare namespace) is a directory.",
+            required=True,
+        ),
+        file_text=_string("For create: the full text of the new entry."),
+        old_str=_string(
+            "For str_replace: text that occurs exactly once in the entry, copied exactly."
+        ),
+        new_str=_string("For str_replace: the replacement text (empty or omitted removes it)."),
+        insert_line=_field(
+            "For insert: the line after which to insert; 0 inserts at the top.",
+            {"type": "integer", "minimum": 0},
+        ),
+        insert_text=_string("For insert: the text to insert."),
+        new_path=_string("For rename: the new address, in the same namespace."),
+        query=_string("For search: text to look for, case-insensitively."),
+        description=_string(
+            "For create under memory/: what the entry is for and when to consult it. "
+            "Ignored elsewhere."
+        ),
+        runtime=(_Runtime, None),
+    )
+
+
+def _validation_error_text(error: ValidationError) -> str:
+    # Fields are `Any`, so the only possible failure is a missing required argument.
+    for detail in error.errors():
+        loc = detail.get("loc") or ()
+        if detail.get("type") == "missing" and loc and isinstance(loc[0], str):
+            return f'Error: the "{loc[0]}" argument is required and must be a non-empty string.'
+    return "Error: the tool arguments do not match the tool's schema."
+
+
+# ---- tools ------------------------------------------------------------------------------------
+
+
+class MemoryTool(BaseTool):
+    """Base of the memory tools: resolves the `Memory` per call and runs the dispatcher.
+
+    Results are plain strings. An `Error: ...` result is raised as a `ToolException` that the
+    tool itself handles (`handle_tool_error=True`), so a `ToolMessage` for it carries
+    `status="error"` while `invoke` still returns the text.
+
+    Attributes:
+        resolver: Called with the run's config on every call; returns the `Memory` to use.
+    """
+
+    resolver: MemoryResolver
+    handle_tool_error: bool | str | Callable[[ToolException], Any] | None = True
+    handle_validation_error: bool | str | Callable[[Any], str] | None = _validation_error_text
+
+    def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, str | None]:
+        runtime = kwargs.pop("runtime", None)
+        call_id = runtime.tool_call_id if isinstance(runtime, ToolRuntime) else None
+        if args:  # a plain string input is taken as the JSON arguments text
+            return args[0], call_id
+        return {k: v for k, v in kwargs.items() if v is not None}, call_id
+
+    def _finish(self, text: str) -> str:
+        if text.startswith("Error: ") and self.handle_tool_error is True:
+            raise ToolException(text)
+        return text
+
+    def _run(
+        self,
+        *args: Any,
+        config: RunnableConfig,
+        run_manager: CallbackManagerForToolRun | None = None,
+        **kwargs: Any,
+    ) -> str:
+        arguments, call_id = self._arguments(args, kwargs)
+        memory = self.resolver(config)
+        return self._finish(handle_tool(self.name, arguments, memory, tool_call_id=call_id))
+
+    async def _arun(
+        self,
+        *args: Any,
+        config: RunnableConfig,
+        run_manager: AsyncCallbackManagerForToolRun | None = None,
+        **kwargs: Any,
+    ) -> str:
+        arguments, call_id = self._arguments(args, kwargs)
+        memory = self.resolver(config)
+        text = await ahandle_tool(self.name, arguments, memory, tool_call_id=call_id)
+        return self._finish(text)
+
+
+class CreateMemoryTool(MemoryTool):
+    """`create_memory(key, value, description?)`: store a new fact (legacy vocabulary).
+
+    Example:
+        ```python
+        from langgraph.store.memory import InMemoryStore
+        from langchain_contextchef.memory import Memory
+        from langchain_contextchef.tools import CreateMemoryTool
+
+        memory = Memory(InMemoryStore())
+        tool = CreateMemoryTool(resolver=lambda config: memory)
+        assert tool.invoke({"key": "tone", "value": "dry"}) == "Created context://memory/tone."
+        ```
+    """
+
+    name: str = "create_memory"
+    description: str = (
+        "Save a fact worth keeping beyond this conversation, such as a user preference, a "
+        "project convention or a decision, under a short key. Saved facts are shown to you "
+        "at the start of later turns. A key that is already taken is refused; change "
+        "existing entries with modify_memory instead."
+    )
+    args_schema: ArgsSchema | None = Field(default_factory=create_memory_schema)
+
+
+class ModifyMemoryTool(MemoryTool):
+    """`modify_memory(action, key, value?, description?)`: update or delete a fact (legacy)."""
+
+    name: str = "modify_memory"
+    description: str = (
+        'Change or forget a fact you saved earlier. Use action "update" with a new value to '
+        'correct an entry, or action "delete" to remove one that no longer holds. Only keys '
+        "that already exist can be modified."
+    )
+    args_schema: ArgsSchema | None = Field(default_factory=modify_memory_schema)
+
+
+class ContextTool(MemoryTool):
+    """`context(command, path, ...)`: the unified tool over `context://` addresses."""
+
+    name: str = "context"
+    description: str = (
+        "Read and edit your context store: content kept outside this conversation, addressed "
+        "as context://<namespace>/<path> (the context:// prefix may be left out). "
+        "context://memory/<key> holds durable facts carried into future conversations; they "
+        "are shown to you every turn, so store only what stays true and useful. "
+        "context://notes/<path> is your private scratch space for plans and drafts; it is "
+        "not shown unless you view it. Other namespaces (vfs/, archive/) are read-only. "
+        "A path ending in / is a directory that view lists. Mistakes (an unknown path, a "
+        "missing argument, a refused write) come back as a message starting with Error: "
+        "that says how to correct the call."
+    )
+    args_schema: ArgsSchema | None = Field(default_factory=context_schema)
+
+
+def make_tools(
+    *,
+    mode: ToolsMode,
+    allowed_keys: Sequence[str] | None,
+    resolver: MemoryResolver,
+    dynamic_modify_keys: Sequence[str] | None = None,
+) -> list[BaseTool]:
+    """Build the tools for one mode. Build them once and reuse them: they are static.
+
+    Args:
+        mode: `legacy` gives `[create_memory, modify_memory]`; `unified` gives `[context]`.
+        allowed_keys: The keys the model may write (the `key` enum of `create_memory`); the
+            memory's own `allowed_keys` are what dispatch enforces, so pass the same list.
+        resolver: Returns the `Memory` for a call, given its config (see `default_resolver`).
+        dynamic_modify_keys: Off by default. A list switches on the variant for weaker
+            models: `modify_memory` is offered only when the list is non-empty, with `key` an
+            enum of those keys. It changes the tool list as memory changes, which invalidates
+            prompt caches; rebuild the tools each turn with the current keys to use it.
+
+    Returns:
+        The tools, in the order they should be offered.
+
+    Raises:
+        ValueError: For an unknown mode, malformed key lists, or `dynamic_modify_keys` with
+            the unified mode (which has no `modify_memory`).
+
+    Example:
+        ```python
+        from langgraph.store.memory import InMemoryStore
+        from langchain_core.utils.function_calling import convert_to_openai_tool
+        from langchain_contextchef.memory import Memory
+        from langchain_contextchef.tools import make_tools
+
+        memory = Memory(InMemoryStore())
+        tools = make_tools(mode="legacy", allowed_keys=["lang"], resolver=lambda c: memory)
+        assert [t.name for t in tools] == ["create_memory", "modify_memory"]
+        key = convert_to_openai_tool(tools[0])["function"]["parameters"]["properties"]["key"]
+        assert key["enum"] == ["lang"]
+        ```
+    """
+    if mode not in ("legacy", "unified"):
+        msg = f"mode must be 'legacy' or 'unified', got {mode!r}."
+        raise ValueError(msg)
+    create_schema = create_memory_schema(allowed_keys)
+    if mode == "unified":
+        if dynamic_modify_keys is not None:
+            msg = "dynamic_modify_keys only applies to mode='legacy'; the unified mode has no modify_memory."
+            raise ValueError(msg)
+        return [ContextTool(resolver=resolver)]
+    tools: list[BaseTool] = [CreateMemoryTool(resolver=resolver, args_schema=create_schema)]
+    if dynamic_modify_keys is None:
+        tools.append(ModifyMemoryTool(resolver=resolver))
+    elif dynamic_modify_keys:
+        schema = modify_memory_schema(dynamic_modify_keys)
+        tools.append(ModifyMemoryTool(resolver=resolver, args_schema=schema))
+    return tools
+
+
+def make_dynamic_tools(
+    existing_keys: Sequence[str],
+    *,
+    allowed_keys: Sequence[str] | None,
+    resolver: MemoryResolver,
+) -> list[BaseTool]:
+    """The legacy tools in their dynamic variant, for models that need the key list spelled out.
+
+    `modify_memory` is included only when `existing_keys` is non-empty, and its `key` is an
+    enum of them. Because the schema follows what is stored, rebuild these tools every turn;
+    expect prompt-cache misses whenever a key is added or removed.
+
+    Args:
+        existing_keys: The keys currently in memory (e.g. `[e.key for e in memory.list()]`).
+        allowed_keys: As for `make_tools`.
+        resolver: As for `make_tools`.
+
+    Returns:
+        `[create_memory]` or `[create_memory, modify_memory]`.
+    """
+    return make_tools(
+        mode="legacy",
+        allowed_keys=allowed_keys,
+        resolver=resolver,
+        dynamic_modify_keys=list(existing_keys),
+    )
+
+
+# ---- resolving memory at run time -------------------------------------------------------------
+
+
+def _graph_store() -> BaseStore:
+    try:
+        store: BaseStore | None = get_store()
+    except RuntimeError:
+        store = None
+    if store is None:
+        msg = (
+            "No store for the memory tools: pass store=... to default_resolver, or run the "
+            "tools inside a LangGraph graph compiled with a store (graph.compile(store=...))."
+        )
+        raise ValueError(msg)
+    return store
+
+
+def _graph_context() -> Any:
+    try:
+        return get_runtime().context
+    except (RuntimeError, AttributeError, KeyError):
+        return None
+
+
+def default_resolver(
+    config: MemoryConfig | None = None,
+    *,
+    store: BaseStore | None = None,
+    scope: Scope = (),
+) -> MemoryResolver:
+    """A resolver that builds the `Memory` for each call from the run's config.
+
+    Args:
+        config: The memory behaviour (hooks, allowed keys, TTL).
+        store: The store to use; when omitted, the graph's store from LangGraph's
+            `get_store()` (the tools must then run inside a graph compiled with a store).
+        scope: The scope, possibly with templates such as `("users", "{user_id}")`, filled
+            from the LangGraph runtime context or `config["configurable"]`.
+
+    Returns:
+        A resolver for `make_tools`. It raises `ScopeError` when a template value is missing
+        and `ValueError` when no store can be found.
+
+    Example:
+        ```python
+        from langgraph.store.memory import InMemoryStore
+        from langchain_contextchef.tools import default_resolver, make_tools
+
+        store = InMemoryStore()
+        resolver = default_resolver(store=store, scope=("users", "{user_id}"))
+        (context,) = make_tools(mode="unified", allowed_keys=None, resolver=resolver)
+        config = {"configurable": {"user_id": "ada"}}
+        args = {"command": "create", "path": "notes/todo.md", "file_text": "ship it"}
+        assert context.invoke(args, config) == "Created context://notes/todo.md."
+        assert store.get(("users", "ada", "notes"), "todo.md").value["text"] == "ship it"
+        ```
+    """
+
+    def resolve(run_config: RunnableConfig) -> Memory:
+        target = store if store is not None else _graph_store()
+        prefix = resolve_scope(scope, run_config, _graph_context())
+        return Memory(target, config, scope=prefix)
+
+    return resolve
