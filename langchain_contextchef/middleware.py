@@ -47,7 +47,14 @@ from langchain.agents.middleware.types import (
     ModelRequest,
     ModelResponse,
 )
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, SystemMessage, ToolMessage
+from langchain_core.messages import (
+    AIMessage,
+    AnyMessage,
+    BaseMessage,
+    HumanMessage,
+    SystemMessage,
+    ToolMessage,
+)
 from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
@@ -121,32 +128,44 @@ def _tag_last_block(
     return blocks
 
 
+def _tagged(message: BaseMessage, cache_control: dict[str, Any]) -> BaseMessage | None:
+    blocks = _tag_last_block(message.content, cache_control)
+    return message.model_copy(update={"content": blocks}) if blocks is not None else None
+
+
 def _anchor_cache_control(
     before: Sequence[BaseMessage],
     after: list[BaseMessage],
     cache_control: dict[str, Any],
 ) -> list[BaseMessage] | None:
-    """Put the breakpoint on the last stable block before the volatile tail.
+    """Put the message breakpoint on the last stable block before the volatile tail.
 
-    `before` is the history as the agent holds it; `after` is the same history once compiled
-    (one message may carry the tail, or one new user message holds it). Returns the history
-    with a block-level breakpoint, or `None` when the compile added no tail (the top-level
-    breakpoint then already falls on stable content).
+    `before` is the history as the agent holds it; `after` is the same history once compiled:
+    identical, or with the tail appended to one user message, or with the tail as one new user
+    message. Returns the history carrying a block-level breakpoint (or none at all when no
+    stable user or tool block precedes the tail; the system breakpoint still holds), or `None`
+    to keep the top-level breakpoint, which is only safe when nothing volatile was added.
     """
     changed = next(
         (i for i, message in enumerate(after) if i >= len(before) or message is not before[i]),
         None,
     )
-    if changed is None:
-        return None
     out = list(after)
+    if changed is None:
+        # No tail: the newest user or tool turn is stable; anything else keeps the default.
+        if out and isinstance(out[-1], HumanMessage | ToolMessage):
+            tagged = _tagged(out[-1], cache_control)
+            if tagged is not None:
+                out[-1] = tagged
+                return out
+        return None
     if len(after) == len(before) + 1:
-        # The tail is a message of its own; tag the tool result in front of it, if any.
+        # The tail is a message of its own; the tool result in front of it is stable.
         previous = out[changed - 1] if changed > 0 else None
         if isinstance(previous, ToolMessage):
-            tagged = _tag_last_block(previous.content, cache_control)
+            tagged = _tagged(previous, cache_control)
             if tagged is not None:
-                out[changed - 1] = previous.model_copy(update={"content": tagged})
+                out[changed - 1] = tagged
         return out
     original, spliced = before[changed], after[changed]
     stable = _tag_last_block(original.content, cache_control)
