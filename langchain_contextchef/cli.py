@@ -1,0 +1,566 @@
+"""`contextchef`: inspect and edit the memory in a store from the command line, or run the demo.
+
+Commands (each takes `--store PATH`, default `./.context`, and `--scope a/b`):
+
+* `list`: keys, descriptions, last update and TTL of every entry;
+* `show KEY`: one entry as JSON;
+* `set KEY VALUE [--description D] [--ttl N|Nms|never]`: write an entry (developer path);
+* `delete KEY`: remove an entry;
+* `turns`: the persisted turn clock and the entries that expire by turn;
+* `export [FILE]` / `import FILE`: a JSON snapshot of the scope, out or back in;
+* `preview MESSAGES.json|-`: the prompt a message list would get, without touching the store;
+* `demo`: the two-process memory demo (see `langchain_contextchef.demo`).
+
+User mistakes exit with code 2 and a message on stderr, never a traceback.
+
+Example:
+    ```python
+    import tempfile
+    from langchain_contextchef.cli import main
+
+    with tempfile.TemporaryDirectory() as folder:
+        assert main(["set", "lang", "Python", "--store", folder]) == 0
+        assert main(["show", "lang", "--store", folder]) == 0
+        assert main(["show", "nope", "--store", folder]) == 2
+    ```
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from collections.abc import Callable, Sequence
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any, NoReturn
+
+from langchain_core.messages import AIMessage, BaseMessage, ToolCall, convert_to_messages
+from langgraph.store.memory import InMemoryStore
+
+from langchain_contextchef.chef import ContextChef
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.errors import ContextChefError
+from langchain_contextchef.memory import UNSET, Memory, MemoryConfig
+from langchain_contextchef.store import FileSystemStore
+from langchain_contextchef.ttl import TTL
+
+__all__ = [
+    "CliError",
+    "build_parser",
+    "format_call",
+    "format_messages",
+    "main",
+    "parse_scope",
+    "parse_ttl_option",
+]
+
+DEFAULT_STORE = ".context"
+"""The store folder used when `--store` is not given."""
+
+_PROG = "contextchef"
+_TTL_SPAN = re.compile(r"(\d+)(ms|s|m|h|d)")
+_SPAN_UNITS = {"ms": "milliseconds", "s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
+
+
+class CliError(ContextChefError):
+    """A mistake in how the command was called; printed without a traceback, exit code 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that raises instead of exiting, so `main` decides how errors look."""
+
+    def error(self, message: str) -> NoReturn:
+        msg = f"{message}\nRun '{self.prog} --help' for usage."
+        raise CliError(msg)
+
+
+# ---- argument helpers ---------------------------------------------------------------------------
+
+
+def parse_scope(values: Sequence[str] | None) -> tuple[str, ...]:
+    """Turn `--scope` options into a namespace prefix.
+
+    Each value may hold several labels separated by `/`; repeated options are joined in order.
+
+    Args:
+        values: The `--scope` values as given, or `None` for the root scope.
+
+    Returns:
+        The labels, e.g. `("users", "alice")`.
+
+    Raises:
+        CliError: For an empty label, or a label LangGraph cannot use as a namespace label.
+
+    Example:
+        ```python
+        from langchain_contextchef.cli import parse_scope
+
+        assert parse_scope(["users/alice", "chat"]) == ("users", "alice", "chat")
+        assert parse_scope(None) == ()
+        ```
+    """
+    labels: list[str] = []
+    for value in values or []:
+        for label in value.split("/"):
+            if not label:
+                msg = f"--scope {value!r} has an empty label; write labels as a/b, no empty parts."
+                raise CliError(msg)
+            if "." in label:
+                fixed = label.replace("%", "%25").replace(".", "%2E")
+                msg = (
+                    f"--scope label {label!r} contains '.', which LangGraph namespaces forbid. "
+                    f"Scopes filled from templates store it percent-encoded, as {fixed!r}."
+                )
+                raise CliError(msg)
+            if "{" in label or "}" in label:
+                msg = (
+                    f"--scope label {label!r} looks like a template; pass the concrete value "
+                    "(e.g. users/alice instead of users/{user_id})."
+                )
+                raise CliError(msg)
+            labels.append(label)
+    return tuple(labels)
+
+
+def parse_ttl_option(text: str) -> TTL:
+    """Parse a `--ttl` option: `N` turns, a span such as `500ms`/`30s`/`2h`/`7d`, or `never`.
+
+    Args:
+        text: The option value.
+
+    Returns:
+        A TTL accepted by `Memory.set`.
+
+    Raises:
+        CliError: If the text is none of those.
+
+    Example:
+        ```python
+        from datetime import timedelta
+        from langchain_contextchef.cli import parse_ttl_option
+
+        assert parse_ttl_option("3") == 3
+        assert parse_ttl_option("1500ms") == {"ms": 1500}
+        assert parse_ttl_option("2h") == timedelta(hours=2)
+        assert parse_ttl_option("never") is None
+        ```
+    """
+    value = text.strip().lower()
+    if value == "never":
+        return None
+    if value.isdigit():
+        return int(value)
+    span = _TTL_SPAN.fullmatch(value)
+    if span is not None:
+        amount, unit = int(span.group(1)), span.group(2)
+        if unit == "ms":
+            return {"ms": amount}
+        return timedelta(**{_SPAN_UNITS[unit]: amount})
+    msg = (
+        f"--ttl {text!r} is not a TTL. Use a number of turns (3), a duration "
+        "(1500ms, 30s, 10m, 2h, 7d) or never."
+    )
+    raise CliError(msg)
+
+
+def format_call(call: ToolCall) -> str:
+    """Show a tool call as `name(arg='value', ...)`."""
+    args = ", ".join(f"{name}={value!r}" for name, value in call["args"].items())
+    return f"{call['name']}({args})"
+
+
+def _message_text(message: BaseMessage) -> str:
+    # Content blocks (a merged system prompt, images) stay visibly separate.
+    if isinstance(message.content, str):
+        return message.content
+    parts: list[str] = []
+    for block in message.content:
+        if isinstance(block, str):
+            parts.append(block)
+        elif block.get("type") == "text":
+            parts.append(str(block.get("text", "")))
+        else:
+            parts.append(f"[{block.get('type', 'unknown')} block]")
+    return "\n\n".join(parts)
+
+
+def format_messages(messages: Sequence[BaseMessage]) -> str:
+    r"""Render a message list as readable text, one headed section per message.
+
+    Args:
+        messages: Any LangChain messages.
+
+    Returns:
+        Plain text such as `--- message 1: system ---` followed by the message's text.
+
+    Example:
+        ```python
+        from langchain_core.messages import HumanMessage
+        from langchain_contextchef.cli import format_messages
+
+        assert format_messages([HumanMessage("Hi")]) == "--- message 1: human ---\nHi"
+        ```
+    """
+    parts: list[str] = []
+    for index, message in enumerate(messages, start=1):
+        parts.append(f"--- message {index}: {message.type} ---")
+        text = _message_text(message)
+        if text:
+            parts.append(text)
+        if isinstance(message, AIMessage):
+            parts.extend(f"(tool call) {format_call(call)}" for call in message.tool_calls)
+    return "\n".join(parts)
+
+
+# ---- store access -------------------------------------------------------------------------------
+
+
+def _scope_text(scope: tuple[str, ...]) -> str:
+    return "/".join(scope) if scope else "(root)"
+
+
+def _open(args: argparse.Namespace, *, create: bool) -> Memory:
+    path = Path(args.store)
+    if path.exists() and not path.is_dir():
+        msg = f"--store {args.store} is a file, not a store folder."
+        raise CliError(msg)
+    if not path.exists():
+        if not create:
+            msg = (
+                f"No store at {args.store}: the folder does not exist. Pass --store with the "
+                f"folder of an existing store (the demo writes {DEFAULT_STORE}), or write "
+                "something first with 'contextchef set'."
+            )
+            raise CliError(msg)
+        path.mkdir(parents=True)
+    return Memory(FileSystemStore(path), MemoryConfig(), scope=args.scope_labels)
+
+
+def _where(args: argparse.Namespace) -> str:
+    return f"scope {_scope_text(args.scope_labels)} of store {args.store}"
+
+
+def _entry_or_fail(memory: Memory, key: str, args: argparse.Namespace) -> MemoryEntry:
+    entry = memory.get_entry(key)
+    if entry is None:
+        msg = f"No memory entry {key!r} in {_where(args)}. Run 'contextchef list' to see the keys."
+        raise CliError(msg)
+    return entry
+
+
+def _read_input(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    path = Path(source)
+    if not path.is_file():
+        msg = f"Cannot read {source}: no such file."
+        raise CliError(msg)
+    return path.read_text(encoding="utf-8")
+
+
+def _load_json(source: str) -> Any:
+    text = _read_input(source)
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        name = "standard input" if source == "-" else source
+        msg = f"{name} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
+        raise CliError(msg) from exc
+
+
+# ---- formatting ---------------------------------------------------------------------------------
+
+
+def _short_time(moment: datetime) -> str:
+    return moment.astimezone(timezone.utc).strftime("%Y-%m-%d %H:%M:%SZ")
+
+
+def _ttl_text(entry: MemoryEntry, turn: int) -> str:
+    parts: list[str] = []
+    if entry.expires_at_turn is not None:
+        left = entry.expires_at_turn - turn
+        parts.append(f"turn {entry.expires_at_turn} ({max(left, 0)} left)")
+    if entry.expires_at is not None:
+        parts.append(f"until {_short_time(entry.expires_at)}")
+    return ", ".join(parts) or "never"
+
+
+def _clip(text: str, width: int) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 3] + "..."
+
+
+def _table(rows: list[list[str]]) -> str:
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return "\n".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        for row in rows
+    )
+
+
+def _entry_json(entry: MemoryEntry) -> dict[str, Any]:
+    return {"key": entry.key, **entry.to_stored()}
+
+
+# ---- commands -----------------------------------------------------------------------------------
+
+
+def _cmd_list(args: argparse.Namespace) -> int:
+    memory = _open(args, create=False)
+    entries = memory.list()
+    if not entries:
+        print(f"No memory in {_where(args)}.")
+        return 0
+    turn = memory.turn
+    rows = [["KEY", "VALUE", "DESCRIPTION", "UPDATED", "EXPIRES"]]
+    rows += [
+        [
+            e.key,
+            _clip(e.value, 40),
+            _clip(e.description or "-", 40),
+            _short_time(e.updated_at),
+            _ttl_text(e, turn),
+        ]
+        for e in entries
+    ]
+    print(_table(rows))
+    return 0
+
+
+def _cmd_show(args: argparse.Namespace) -> int:
+    memory = _open(args, create=False)
+    entry = _entry_or_fail(memory, args.key, args)
+    print(json.dumps(_entry_json(entry), indent=2, ensure_ascii=False))
+    return 0
+
+
+def _cmd_set(args: argparse.Namespace) -> int:
+    ttl: Any = UNSET if args.ttl is None else parse_ttl_option(args.ttl)
+    memory = _open(args, create=True)
+    entry = memory.set(args.key, args.value, description=args.description, ttl=ttl)
+    verb = "Created" if entry.update_count == 1 else "Updated"
+    print(f"{verb} {entry.key!r} (version {entry.version}) in {_where(args)}.")
+    return 0
+
+
+def _cmd_delete(args: argparse.Namespace) -> int:
+    memory = _open(args, create=False)
+    if not memory.delete(args.key):
+        _entry_or_fail(memory, args.key, args)  # raises with the "no such key" message
+    print(f"Deleted {args.key!r} from {_where(args)}.")
+    return 0
+
+
+def _cmd_turns(args: argparse.Namespace) -> int:
+    memory = _open(args, create=False)
+    turn = memory.turn
+    print(
+        f"Turn clock of {_where(args)}: {turn} (compiles so far; the next one is turn {turn + 1})."
+    )
+    timed = [e for e in memory.list() if e.expires_at_turn is not None or e.expires_at is not None]
+    if timed:
+        print("Entries with a TTL:")
+        for entry in timed:
+            print(f"  {entry.key}: expires {_ttl_text(entry, turn)}")
+    else:
+        print("No entry has a TTL.")
+    return 0
+
+
+def _cmd_export(args: argparse.Namespace) -> int:
+    memory = _open(args, create=False)
+    text = json.dumps(memory.snapshot(), indent=2, ensure_ascii=False)
+    if args.file in (None, "-"):
+        print(text)
+        return 0
+    Path(args.file).write_text(text + "\n", encoding="utf-8")
+    count = len(memory.list())
+    print(
+        f"Exported {count} entr{'y' if count == 1 else 'ies'} from {_where(args)} to {args.file}."
+    )
+    return 0
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    snapshot = _load_json(args.file)
+    # Validate against a throwaway store first: a bad file must not touch the real one.
+    try:
+        Memory(InMemoryStore(), MemoryConfig()).restore(snapshot)
+    except (ValueError, TypeError) as exc:
+        msg = f"{args.file} is not a memory snapshot; nothing was imported. {exc}"
+        raise CliError(msg) from exc
+    memory = _open(args, create=True)
+    memory.restore(snapshot)
+    count = len(snapshot["entries"])
+    print(
+        f"Imported {count} entr{'y' if count == 1 else 'ies'} into {_where(args)}; "
+        f"turn clock set to {snapshot['turn']}."
+    )
+    return 0
+
+
+def _messages_of(data: Any, source: str) -> list[BaseMessage]:
+    if isinstance(data, dict) and "messages" in data:
+        data = data["messages"]
+    if not isinstance(data, list) or not data:
+        msg = (
+            f"{source} must hold a non-empty JSON list of messages, e.g. "
+            '[{"role": "system", "content": "You help."}, {"role": "user", "content": "Hi"}].'
+        )
+        raise CliError(msg)
+    try:
+        return list(convert_to_messages(data))
+    except (ValueError, TypeError, NotImplementedError) as exc:
+        msg = f"{source} has a message LangChain cannot read: {exc}"
+        raise CliError(msg) from exc
+
+
+def _cmd_preview(args: argparse.Namespace) -> int:
+    messages = _messages_of(_load_json(args.messages), args.messages)
+    memory = _open(args, create=False)
+    # Compile against a copy: a preview must not sweep entries or advance the real turn clock.
+    copy = InMemoryStore()
+    config = MemoryConfig(memory_placement=args.placement)
+    Memory(copy, config, scope=memory.scope).restore(memory.snapshot())
+    chef = ContextChef(store=copy, memory=config, scope=memory.scope)
+    payload = chef.compile(messages)
+    if args.json:
+        out = [{"role": m.type, "content": m.content} for m in payload.messages]
+        print(json.dumps(out, indent=2, ensure_ascii=False))
+        return 0
+    injected = ", ".join(payload.meta.injected_keys) or "none"
+    expired = ", ".join(payload.meta.expired_keys) or "none"
+    print(
+        f"Preview of the next compile (turn {payload.meta.turn}) for {_where(args)}; "
+        "the store is not changed."
+    )
+    print(f"Memory injected: {injected}. Would expire first: {expired}.")
+    print()
+    print(format_messages(payload.messages))
+    return 0
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    try:
+        # The demo's agent needs `langchain` (the `agents` extra); inspection does not.
+        from langchain_contextchef.demo import run_demo  # noqa: PLC0415
+    except ModuleNotFoundError as exc:
+        if (exc.name or "").split(".")[0] != "langchain":
+            raise
+        msg = (
+            "The demo builds its agent with LangChain's create_agent, which needs the "
+            "`langchain` package: pip install 'langchain-contextchef[agents]'."
+        )
+        raise CliError(msg) from exc
+    return run_demo(args.run, store=args.store, fresh=args.fresh, model=args.model)
+
+
+# ---- parser -------------------------------------------------------------------------------------
+
+
+def _common(suppress: bool) -> _Parser:
+    # The options work before or after the command; SUPPRESS keeps a sub-command's
+    # unset option from overwriting one given before it.
+    common = _Parser(add_help=False)
+    default: Any = argparse.SUPPRESS if suppress else None
+    common.add_argument(
+        "--store",
+        default=default,
+        metavar="PATH",
+        help=f"the store folder (default: ./{DEFAULT_STORE})",
+    )
+    common.add_argument(
+        "--scope",
+        action="append",
+        default=default,
+        metavar="A/B",
+        help="namespace prefix of the memory; repeat or use / for several labels",
+    )
+    return common
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the `contextchef` argument parser.
+
+    Returns:
+        The parser; each sub-command stores its handler in `handler`.
+    """
+    parser = _Parser(
+        prog=_PROG,
+        description="Inspect and edit langchain-contextchef memory, or run the demo.",
+        parents=[_common(suppress=False)],
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    common = [_common(suppress=True)]
+
+    def add(name: str, handler: Callable[[argparse.Namespace], int], text: str) -> Any:
+        command = sub.add_parser(name, parents=common, help=text, description=text)
+        command.set_defaults(handler=handler)
+        return command
+
+    add("list", _cmd_list, "list the keys, descriptions, update times and TTLs")
+    add("show", _cmd_show, "print one entry as JSON").add_argument("key")
+    set_cmd = add("set", _cmd_set, "write an entry (developer path: no veto)")
+    set_cmd.add_argument("key")
+    set_cmd.add_argument("value")
+    set_cmd.add_argument("--description", default=None)
+    set_cmd.add_argument("--ttl", default=None, help="N turns, a duration (500ms, 2h), or never")
+    add("delete", _cmd_delete, "delete an entry").add_argument("key")
+    add("turns", _cmd_turns, "show the persisted turn clock and TTLs by turn")
+    add("export", _cmd_export, "write a JSON snapshot of the scope").add_argument(
+        "file", nargs="?", help="output file (default: standard output)"
+    )
+    add("import", _cmd_import, "replace the scope with a JSON snapshot").add_argument(
+        "file", help="a snapshot from 'contextchef export', or - for standard input"
+    )
+    preview = add("preview", _cmd_preview, "print the prompt a message list would get")
+    preview.add_argument("messages", help="a JSON file with a list of messages, or -")
+    preview.add_argument(
+        "--placement",
+        choices=["after_system", "before_history_tail"],
+        default="after_system",
+        help="where the memory block lands",
+    )
+    preview.add_argument("--json", action="store_true", help="print the messages as JSON")
+    demo = add("demo", _cmd_demo, "run the two-process memory demo")
+    demo.add_argument("--run", type=int, choices=[1, 2], default=None)
+    demo.add_argument("--fresh", action="store_true", help="clear the demo's memory first")
+    demo.add_argument("--model", default=None, metavar="PROVIDER:NAME")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the `contextchef` command line.
+
+    Args:
+        argv: The arguments after the program name; `sys.argv[1:]` by default.
+
+    Returns:
+        The exit code: 0 on success, 2 for a usage or input mistake, 1 for anything else.
+    """
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if getattr(args, "handler", None) is None:
+            parser.print_help()
+            return 2
+        args.store = args.store or DEFAULT_STORE
+        args.scope_labels = parse_scope(args.scope)
+        code: int = args.handler(args)
+        return code
+    except SystemExit as exc:  # --help, --version
+        return exc.code if isinstance(exc.code, int) else 0
+    except (ContextChefError, ValueError, TypeError, OSError) as exc:
+        print(f"{_PROG}: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # the last line of defence: no traceback for users
+        print(f"{_PROG}: unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
