@@ -665,6 +665,85 @@ _INVISIBLE = _Detector(
     validate=_joiner_misuse,
 )
 
+# --------------------------------------------------------------------------- prefilter
+
+# Cheap substring tests (on the lower-cased, folded text) that must succeed before a detector's
+# regex runs; any one of them is enough. Python's `re` tries an alternation at every position,
+# so skipping detectors whose anchor words are absent keeps a 4,000-character check fast.
+# `True` in the second slot also requires a run of three digits.
+_TRIGGERS: dict[str, tuple[tuple[str, ...], bool]] = {
+    "private_key": (("-----begin",), False),
+    "anthropic_key": (("sk-ant-",), False),
+    "openai_key": (("sk-",), False),
+    "aws_access_key_id": (("akia", "asia", "abia", "acca"), False),
+    "aws_secret_key": (("secret",), False),
+    "github_token": (("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"), False),
+    "gitlab_token": (("glpat-", "gldt-", "glrt-", "glptt-", "glcbt-"), False),
+    "slack_token": (("xox",), False),
+    "slack_webhook": (("hooks.slack.com",), False),
+    "google_api_key": (("aiza",), False),
+    "stripe_key": (("_live_", "_test_", "whsec_"), False),
+    "twilio_api_key": (("sk",), True),
+    "twilio_auth_token": (("twilio",), False),
+    "sendgrid_key": (("sg.",), False),
+    "npm_token": (("npm_",), False),
+    "huggingface_token": (("hf_",), False),
+    "jwt": (("eyj",), False),
+    "bearer_token": (("bearer",), False),
+    "basic_auth": (("basic",), False),
+    "url_password": (("://",), False),
+    "credential_assignment": (("key", "token", "secret"), False),
+    "password_assignment": (("pass", "pwd", "pw"), False),
+    "password_statement": (("pass", "pin", "pwd"), False),
+    "one_time_code": (
+        (
+            "otp",
+            "2fa",
+            "mfa",
+            "time",
+            "verif",
+            "secur",
+            "confirm",
+            "login",
+            "sign",
+            "auth",
+            "sms",
+            "access",
+            "backup",
+            "recover",
+            "reset",
+        ),
+        True,
+    ),
+    "pin_code": (("pin",), True),
+    "payment_card": ((), True),
+    "instruction_override": (
+        ("ignore", "disregard", "forget", "neglect", "abandon", "bypass"),
+        False,
+    ),
+    "instruction_override_all": (("ignore", "disregard", "forget"), False),
+    "forget_everything": (("forget",), False),
+    "do_not_follow": (("not",), False),
+    "role_reassignment": (("now",), False),
+    "persona_switch": (("act", "behave", "respond", "pretend", "roleplay"), False),
+    "new_instructions": (
+        ("instruction", "directive", "prompt", "orders", "role", "task", "purpose", "goal"),
+        False,
+    ),
+    "from_now_on": (("now",), False),
+    "obey_override": (("obey", "comply", "follow", "override", "mode"), False),
+    "prompt_extraction": (("prompt", "developer", "instructions"), False),
+    "exfiltration": (("://", "@"), False),
+    "reader_trigger": (("this",), False),
+    "chat_template_token": (("<|", "inst", "<<", "_of_turn"), False),
+    "role_tag": (("<",), False),
+    "role_heading": (("#",), False),
+    "role_prefix": (("system", "assistant", "developer", "human"), False),
+    "role_label": (("system", "developer", "admin"), False),
+    "fake_tool_call": (('"',), False),
+}
+_THREE_DIGITS = re.compile(r"\d{3}")
+
 # --------------------------------------------------------------------------- folding
 
 _NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
@@ -729,13 +808,18 @@ def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit
     """
     hits: list[Hit] = []
     folded, origin = _fold(text)
-    if secrets:
-        for detector in _SECRET_DETECTORS:
-            _run(detector, folded, origin, hits)
-    if injection:
-        for detector in _INJECTION_DETECTORS:
-            _run(detector, folded, origin, hits)
-        if origin is not None:  # only non-ASCII text can hold invisible characters
-            _run(_INVISIBLE, text, None, hits)
+    lowered = folded.lower()
+    has_digits = _THREE_DIGITS.search(folded) is not None
+    selected = (_SECRET_DETECTORS if secrets else ()) + (_INJECTION_DETECTORS if injection else ())
+    for detector in selected:
+        words, needs_digits = _TRIGGERS[detector.name]
+        if needs_digits and not has_digits:
+            continue
+        if words and not any(word in lowered for word in words):
+            continue
+        _run(detector, folded, origin, hits)
+    # Only non-ASCII text (the case where `origin` exists) can hold invisible characters.
+    if injection and origin is not None:
+        _run(_INVISIBLE, text, None, hits)
     hits.sort(key=lambda hit: (hit.start, -hit.end))
     return hits
