@@ -553,7 +553,7 @@ def make_dynamic_tools(
 def _graph_store() -> BaseStore:
     try:
         store: BaseStore | None = get_store()
-    except RuntimeError:
+    except (RuntimeError, KeyError):  # outside any graph, or a graph run without a runtime
         store = None
     if store is None:
         msg = (
