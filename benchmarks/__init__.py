@@ -1,0 +1,1 @@
+"""Benchmarks for langchain-contextchef: run them all with `python -m benchmarks`."""
