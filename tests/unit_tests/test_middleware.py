@@ -315,3 +315,107 @@ def test_chef_without_any_store_fails_with_guidance() -> None:
     agent = create_agent(RecordingModel(script=[]), middleware=[ContextChefMiddleware(chef)])
     with pytest.raises(ContextChefError, match=r"graph.compile\(store=...\)"):
         agent.invoke({"messages": [HumanMessage("go")]}, CONFIG)
+
+
+# ---- breakpoint placement on hand-made requests ----------------------------------------------
+
+CC = {"type": "ephemeral", "ttl": "5m"}
+
+
+def run_request(
+    messages: list[Any], *, memory: bool = True, settings: dict[str, Any] | None = None
+) -> Any:
+    """One wrap_model_call on a request shaped like the caching middleware leaves it."""
+    from langchain.agents.middleware.types import ModelRequest, ModelResponse
+    from langgraph.runtime import Runtime
+
+    store = InMemoryStore()
+    chef = ContextChef(store=store, memory=MemoryConfig(memory_placement="before_history_tail"))
+    if memory:
+        chef.get_memory().set("lang", "Python")
+    system = SystemMessage([{"type": "text", "text": "You help.", "cache_control": CC}])
+    request = ModelRequest(
+        model=RecordingModel(script=[]),
+        messages=messages,
+        system_message=system,
+        model_settings={"cache_control": CC, "temperature": 0} if settings is None else settings,
+        state={"messages": messages},
+        runtime=Runtime(store=store),
+    )
+    seen: list[Any] = []
+
+    def handler(final: Any) -> Any:
+        seen.append(final)
+        return ModelResponse(result=[AIMessage("ok")])
+
+    ContextChefMiddleware(chef).wrap_model_call(request, handler)
+    (final,) = seen
+    assert request.messages == messages and request.system_message is system  # untouched
+    return final
+
+
+def marked(content: Any) -> list[Any]:
+    return [b for b in content if isinstance(b, dict) and "cache_control" in b]
+
+
+def test_breakpoint_moves_from_settings_to_the_users_own_text() -> None:
+    final = run_request([HumanMessage("Hello")])
+    assert final.model_settings == {"temperature": 0}
+    content = final.messages[-1].content
+    assert content[0] == {"type": "text", "text": "Hello", "cache_control": CC}
+    assert "<memory>" in content[1]["text"] and "Hello" not in content[1]["text"]
+    assert "cache_control" not in content[1]
+    # The system prompt keeps its own (stable) breakpoint, our instruction follows untagged.
+    system = final.system_message.content
+    assert system[0] == {"type": "text", "text": "You help.", "cache_control": CC}
+    assert len(marked(system)) == 1 and "<memory>" not in system[1]["text"]
+
+
+def test_breakpoint_on_the_last_original_block_of_a_block_list() -> None:
+    user = HumanMessage([{"type": "text", "text": "look"}, "again"])
+    final = run_request([user])
+    content = final.messages[-1].content
+    assert content[:2] == [
+        {"type": "text", "text": "look"},
+        {"type": "text", "text": "again", "cache_control": CC},
+    ]
+    assert "<memory>" in content[2]["text"] and len(content) == 3
+    assert user.content == [{"type": "text", "text": "look"}, "again"]
+
+
+def test_breakpoint_on_the_trailing_tool_result() -> None:
+    history = [
+        HumanMessage("Weather?"),
+        AIMessage("", tool_calls=[{"name": "w", "args": {}, "id": "c1"}]),
+        ToolMessage("rain", tool_call_id="c1"),
+    ]
+    final = run_request(history)
+    tool, tail = final.messages[-2:]
+    assert tool.content == [{"type": "text", "text": "rain", "cache_control": CC}]
+    assert isinstance(tail, HumanMessage) and "<memory>" in tail.text
+    assert "cache_control" not in final.model_settings
+    assert history[2].content == "rain"
+
+
+def test_no_stable_turn_before_the_tail_drops_the_message_breakpoint() -> None:
+    final = run_request([AIMessage("{")])
+    assert "cache_control" not in final.model_settings
+    assert all(not isinstance(m.content, list) or not marked(m.content) for m in final.messages)
+    empty = run_request([HumanMessage("")])
+    assert "cache_control" not in empty.model_settings
+    assert isinstance(empty.messages[-1].content, str) and "<memory>" in empty.messages[-1].content
+
+
+def test_without_a_tail_the_newest_turn_carries_the_breakpoint() -> None:
+    final = run_request([HumanMessage("Hello")], memory=False)
+    assert "cache_control" not in final.model_settings
+    assert final.messages[-1].content == [{"type": "text", "text": "Hello", "cache_control": CC}]
+    prefill = run_request([HumanMessage("JSON please"), AIMessage("{")], memory=False)
+    assert prefill.model_settings["cache_control"] == CC  # nothing volatile: provider default
+
+
+def test_without_caching_settings_nothing_is_tagged() -> None:
+    final = run_request([HumanMessage("Hello")], settings={})
+    assert final.model_settings == {}
+    assert isinstance(final.messages[-1].content, str)
+    assert final.messages[-1].content.startswith("Hello\n\n")
