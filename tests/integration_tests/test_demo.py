@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
@@ -126,3 +127,21 @@ def test_rerunning_run_1_without_fresh_changes_nothing(tmp_path):
     memory = Memory(FileSystemStore(tmp_path / ".context"), scope=("demo",))
     assert all(entry.update_count == 1 for entry in memory.list())
     assert len(memory.list()) == 5
+
+
+def test_run_1_updates_a_preference_that_changed(tmp_path):
+    from langchain_contextchef.demo import run_demo
+
+    store = tmp_path / ".context"
+    memory = Memory(FileSystemStore(store), scope=("demo",))
+    memory.set("deploy_rule", "deploy on Fridays")
+    out = io.StringIO()
+    assert run_demo(1, store=str(store), out=out) == 0
+    text = out.getvalue()
+    assert (
+        "modify_memory(action='update', key='deploy_rule', value='never deploy on Fridays')" in text
+    )
+    assert "Updated context://memory/deploy_rule." in section(text, "Tool results")
+    entry = memory.get_entry("deploy_rule")
+    assert entry is not None
+    assert (entry.value, entry.update_count) == ("never deploy on Fridays", 2)
