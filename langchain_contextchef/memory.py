@@ -27,6 +27,7 @@ Example:
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -484,6 +485,23 @@ class Memory:
         ops.append(PutOp(self.meta_namespace, _CLOCK_KEY, {"turn": restored[1]}, index=False))
         yield Io(ops)
 
+    def _refuse_async_hooks(self, *names: str) -> None:
+        # The driver can only notice an async hook once it has been called, which on a
+        # compile is after the sweep has deleted entries and before the clock advances.
+        # Checking up front keeps a sync call all-or-nothing.
+        for name in names:
+            hook = getattr(self.config, name)
+            # `type(hook).__call__` catches objects with an `async def __call__`.
+            if hook is not None and (
+                inspect.iscoroutinefunction(hook)
+                or inspect.iscoroutinefunction(type(hook).__call__)
+            ):
+                msg = (
+                    f"The {name} hook is async, which a sync call cannot wait for. Use the "
+                    "async method (e.g. `aread_for_compile`, `aset`) or give a sync hook."
+                )
+                raise TypeError(msg)
+
     # ---- developer path -----------------------------------------------------------------------
 
     def set(
@@ -516,6 +534,7 @@ class Memory:
             ValueError: For an empty key or an invalid TTL or importance.
             TypeError: For a value or description that is not a string.
         """
+        self._refuse_async_hooks("on_memory_changed")
         return run_sync(
             self._set(
                 key,
@@ -574,6 +593,7 @@ class Memory:
 
     def delete(self, key: str) -> bool:
         """Delete an entry directly (developer path). Returns whether something was deleted."""
+        self._refuse_async_hooks("on_memory_changed")
         return run_sync(self._delete(key), self.store)
 
     async def adelete(self, key: str) -> bool:
@@ -612,6 +632,7 @@ class Memory:
         provenance: Provenance | None = None,
     ) -> WriteResult:
         """Create an entry for the model: allowed keys, then "must not exist", then the veto."""
+        self._refuse_async_hooks("on_memory_update", "on_memory_changed")
         plan = self._model_write(
             key, value, description=description, provenance=provenance, must_exist=False
         )
@@ -640,6 +661,7 @@ class Memory:
         provenance: Provenance | None = None,
     ) -> WriteResult:
         """Update an entry for the model: allowed keys, then "must exist", then the veto."""
+        self._refuse_async_hooks("on_memory_update", "on_memory_changed")
         plan = self._model_write(
             key, value, description=description, provenance=provenance, must_exist=True
         )
@@ -661,6 +683,7 @@ class Memory:
 
     def delete_memory(self, key: str) -> WriteResult:
         """Delete an entry for the model: allowed keys, then "must exist", then the veto."""
+        self._refuse_async_hooks("on_memory_update", "on_memory_changed")
         return run_sync(self._model_delete(key), self.store)
 
     async def adelete_memory(self, key: str) -> WriteResult:
@@ -675,6 +698,7 @@ class Memory:
         One bulk read of the scope, the sweep (hooks, then one batched delete), the advance
         (atomic on stores that support it), then the selector, exactly once.
         """
+        self._refuse_async_hooks("on_memory_expired", "on_memory_changed")
         return run_sync(self._compile(), self.store)
 
     async def aread_for_compile(self) -> CompileRead:
