@@ -1066,7 +1066,7 @@ def test_an_async_veto_on_the_sync_path_is_a_clear_type_error(store: BaseStore) 
     before = dump(store)
     with warnings.catch_warnings(record=True) as record:
         warnings.simplefilter("always")
-        with pytest.raises(TypeError, match=r"on_memory_update hook returned an awaitable"):
+        with pytest.raises(TypeError, match=r"on_memory_update hook is async.*async method"):
             memory.create_memory("k", "v")
         assert _no_unawaited_coroutine(record)
     assert dump(store) == before
@@ -1094,6 +1094,53 @@ def test_an_async_changed_hook_on_the_sync_path_says_to_use_the_async_method(
     memory = Memory(store, MemoryConfig(on_memory_changed=changed))
     with pytest.raises(TypeError, match=r"on_memory_changed.*`aset`"):
         memory.set("k", "v")
+
+
+def test_an_async_changed_hook_never_leaves_a_sync_compile_half_done(store: BaseStore) -> None:
+    async def changed(event: MemoryChangeEvent) -> None:
+        return None
+
+    memory = Memory(store, MemoryConfig(on_memory_changed=changed))
+    Memory(store).set("k", "v", ttl=0)
+    before = dump(store)
+    with pytest.raises(TypeError, match=r"on_memory_changed.*async method"):
+        memory.read_for_compile()
+    # Refused before any I/O: the expired entry is not swept behind the clock's back.
+    assert dump(store) == before
+    assert memory.turn == 0
+
+
+def test_an_async_callable_object_is_refused_too(store: BaseStore) -> None:
+    class Notifier:
+        async def __call__(self, event: MemoryChangeEvent) -> None:
+            return None
+
+    memory = Memory(store, MemoryConfig(on_memory_changed=Notifier()))
+    with pytest.raises(TypeError, match="on_memory_changed hook is async"):
+        memory.delete("k")
+
+
+def test_a_sync_hook_returning_an_awaitable_is_still_caught(store: BaseStore) -> None:
+    async def later() -> bool:
+        return True
+
+    memory = Memory(store, MemoryConfig(on_memory_update=lambda key, value, old: later()))
+    before = dump(store)
+    with warnings.catch_warnings(record=True) as record:
+        warnings.simplefilter("always")
+        with pytest.raises(TypeError, match="on_memory_update hook returned an awaitable"):
+            memory.create_memory("k", "v")
+        assert _no_unawaited_coroutine(record)
+    assert dump(store) == before
+
+
+def test_an_async_veto_does_not_block_sync_developer_writes(store: BaseStore) -> None:
+    async def veto(key: str, value: str | None, old: str | None) -> bool:
+        return False
+
+    memory = Memory(store, MemoryConfig(on_memory_update=veto))
+    memory.set("k", "v")  # the developer path never consults the veto
+    assert memory.delete("k") is True
 
 
 # ---- bad input: a clear error and the store unchanged -------------------------------------------
