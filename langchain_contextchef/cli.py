@@ -443,17 +443,9 @@ def _cmd_preview(args: argparse.Namespace) -> int:
 
 
 def _cmd_demo(args: argparse.Namespace) -> int:
-    try:
-        # The demo's agent needs `langchain` (the `agents` extra); inspection does not.
-        from langchain_contextchef.demo import run_demo  # noqa: PLC0415
-    except ModuleNotFoundError as exc:
-        if (exc.name or "").split(".")[0] != "langchain":
-            raise
-        msg = (
-            "The demo builds its agent with LangChain's create_agent, which needs the "
-            "`langchain` package: pip install 'langchain-contextchef[agents]'."
-        )
-        raise CliError(msg) from exc
+    # Imported here: the demo pulls in create_agent, which inspection commands do not need.
+    from langchain_contextchef.demo import run_demo  # noqa: PLC0415
+
     return run_demo(args.run, store=args.store, fresh=args.fresh, model=args.model)
 
 

@@ -37,7 +37,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, get_args
 
-from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
+from langchain_core.callbacks.manager import (
+    AsyncCallbackManagerForChainRun,
+    CallbackManagerForChainRun,
+    adispatch_custom_event,
+    dispatch_custom_event,
+)
 from langchain_core.messages import (
     BaseMessage,
     HumanMessage,
@@ -252,13 +257,17 @@ class ContextChefPrompt(Runnable[Any, ChatPromptValue]):
         msg = f"ContextChefPrompt cannot read a {type(value).__name__}; pass messages."
         raise TypeError(msg)
 
-    def _format(self, value: Any, config: RunnableConfig) -> ChatPromptValue:
+    def _format(
+        self, value: Any, run_manager: CallbackManagerForChainRun, config: RunnableConfig
+    ) -> ChatPromptValue:
         messages, state = self._unpack(value)
         payload = self.chef.compile(messages, dynamic_state=state, config=config)
         _emit_meta(payload.meta)
         return ChatPromptValue(messages=payload.messages)
 
-    async def _aformat(self, value: Any, config: RunnableConfig) -> ChatPromptValue:
+    async def _aformat(
+        self, value: Any, run_manager: AsyncCallbackManagerForChainRun, config: RunnableConfig
+    ) -> ChatPromptValue:
         messages, state = self._unpack(value)
         payload = await self.chef.acompile(messages, dynamic_state=state, config=config)
         await _aemit_meta(payload.meta)
