@@ -40,20 +40,13 @@ import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any, TypeAlias, cast
 
-try:
-    from langchain.agents.middleware.types import (
-        AgentMiddleware,
-        AgentState,
-        ExtendedModelResponse,
-        ModelRequest,
-        ModelResponse,
-    )
-except ImportError as exc:  # `langchain` is an optional extra
-    msg = (
-        "ContextChefMiddleware needs LangChain 1.x agents. Install them with "
-        "`pip install 'langchain-contextchef[agents]'` (or `pip install langchain`)."
-    )
-    raise ImportError(msg) from exc
+from langchain.agents.middleware.types import (
+    AgentMiddleware,
+    AgentState,
+    ExtendedModelResponse,
+    ModelRequest,
+    ModelResponse,
+)
 from langchain_core.messages import (
     AIMessage,
     AnyMessage,

@@ -419,13 +419,3 @@ def test_without_caching_settings_nothing_is_tagged() -> None:
     assert final.model_settings == {}
     assert isinstance(final.messages[-1].content, str)
     assert final.messages[-1].content.startswith("Hello\n\n")
-
-
-def test_missing_langchain_says_which_extra_to_install(monkeypatch: pytest.MonkeyPatch) -> None:
-    import importlib
-    import sys
-
-    monkeypatch.setitem(sys.modules, "langchain.agents.middleware.types", None)
-    monkeypatch.delitem(sys.modules, "langchain_contextchef.middleware")
-    with pytest.raises(ImportError, match=r"langchain-contextchef\[agents\]"):
-        importlib.import_module("langchain_contextchef.middleware")
