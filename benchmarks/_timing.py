@@ -15,6 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 __all__ = [
+    "flatten",
     "fmt_bytes",
     "fmt_ratio",
     "fmt_seconds",
@@ -123,3 +124,18 @@ def print_goals(goals: Sequence[Mapping[str, Any]]) -> None:
     for g in goals:
         verdict = "MET" if g["met"] else "MISSED"
         print(f"- goal {g['name']}: {g['value']:.4g} (target {g['target']}) -> {verdict}")
+
+
+def flatten(result: Mapping[str, Any], prefix: str = "") -> list[tuple[str, Any]]:
+    """`{"a": {"b": 1}}` -> `[("a.b", 1)]`: a result dict as table rows, for benches
+    whose `run` does not print its own table."""
+    rows: list[tuple[str, Any]] = []
+    for key, value in result.items():
+        path = f"{prefix}.{key}" if prefix else str(key)
+        if isinstance(value, Mapping):
+            rows.extend(flatten(value, path))
+        elif isinstance(value, float):
+            rows.append((path, f"{value:.4g}"))
+        else:
+            rows.append((path, value))
+    return rows
