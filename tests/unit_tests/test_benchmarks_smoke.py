@@ -1,0 +1,130 @@
+"""Smoke-run every benchmark with `quick=True` and check the shape of what it returns.
+
+These tests never assert timings (those belong to the benchmark output): they keep the
+benches runnable as the package changes, and check the few pure helpers they rely on.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from benchmarks import bench_cache, bench_compile, bench_dispatch, bench_memory
+from benchmarks.__main__ import main
+from benchmarks._timing import flatten, fmt_bytes, fmt_ratio, fmt_seconds, paired_medians, ratio
+from benchmarks.bench_cache import common_prefix
+
+
+def _finite_positive(value: Any) -> bool:
+    return isinstance(value, float) and math.isfinite(value) and value > 0
+
+
+def _check_goals(goals: list[dict[str, Any]]) -> None:
+    for g in goals:
+        assert set(g) == {"name", "value", "target", "met"}
+        assert isinstance(g["met"], bool)
+
+
+def test_compile_bench_reports_every_store_and_size(capsys: pytest.CaptureFixture[str]) -> None:
+    result = bench_compile.run(quick=True)
+    assert result["name"] == "compile"
+    pairs = {(r["store"], r["entries"]) for r in result["rows"]}
+    assert pairs == {(s, n) for s in ("memory", "filesystem", "sqlite") for n in (10, 100)}
+    for row in result["rows"]:
+        assert _finite_positive(row["floor_s"]) and _finite_positive(row["compile_s"])
+        assert row["ratio"] == pytest.approx(row["compile_s"] / row["floor_s"])
+    assert set(result["growth"]["by_store"]) == {"memory", "filesystem", "sqlite"}
+    _check_goals(result["goals"])
+    assert "| store" in capsys.readouterr().out
+
+
+def test_cache_bench_reports_each_strategy_on_each_provider() -> None:
+    result = bench_cache.run(quick=True)
+    assert result["turns"] == bench_cache.QUICK_TURNS
+    by = {(r["strategy"], r["provider"]): r for r in result["rows"]}
+    assert set(by) == {(s, p) for s in bench_cache.STRATEGIES for p in bench_cache.PROVIDERS}
+    for row in by.values():
+        assert 0 < row["reused_bytes"] <= row["limit_bytes"] <= row["sent_bytes"]
+        assert 0 < row["worst_turn"] <= row["reuse"] <= 1
+    assert len(result["goals"]) == 4
+    _check_goals(result["goals"])
+
+
+def test_cache_simulation_changes_memory_every_third_turn() -> None:
+    figures = bench_cache.simulate(7)
+    changed = figures["before_history_tail"]["anthropic"]["memory_changed_turns"]
+    assert changed == [1, 4, 7]
+    assert len(figures["baseline"]["openai"]["reused"]) == 6
+
+
+def test_dispatch_bench_reports_each_operation() -> None:
+    result = bench_dispatch.run(quick=True)
+    pairs = {(r["store"], r["operation"]) for r in result["rows"]}
+    assert pairs == {
+        (s, o) for s in ("memory", "filesystem") for o in ("create", "update", "delete")
+    }
+    for row in result["rows"]:
+        assert _finite_positive(row["raw_s"]) and _finite_positive(row["tool_s"])
+
+
+def test_memory_bench_measures_both_sides_in_children() -> None:
+    result = bench_memory.run(quick=True)
+    assert result["entries"] == bench_memory.QUICK_ENTRIES
+    assert [r["store"] for r in result["rows"]] == ["memory", "filesystem", "sqlite"]
+    for row in result["rows"]:
+        assert row["floor_peak"] > 0 and row["compile_peak"] > 0
+        assert row["floor_rss_delta"] >= 0 and row["compile_rss_delta"] >= 0
+
+
+def test_main_writes_results_json(tmp_path: Path) -> None:
+    out = tmp_path / "results.json"
+    assert main(["--quick", "--only", "dispatch", "--output", str(out)]) == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    assert document["quick"] is True
+    assert set(document["benches"]) == {"dispatch"}
+    assert document["benches"]["dispatch"]["name"] == "dispatch"
+    assert isinstance(document["goals"], list)
+
+
+@pytest.mark.parametrize("name", ["store", "gate"])
+def test_other_benches_run_quick_and_return_a_dict(name: str) -> None:
+    module = importlib.import_module(f"benchmarks.bench_{name}")
+    result = module.run(quick=True)
+    assert isinstance(result, dict) and result
+    json.dumps(result, default=str)  # results.json must be able to hold it
+
+
+def test_common_prefix() -> None:
+    assert common_prefix(b"", b"abc") == 0
+    assert common_prefix(b"abc", b"abc") == 3
+    assert common_prefix(b"abcX", b"abcY") == 3
+    assert common_prefix(b"abc", b"abcdef") == 3
+    assert common_prefix(b"Xbc", b"abc") == 0
+
+
+def test_timing_helpers() -> None:
+    calls: list[str] = []
+    medians = paired_medians(
+        {"a": lambda: calls.append("a"), "b": lambda: calls.append("b")}, repeats=3, warmup=1
+    )
+    assert calls == ["a", "b"] * 4  # round-robin, warm-up included
+    assert set(medians) == {"a", "b"}
+    assert ratio(3.0, 2.0) == 1.5
+    assert ratio(1.0, 0.0) == math.inf
+    assert fmt_ratio(1.234) == "1.23x"
+    assert (fmt_seconds(5e-6), fmt_seconds(0.0125), fmt_seconds(2.0)) == (
+        "5 us",
+        "12.50 ms",
+        "2.00 s",
+    )
+    assert (fmt_bytes(10), fmt_bytes(2048), fmt_bytes(3 * 1024 * 1024)) == (
+        "10 B",
+        "2.0 KiB",
+        "3.0 MiB",
+    )
+    assert flatten({"a": {"b": 1, "c": 0.5}, "d": "x"}) == [("a.b", 1), ("a.c", "0.5"), ("d", "x")]
