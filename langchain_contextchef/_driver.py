@@ -35,11 +35,14 @@ class Atomic:
     """Read-modify-write one item; atomically on stores that support it (see `FileSystemStore`).
 
     `fn` receives the current value (or `None`) and returns the new one, which is sent back.
+    Stores without an atomic update apply `fn` to `known`, the value the plan already read,
+    and write the result: one write, no second read, but concurrent writers may collide.
     """
 
     namespace: tuple[str, ...]
     key: str
     fn: Callable[[dict[str, Any] | None], dict[str, Any]]
+    known: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
@@ -73,8 +76,7 @@ def _atomic_sync(store: BaseStore, step: Atomic) -> dict[str, Any]:
     if callable(update):
         result: dict[str, Any] = update(step.namespace, step.key, step.fn)
         return result
-    current = store.get(step.namespace, step.key, refresh_ttl=False)
-    new = step.fn(current.value if current else None)
+    new = step.fn(step.known)
     store.put(step.namespace, step.key, new, index=False)
     return new
 
@@ -84,8 +86,7 @@ async def _atomic_async(store: BaseStore, step: Atomic) -> dict[str, Any]:
     if callable(update):
         result: dict[str, Any] = await update(step.namespace, step.key, step.fn)
         return result
-    current = await store.aget(step.namespace, step.key, refresh_ttl=False)
-    new = step.fn(current.value if current else None)
+    new = step.fn(step.known)
     await store.aput(step.namespace, step.key, new, index=False)
     return new
 

@@ -462,7 +462,7 @@ class Memory:
         def advance(current: dict[str, Any] | None) -> dict[str, Any]:
             return {"turn": int((current or {}).get("turn", turn)) + 1}
 
-        clock = yield Atomic(self.meta_namespace, _CLOCK_KEY, advance)
+        clock = yield Atomic(self.meta_namespace, _CLOCK_KEY, advance, known={"turn": turn})
         visible = [e for e in entries if e.status == "active"]
         selector = self.config.selector
         selected = list(selector(list(visible))) if selector is not None else visible
