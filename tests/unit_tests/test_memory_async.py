@@ -219,7 +219,6 @@ async def test_async_compile_round_trips(astore: BaseStore) -> None:
     assert recording.trips == [
         ["search memory", "get clock"],
         ["delete a"],
-        ["get clock"],
         ["put clock"],
     ]
 
