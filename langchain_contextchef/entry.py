@@ -23,12 +23,16 @@ from datetime import datetime, timezone
 from typing import Any, Literal, TypeAlias
 
 __all__ = [
+    "DEFAULT_MEMORY_TYPES",
     "EntryStatus",
+    "HistoryRecord",
+    "HistoryStatus",
     "MemoryChangeEvent",
     "MemoryEntry",
     "Provenance",
     "WrittenBy",
     "format_time",
+    "history_key",
     "parse_time",
 ]
 
@@ -37,6 +41,19 @@ WrittenBy: TypeAlias = Literal["model", "developer", "reflection", "import"]
 
 EntryStatus: TypeAlias = Literal["active", "quarantined"]
 """`quarantined` entries are stored but never injected until a developer approves them."""
+
+HistoryStatus: TypeAlias = Literal["updated", "deleted", "superseded", "expired", "current"]
+"""Why a version left memory; `current` marks the live version at the end of `Memory.history`."""
+
+DEFAULT_MEMORY_TYPES: tuple[str, ...] = (
+    "fact",
+    "preference",
+    "event",
+    "procedure",
+    "rule",
+    "project",
+)
+"""The memory types accepted by default: the guide's four plus the `rule` and `project` kinds."""
 
 
 def format_time(moment: datetime) -> str:
@@ -117,6 +134,8 @@ class MemoryEntry:
         type: An optional memory type such as `preference`, `fact` or `rule`.
         status: `active`, or `quarantined` (stored, never injected).
         provenance: Who wrote it, from what, with which confidence.
+        supersedes: Keys this entry retired when it was written (they live on in history);
+            for a quarantined entry, the keys it will retire once approved.
     """
 
     key: str
@@ -131,6 +150,7 @@ class MemoryEntry:
     type: str | None = None
     status: EntryStatus = "active"
     provenance: Provenance | None = field(default=None)
+    supersedes: tuple[str, ...] = ()
 
     @property
     def version(self) -> int:
@@ -149,7 +169,7 @@ class MemoryEntry:
 
     def to_stored(self) -> dict[str, Any]:
         """Return the JSON object stored as the LangGraph item's value (the key is the item key)."""
-        return {
+        stored: dict[str, Any] = {
             "value": self.value,
             "description": self.description,
             "created_at": format_time(self.created_at),
@@ -162,6 +182,9 @@ class MemoryEntry:
             "status": self.status,
             "provenance": self.provenance.to_stored() if self.provenance else None,
         }
+        if self.supersedes:  # only when set, so entries without it keep their stored bytes
+            stored["supersedes"] = list(self.supersedes)
+        return stored
 
     @classmethod
     def from_stored(cls, key: str, data: Mapping[str, Any]) -> MemoryEntry:
@@ -190,6 +213,88 @@ class MemoryEntry:
             provenance=Provenance.from_stored(provenance)
             if isinstance(provenance, Mapping)
             else None,
+            supersedes=tuple(k for k in data.get("supersedes") or () if isinstance(k, str)),
+        )
+
+
+def history_key(key: str, version: int) -> str:
+    """The key of one archived version in the history namespace: `<key>@<version>`.
+
+    Versions are digits after the last `@`, so the form is unambiguous for any key (a key
+    may itself contain `@`). Stores encode whatever characters a key holds.
+
+    Example:
+        ```python
+        from langchain_contextchef.entry import history_key
+
+        assert history_key("home_city", 3) == "home_city@3"
+        ```
+    """
+    return f"{key}@{version}"
+
+
+@dataclass(frozen=True)
+class HistoryRecord:
+    """One version of an entry, as kept in `scope + ("memory_history",)`.
+
+    Attributes:
+        key: The entry's key.
+        version: The version this record holds (the entry's `update_count` at the time).
+        status: Why the version left memory (`updated`, `deleted`, `superseded`, `expired`),
+            or `current` for the live version that `Memory.history` lists last.
+        entry: The entry as it was at that version.
+        recorded_at: When the version left memory (`None` for `current`).
+        changed_by: Who replaced or removed it (`None` for expiry and `current`).
+        tool_call_id: The model's tool call id, when a model write caused the change.
+        superseded_by: The key of the entry that superseded this one.
+        note: Free text about the cause, e.g. `reverted to version 2`.
+    """
+
+    key: str
+    version: int
+    status: HistoryStatus
+    entry: MemoryEntry
+    recorded_at: datetime | None = None
+    changed_by: WrittenBy | None = None
+    tool_call_id: str | None = None
+    superseded_by: str | None = None
+    note: str | None = None
+
+    def to_stored(self) -> dict[str, Any]:
+        """Return the JSON object stored as the history item's value."""
+        return {
+            "key": self.key,
+            "version": self.version,
+            "status": self.status,
+            "recorded_at": format_time(self.recorded_at) if self.recorded_at else None,
+            "changed_by": self.changed_by,
+            "tool_call_id": self.tool_call_id,
+            "superseded_by": self.superseded_by,
+            "note": self.note,
+            "entry": self.entry.to_stored(),
+        }
+
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any]) -> HistoryRecord:
+        """Rebuild a record from a stored history item value.
+
+        Raises:
+            ValueError: If the value does not look like a history record.
+        """
+        key, entry = data.get("key"), data.get("entry")
+        if not isinstance(key, str) or not isinstance(entry, Mapping):
+            msg = "Not a memory history record: it needs a string 'key' and an 'entry' object."
+            raise ValueError(msg)
+        return cls(
+            key=key,
+            version=int(data.get("version", 0)),
+            status=data.get("status", "updated"),
+            entry=MemoryEntry.from_stored(key, entry),
+            recorded_at=_opt_time(data.get("recorded_at")),
+            changed_by=data.get("changed_by"),
+            tool_call_id=data.get("tool_call_id"),
+            superseded_by=data.get("superseded_by"),
+            note=data.get("note"),
         )
 
 
@@ -198,14 +303,14 @@ class MemoryChangeEvent:
     """A change to memory, passed to `on_memory_changed` and sent as a LangChain custom event.
 
     Attributes:
-        type: `set`, `delete` or `expire`.
+        type: `set`, `delete`, `expire`, or `supersede` (retired by a newer entry).
         key: The entry's key.
         value: The new value for `set`, else `None`.
         old_value: The value before the change, or `None` when there was none.
         scope: The namespace prefix of the memory that changed.
     """
 
-    type: Literal["set", "delete", "expire"]
+    type: Literal["set", "delete", "expire", "supersede"]
     key: str
     value: str | None
     old_value: str | None
