@@ -1,0 +1,1057 @@
+"""Generate the example notebooks from the cell lists in this file.
+
+The `.ipynb` files are what users open; this script is how they are written, so they stay
+reviewable as Python, carry no outputs and have stable cell ids (the notebook tests look cells
+up by id). After editing a cell here, regenerate and lint:
+
+    python notebooks/_build.py
+    ruff check notebooks && ruff format --check notebooks
+
+`python notebooks/_build.py --check` exits with status 1 when a committed notebook differs
+from what this script would write.
+"""
+
+from __future__ import annotations
+
+import sys
+import textwrap
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+from nbformat.notebooknode import NotebookNode
+
+HERE = Path(__file__).resolve().parent
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One notebook cell: `kind` is "markdown" or "code"; `name` becomes its cell id."""
+
+    kind: str
+    source: str
+    name: str | None = None
+
+
+def md(text: str) -> Cell:
+    return Cell("markdown", textwrap.dedent(text).strip())
+
+
+def code(text: str, name: str | None = None) -> Cell:
+    return Cell("code", textwrap.dedent(text).strip(), name)
+
+
+# ---- 01: quickstart ----------------------------------------------------------------------------
+
+
+def quickstart() -> list[Cell]:
+    return [
+        md(
+            """
+            # Quickstart: persistent memory with ContextChef
+
+            ## Overview
+
+            `ContextChef` gives a chat model memory that outlives the conversation. Facts live
+            in a LangGraph store; every prompt you build with the chef carries them in a
+            `<memory>` block (no retrieval call), and the model writes them through two tools,
+            `create_memory` and `modify_memory`, whose mistakes come back as readable
+            `Error: ...` results instead of exceptions.
+
+            This notebook walks through the core API on a `FileSystemStore` in a temporary
+            folder: developer reads and writes, `compile`, tool dispatch, turn-based expiry,
+            the two prompt placements, and an LCEL chain. It needs no API key: the model is
+            an offline scripted one.
+            """
+        ),
+        md(
+            """
+            ## Setup
+
+            ```bash
+            pip install langchain-contextchef
+            ```
+
+            `show` prints a message list compactly; it is used throughout.
+            """
+        ),
+        code(
+            r"""
+            import shutil
+            import tempfile
+            from collections.abc import Sequence
+            from pathlib import Path
+
+            from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall
+
+            from langchain_contextchef import ContextChef, FileSystemStore, MemoryConfig, Turns
+
+
+            def show(messages: Sequence[BaseMessage]) -> None:
+                for message in messages:
+                    print(f"--- {message.type}")
+                    print(message.text)
+            """
+        ),
+        md(
+            """
+            ## Instantiation
+
+            A `FileSystemStore` keeps one JSON file per item under a root folder (in a project
+            you would usually pass `"./.context"`, or give the path straight to
+            `ContextChef(store=...)`). `MemoryConfig.allowed_keys` limits the keys the *model*
+            may write; it also becomes the key enum of the `create_memory` tool schema.
+            """
+        ),
+        code(
+            r"""
+            workdir = Path(tempfile.mkdtemp(prefix="contextchef-quickstart-"))
+            store = FileSystemStore(workdir / ".context")
+            chef = ContextChef(
+                store=store,
+                memory=MemoryConfig(allowed_keys=["language", "answer_length", "deploy_rule"]),
+            )
+            memory = chef.get_memory()
+            print(chef)
+            print([tool.name for tool in chef.tools])
+            """
+        ),
+        md(
+            """
+            ## Invocation
+
+            ### Developer writes and reads
+
+            `Memory.set` and `Memory.get` are the developer's path: they bypass `allowed_keys`
+            and the veto hook, so your own code can seed memory with anything (here a
+            `persona`, which the model itself could not create).
+            """
+        ),
+        code(
+            r"""
+            memory.set("persona", "A terse senior engineer", description="How to sound in replies.")
+            print(memory.get("persona"))
+            entry = memory.get_entry("persona")
+            print(entry.description, "| update_count:", entry.update_count)
+            """,
+            name="set-get",
+        ),
+        md(
+            """
+            ### Compiling a prompt
+
+            `compile` reads memory once, sweeps expired entries, advances the turn clock,
+            renders the `<memory>` block and splices it into a copy of your messages. With the
+            default placement, `after_system`, the instruction and the block form one system
+            message right after your own system prompt. `payload.meta` says what happened.
+            """
+        ),
+        code(
+            r"""
+            conversation = [
+                SystemMessage("You are a coding assistant."),
+                HumanMessage("Which language should the examples use?"),
+            ]
+            payload = chef.compile(conversation)
+            show(payload.messages)
+            print()
+            print(payload.meta)
+            """,
+            name="compile",
+        ),
+        md(
+            """
+            `injected_keys` are the keys rendered into the prompt, `expired_keys` the ones this
+            compile's sweep removed, and `turn` the number of compiles so far in this scope.
+            `payload.tools` holds the memory tools to bind; they are the same objects on every
+            compile, so tool schemas never break a provider's prompt cache.
+
+            ### Handling the model's tool calls
+
+            `handle_tool` runs one memory tool call. Given a LangChain `ToolCall` (what
+            `AIMessage.tool_calls` holds) it returns a `ToolMessage` answering that call:
+            """
+        ),
+        code(
+            r"""
+            call = ToolCall(
+                name="create_memory",
+                args={"key": "language", "value": "Python", "description": "The user's main language."},
+                id="call_1",
+            )
+            result = chef.handle_tool(call)
+            print(type(result).__name__, result.status, repr(result.text))
+            """,
+            name="handle-toolcall",
+        ),
+        md(
+            """
+            Given `{"name": ..., "arguments": ...}`, where the arguments are a JSON string (as
+            raw provider payloads carry them) or a dict, it returns the result text:
+            """
+        ),
+        code(
+            r"""
+            text = chef.handle_tool(
+                {
+                    "name": "modify_memory",
+                    "arguments": '{"action": "update", "key": "language", "value": "Python 3.12"}',
+                }
+            )
+            print(repr(text))
+            print(memory.get("language"))
+            """,
+            name="handle-mapping",
+        ),
+        md(
+            """
+            A model mistake never raises. Writing a key outside `allowed_keys` returns an
+            `Error: ...` text that lists the allowed keys, so the model can correct itself, and
+            nothing is written:
+            """
+        ),
+        code(
+            r"""
+            text = chef.handle_tool({"name": "create_memory", "arguments": {"key": "tone", "value": "dry"}})
+            print(repr(text))
+            print("tone stored:", memory.get("tone"))
+            """,
+            name="handle-error",
+        ),
+        md(
+            """
+            Tools that are not memory tools are yours to run: guard with `chef.owns_tool(name)`
+            (calling `handle_tool` on them raises `ToolNotOwnedError`).
+            """
+        ),
+        code(
+            r"""
+            print(chef.owns_tool("create_memory"), chef.owns_tool("search_web"))
+            """
+        ),
+        md(
+            """
+            ### Expiry in turns
+
+            One compile is one turn. An entry written with `ttl=Turns(2)` (or simply `ttl=2`)
+            is injected in exactly the next two compiles and swept at the one after. Wall-clock
+            expiry takes a `datetime.timedelta` or `{"ms": n}`; `ttl=None` never expires.
+            """
+        ),
+        code(
+            r"""
+            memory.set("current_task", "Fixing the flaky date-parsing test", ttl=Turns(2))
+            for _ in range(3):
+                meta = chef.compile(conversation).meta
+                print(f"turn {meta.turn}: injected={meta.injected_keys} expired={meta.expired_keys}")
+            print("current_task now:", memory.get("current_task"))
+            """,
+            name="ttl",
+        ),
+        md(
+            """
+            ### The two placements side by side
+
+            * `after_system` (default): instruction and memory data in one system message
+              after your system prompt.
+            * `before_history_tail`: only the stable instruction stays at the top; the memory
+              data is appended to the last user turn. The top of the prompt then never changes
+              when memory does, which is what you want with provider prompt caching.
+
+            Both chefs below read the same store, so they show the same memory.
+            """
+        ),
+        code(
+            r"""
+            tail_chef = ContextChef(
+                store=store,
+                memory=MemoryConfig(
+                    allowed_keys=["language", "answer_length", "deploy_rule"],
+                    memory_placement="before_history_tail",
+                ),
+            )
+            history = [
+                SystemMessage("You are a coding assistant."),
+                HumanMessage("Hi!"),
+                AIMessage("Hello. What are we building?"),
+                HumanMessage("A date parser."),
+            ]
+            for name, which in [("after_system", chef), ("before_history_tail", tail_chef)]:
+                print(f"===== {name}")
+                show(which.compile(history).messages)
+                print()
+            """,
+            name="placements",
+        ),
+        md(
+            """
+            ### An LCEL chain
+
+            `chef.prompt` is the chef as a LangChain prompt runnable: it takes messages (or a
+            `{"messages": [...]}` state) and returns the compiled prompt, traced as a prompt
+            run. Pipe it into any chat model with the memory tools bound. The model here is
+            the package's offline `ScriptedChatModel`, which turns stated preferences into
+            `create_memory` calls and answers from the `<memory>` block; replace it with
+            `ChatAnthropic`, `ChatOpenAI` or any other tool-calling chat model.
+            """
+        ),
+        code(
+            r"""
+            from langchain_contextchef._scripted import ScriptedChatModel
+
+            chain = chef.prompt | ScriptedChatModel().bind_tools(chef.tools)
+            reply = chain.invoke([HumanMessage("Keep answers short, and I never deploy on Fridays.")])
+            for tool_call in reply.tool_calls:
+                print(tool_call["name"], tool_call["args"])
+                if chef.owns_tool(tool_call["name"]):
+                    print("  ->", chef.handle_tool(tool_call).text)
+            """,
+            name="lcel-write",
+        ),
+        md("A later request, in a fresh conversation, is answered with what was stored:"),
+        code(
+            r"""
+            reply = chain.invoke([HumanMessage("When should I ship the release?")])
+            print(reply.text)
+            """,
+            name="lcel-read",
+        ),
+        md(
+            """
+            ### What is on disk
+
+            Memory entries live under the `memory` namespace, the turn clock under
+            `memory_meta`, one JSON file each. Any process that opens the same folder sees the
+            same memory and continues the same turn count.
+            """
+        ),
+        code(
+            r"""
+            root = workdir / ".context"
+            for path in sorted(root.glob("memory*/*.json")):
+                print(path.relative_to(root))
+            """,
+            name="on-disk",
+        ),
+        code(
+            r"""
+            store.close()
+            shutil.rmtree(workdir)
+            """
+        ),
+        md(
+            """
+            ## API reference
+
+            * `ContextChef`: `compile`/`acompile`, `prompt`, `tools`, `owns_tool`,
+              `handle_tool`/`ahandle_tool`, `get_memory` (`langchain_contextchef.chef`).
+            * `Memory` and `MemoryConfig`: developer and model write paths, TTL, hooks, the
+              selector (`langchain_contextchef.memory`); TTL spellings in
+              `langchain_contextchef.ttl`.
+            * `FileSystemStore` (`langchain_contextchef.store`); any other LangGraph
+              `BaseStore` works as well.
+            * `ContextChefPrompt`, `splice` and the placements (`langchain_contextchef.prompt`).
+
+            Every one of them has a docstring with a runnable example: `help(ContextChef)`.
+            Next: `02_langgraph_agent.ipynb` puts the chef in a LangGraph graph.
+            """
+        ),
+    ]
+
+
+# ---- 02: LangGraph graph -----------------------------------------------------------------------
+
+
+def langgraph_agent() -> list[Cell]:
+    return [
+        md(
+            """
+            # Memory in a LangGraph graph
+
+            ## Overview
+
+            The recommended way to use ContextChef in your own LangGraph graph:
+
+            * a model node builds its prompt with `chef.prompt` and calls the model with
+              `chef.tools` bound;
+            * a `ToolNode(chef.tools)` runs the model's memory writes;
+            * the graph is compiled with a store, `graph.compile(store=...)`. The chef is built
+              without one, so the prompt step and the tools both use the graph's store.
+
+            Memory is scoped per user with `scope=("users", "{user_id}")`; the user id comes
+            from `config["configurable"]` (or the runtime context) at run time. We run two
+            separate conversations for the same user: the second one knows what the first
+            stored. The model is an offline scripted one, so no API key is needed.
+            """
+        ),
+        md(
+            """
+            ## Setup
+
+            ```bash
+            pip install langchain-contextchef
+            ```
+            """
+        ),
+        code(
+            r"""
+            import shutil
+            import tempfile
+            from pathlib import Path
+            from typing import Any
+
+            from langchain_core.messages import BaseMessage, HumanMessage
+            from langchain_core.runnables import RunnableConfig
+            from langgraph.graph import START, MessagesState, StateGraph
+            from langgraph.prebuilt import ToolNode, tools_condition
+
+            from langchain_contextchef import ContextChef, FileSystemStore, MemoryConfig
+            from langchain_contextchef._scripted import ScriptedChatModel
+            """
+        ),
+        md(
+            """
+            ## Instantiation
+
+            The store is a `FileSystemStore` in a temporary folder; `InMemoryStore`,
+            `SqliteStore` or `PostgresStore` would do just as well. The memory block goes in
+            the last user turn (`before_history_tail`), which keeps the top of the prompt
+            stable for provider caching.
+            """
+        ),
+        code(
+            r"""
+            workdir = Path(tempfile.mkdtemp(prefix="contextchef-graph-"))
+            store = FileSystemStore(workdir / ".context")
+            chef = ContextChef(
+                scope=("users", "{user_id}"),
+                memory=MemoryConfig(memory_placement="before_history_tail"),
+            )
+            model = ScriptedChatModel().bind_tools(chef.tools)
+            """
+        ),
+        md(
+            """
+            ## Use in a graph
+
+            The model node compiles the prompt from the graph state and the run's config, then
+            calls the model. It also keeps each prompt in `prompts_seen`, only so that this
+            notebook can show what the model received. The compiled prompt is model input
+            only: the node returns just the model's reply, so the graph state keeps the plain
+            conversation. (For async graphs, use `await chef.prompt.ainvoke(...)` and
+            `await model.ainvoke(...)`.)
+            """
+        ),
+        code(
+            r"""
+            prompts_seen: list[list[BaseMessage]] = []
+
+
+            def call_model(state: MessagesState, config: RunnableConfig) -> dict[str, Any]:
+                prompt = chef.prompt.invoke(state, config)
+                prompts_seen.append(prompt.to_messages())
+                return {"messages": [model.invoke(prompt, config)]}
+
+
+            builder = StateGraph(MessagesState)
+            builder.add_node("model", call_model)
+            builder.add_node("tools", ToolNode(chef.tools))
+            builder.add_edge(START, "model")
+            builder.add_conditional_edges("model", tools_condition)
+            builder.add_edge("tools", "model")
+            graph = builder.compile(store=store)
+            """
+        ),
+        md(
+            """
+            ## Invocation
+
+            ### Conversation 1: the user states preferences
+
+            The model answers with `create_memory` calls, the `ToolNode` runs them against the
+            graph's store under `("users", "sam", "memory")`, and the model confirms.
+            """
+        ),
+        code(
+            r"""
+            sam = {"configurable": {"user_id": "sam"}}
+            statement = "I'm Sam, I write Python with type hints, and keep answers short."
+            first = graph.invoke({"messages": [HumanMessage(statement)]}, sam)
+            for message in first["messages"]:
+                message.pretty_print()
+            """,
+            name="first-conversation",
+        ),
+        code(
+            r"""
+            for entry in chef.get_memory(sam, store=store).list():
+                print(f"{entry.key} = {entry.value!r}")
+            """,
+            name="stored",
+        ),
+        md(
+            """
+            ### Conversation 2: a new conversation, same user
+
+            A fresh message list, as in a new chat session or a new process. Nothing but the
+            store connects it to the first one.
+            """
+        ),
+        code(
+            r"""
+            second = graph.invoke({"messages": [HumanMessage("Write a function that parses a date.")]}, sam)
+            print(second["messages"][-1].text)
+            """,
+            name="second-answer",
+        ),
+        md(
+            """
+            The prompt the model received in conversation 2: the user's request, followed by
+            the `<memory>` block with what conversation 1 stored.
+            """
+        ),
+        code(
+            r"""
+            print(prompts_seen[-1][-1].text)
+            """,
+            name="second-prompt",
+        ),
+        md("The graph state, by contrast, holds only the conversation itself:"),
+        code(
+            r"""
+            print(any("<memory>" in message.text for message in second["messages"]))
+            """,
+            name="state-clean",
+        ),
+        md(
+            """
+            Another user gets a memory of their own, which is empty so far, so the answer is
+            generic:
+            """
+        ),
+        code(
+            r"""
+            riley = {"configurable": {"user_id": "riley"}}
+            other = graph.invoke({"messages": [HumanMessage("Write a function that parses a date.")]}, riley)
+            print(other["messages"][-1].text)
+            """,
+            name="other-user",
+        ),
+        code(
+            r"""
+            store.close()
+            shutil.rmtree(workdir)
+            """
+        ),
+        md(
+            """
+            ## API reference
+
+            * `ContextChef.prompt` (`ContextChefPrompt` in `langchain_contextchef.prompt`):
+              input is a message list or a `{"messages": [...], "dynamic_state": ...}` state.
+            * `ContextChef.tools` and `ContextChef.get_memory(config, store=...)`
+              (`langchain_contextchef.chef`).
+            * Scope templates and their errors: `langchain_contextchef.scope`.
+            * LangGraph: `StateGraph`, `ToolNode`, `tools_condition`, and stores in
+              `langgraph.store`.
+
+            Next: `03_create_agent_middleware.ipynb` does the same with one line of middleware.
+            """
+        ),
+    ]
+
+
+# ---- 03: create_agent middleware ---------------------------------------------------------------
+
+
+def create_agent_middleware() -> list[Cell]:
+    return [
+        md(
+            """
+            # Memory for `create_agent` with `ContextChefMiddleware`
+
+            ## Overview
+
+            `ContextChefMiddleware` adds memory to a LangChain 1.x agent built with
+            `create_agent`: it registers the memory tools next to yours and, on every model
+            call, compiles memory into the *request*. The agent's saved state never contains
+            the `<memory>` block, so checkpoints, summaries and later turns see the plain
+            conversation, while each model call sees memory as it is at that moment.
+
+            This notebook runs offline with the package's scripted chat model.
+            """
+        ),
+        md(
+            """
+            ## Setup
+
+            ```bash
+            pip install langchain-contextchef
+            ```
+            """
+        ),
+        code(
+            r"""
+            from collections.abc import Callable
+            from typing import Any
+
+            from langchain.agents import create_agent
+            from langchain.agents.middleware import ModelRequest, ModelResponse, wrap_model_call
+            from langchain_core.messages import BaseMessage
+            from langchain_core.tools import tool
+            from langgraph.checkpoint.memory import InMemorySaver
+            from langgraph.store.memory import InMemoryStore
+
+            from langchain_contextchef import ContextChef, ContextChefMiddleware, MemoryConfig
+            from langchain_contextchef._scripted import ScriptedChatModel
+            """
+        ),
+        md(
+            """
+            ## Instantiation
+
+            The chef has no store of its own: the middleware's tools and prompt step use the
+            agent's `store`. Memory is per user (`scope=("users", "{user_id}")`).
+
+            `release_calendar` is an ordinary tool of the agent, there to show that memory
+            tools sit alongside yours. `record_request` is a small middleware that keeps a
+            copy of every model request, so we can see what the model received; being listed
+            after `ContextChefMiddleware`, it runs inside it and sees the compiled request.
+            """
+        ),
+        code(
+            r'''
+            store = InMemoryStore()
+            chef = ContextChef(
+                scope=("users", "{user_id}"),
+                memory=MemoryConfig(memory_placement="before_history_tail"),
+            )
+
+
+            @tool
+            def release_calendar(week: int) -> str:
+                """Say when the release train leaves in an ISO week."""
+                return f"Week {week}: the release train leaves on Tuesday."
+
+
+            requests_seen: list[dict[str, Any]] = []
+
+
+            @wrap_model_call
+            def record_request(
+                request: ModelRequest, handler: Callable[[ModelRequest], ModelResponse]
+            ) -> ModelResponse:
+                system = [request.system_message] if request.system_message is not None else []
+                requests_seen.append(
+                    {
+                        "messages": [*system, *request.messages],
+                        "tools": [getattr(t, "name", None) for t in request.tools],
+                    }
+                )
+                return handler(request)
+
+
+            agent = create_agent(
+                ScriptedChatModel(),
+                tools=[release_calendar],
+                system_prompt="You are a coding assistant.",
+                middleware=[ContextChefMiddleware(chef), record_request],
+                store=store,
+                checkpointer=InMemorySaver(),
+            )
+            '''
+        ),
+        md(
+            """
+            ## Invocation
+
+            ### Conversation 1 (thread `t1`): preferences are stored
+
+            `user_id` fills the scope; `thread_id` names the checkpointed conversation.
+            """
+        ),
+        code(
+            r"""
+            t1 = {"configurable": {"user_id": "sam", "thread_id": "t1"}}
+            statement = "I'm Sam, I write Python with type hints, and keep answers short."
+            result = agent.invoke({"messages": [("user", statement)]}, t1)
+            for message in result["messages"]:
+                message.pretty_print()
+            print("tools offered to the model:", requests_seen[0]["tools"])
+            """,
+            name="first-conversation",
+        ),
+        md(
+            """
+            ### Conversation 2 (thread `t2`): memory in the request, not in the state
+            """
+        ),
+        code(
+            r"""
+            t2 = {"configurable": {"user_id": "sam", "thread_id": "t2"}}
+            result = agent.invoke({"messages": [("user", "Write a function that parses a date.")]}, t2)
+            print(result["messages"][-1].text)
+            """,
+            name="second-answer",
+        ),
+        md(
+            """
+            What the model received on that call. The middleware merged the system prompt and
+            the memory instruction into one system message of two blocks (the developer's
+            prompt stays a block of its own); the memory data is in the last user turn.
+            """
+        ),
+        code(
+            r"""
+            def show(messages: list[BaseMessage]) -> None:
+                for message in messages:
+                    texts = [block["text"] for block in message.content_blocks if block["type"] == "text"]
+                    print(f"--- {message.type} ({len(texts)} text block(s))")
+                    print("\n[next block]\n".join(texts))
+
+
+            seen: list[BaseMessage] = requests_seen[-1]["messages"]
+            show(seen)
+            """,
+            name="model-saw",
+        ),
+        md(
+            """
+            What the agent saved for thread `t2` (its checkpoint): the same conversation,
+            without any `<memory>` block.
+            """
+        ),
+        code(
+            r"""
+            saved = agent.get_state(t2).values["messages"]
+            show(saved)
+            print()
+            print("model saw <memory>:", any("<memory>" in m.text for m in seen))
+            print("state has <memory>:", any("<memory>" in m.text for m in saved))
+            """,
+            name="saved-state",
+        ),
+        md(
+            """
+            Each model call compiles once, so the scope's turn clock counts model calls (two
+            in conversation 1, one in conversation 2):
+            """
+        ),
+        code(
+            r"""
+            print(chef.get_memory(t2, store=store).turn)
+            """,
+            name="turns",
+        ),
+        md(
+            """
+            ## Prompt caching with Anthropic
+
+            With `AnthropicPromptCachingMiddleware` (from `langchain-anthropic`), list it
+            **before** `ContextChefMiddleware`, so the chef's middleware runs inside it. The
+            caching middleware asks for a breakpoint on the last block of the request, which
+            would be the volatile memory data; `ContextChefMiddleware` moves that breakpoint
+            onto the last stable block before it. With `memory_placement="before_history_tail"`
+            (as here) the only memory text in the cached prefix is the stable instruction, so
+            a memory change never costs a cache miss. Listed the other way round, the caching
+            middleware would tag the compiled request, memory included.
+            """
+        ),
+        code(
+            r"""
+            from langchain_anthropic.middleware import AnthropicPromptCachingMiddleware
+
+            middleware = [AnthropicPromptCachingMiddleware(), ContextChefMiddleware(chef)]
+            print([type(m).__name__ for m in middleware])
+            # create_agent(ChatAnthropic(model=...), tools=[...], middleware=middleware, store=store)
+            """
+        ),
+        md(
+            """
+            ## API reference
+
+            * `ContextChefMiddleware` (`langchain_contextchef.middleware`): tools plus per-call
+              injection; dynamic state from the `dynamic_state` state key or a callable.
+            * `ContextChef` and `MemoryConfig` (`langchain_contextchef.chef`,
+              `langchain_contextchef.memory`).
+            * LangChain: `create_agent` and `langchain.agents.middleware`.
+
+            Next: `04_multi_user_postgres.ipynb` keeps several users apart on PostgreSQL.
+            """
+        ),
+    ]
+
+
+# ---- 04: several users on PostgreSQL -----------------------------------------------------------
+
+
+def multi_user_postgres() -> list[Cell]:
+    return [
+        md(
+            """
+            # Several users on PostgreSQL
+
+            ## Overview
+
+            One agent, many users: with `scope=("users", "{user_id}")` every read and write
+            goes to that user's own namespace, `("users", <user_id>, "memory")`. Isolation
+            happens in the store query itself, and a call without a `user_id` fails with
+            `ScopeError` instead of falling back to a shared namespace.
+
+            The store is LangGraph's `PostgresStore`, the path past one machine. Set
+            `CONTEXTCHEF_PG_URI` (e.g. `postgresql://user:password@localhost:5432/db`) to use
+            your server. Without it the notebook uses an `InMemoryStore` and says so, except
+            under `CI=true`, where a missing server is an error. The model is offline and
+            scripted, so no API key is needed.
+            """
+        ),
+        md(
+            """
+            ## Setup
+
+            ```bash
+            pip install "langchain-contextchef[postgres]"
+            ```
+            """
+        ),
+        code(
+            r"""
+            import contextlib
+            import os
+
+            from langchain.agents import create_agent
+            from langgraph.store.base import BaseStore
+            from langgraph.store.memory import InMemoryStore
+
+            from langchain_contextchef import ContextChef, ContextChefMiddleware, ScopeError
+            from langchain_contextchef._scripted import ScriptedChatModel
+            """
+        ),
+        md(
+            """
+            ## Instantiation
+
+            `PostgresStore.from_conn_string` is a context manager; an `ExitStack` keeps it open
+            across cells and closes it at the end. `store.setup()` creates or migrates the
+            store's tables and is safe to run every time.
+            """
+        ),
+        code(
+            r"""
+            resources = contextlib.ExitStack()
+            pg_uri = os.environ.get("CONTEXTCHEF_PG_URI")
+            store: BaseStore
+            if pg_uri:
+                from langgraph.store.postgres import PostgresStore
+
+                store = resources.enter_context(PostgresStore.from_conn_string(pg_uri))
+                store.setup()
+                print("Using PostgresStore from CONTEXTCHEF_PG_URI.")
+            elif os.environ.get("CI") == "true":
+                raise RuntimeError(
+                    "CI=true but CONTEXTCHEF_PG_URI is not set: this notebook must run against "
+                    "PostgreSQL in CI. Start a server (source scripts/postgres.sh) and export the URI."
+                )
+            else:
+                store = InMemoryStore()
+                print(
+                    "Note: CONTEXTCHEF_PG_URI is not set, so this run uses an InMemoryStore. "
+                    "Set it to a PostgreSQL URI to run on PostgresStore."
+                )
+            """,
+            name="store",
+        ),
+        md(
+            """
+            Demo users are `alice` and `bob`. To keep reruns on a persistent server
+            reproducible, `forget` deletes everything stored under one user's scope; it runs
+            now and again at the end.
+            """
+        ),
+        code(
+            r"""
+            USERS = ["alice", "bob"]
+
+
+            def forget(user_id: str) -> None:
+                for namespace in store.list_namespaces(prefix=("users", user_id)):
+                    for item in store.search(namespace, limit=1000):
+                        store.delete(namespace, item.key)
+
+
+            for user in USERS:
+                forget(user)
+
+            chef = ContextChef(scope=("users", "{user_id}"))
+            agent = create_agent(
+                ScriptedChatModel(),
+                system_prompt="You are a coding assistant.",
+                middleware=[ContextChefMiddleware(chef)],
+                store=store,
+            )
+
+
+            def config_for(user_id: str) -> dict[str, dict[str, str]]:
+                return {"configurable": {"user_id": user_id}}
+            """
+        ),
+        md(
+            """
+            ## Invocation
+
+            ### The same key, two users
+
+            Alice and Bob state their language; the model stores each under the same key,
+            `language`, in each user's own namespace.
+            """
+        ),
+        code(
+            r"""
+            statements = {"alice": "I write Python with type hints.", "bob": "I write TypeScript."}
+            for user, text in statements.items():
+                reply = agent.invoke({"messages": [("user", text)]}, config_for(user))
+                print(f"{user}: {reply['messages'][-1].text}")
+            """,
+            name="write",
+        ),
+        code(
+            r"""
+            for user in USERS:
+                entries = chef.get_memory(config_for(user), store=store).list()
+                print(user, {entry.key: entry.value for entry in entries})
+            print()
+            for user in USERS:
+                print(sorted(store.list_namespaces(prefix=("users", user))))
+            """,
+            name="isolated",
+        ),
+        md(
+            """
+            ### Each user sees only their own memory
+
+            The same request gets a Python answer for Alice and a TypeScript one for Bob: each
+            model call compiled only that user's namespace.
+            """
+        ),
+        code(
+            r"""
+            request = {"messages": [("user", "Write a function that parses a date.")]}
+            for user in USERS:
+                reply = agent.invoke(request, config_for(user))
+                print(f"===== {user}")
+                print(reply["messages"][-1].text)
+            """,
+            name="answers",
+        ),
+        md(
+            """
+            Developer code addresses a user the same way, with `get_memory(config)`. A write
+            for Bob leaves Alice untouched:
+            """
+        ),
+        code(
+            r"""
+            bob_memory = chef.get_memory(config_for("bob"), store=store)
+            bob_memory.set("deploy_rule", "never deploy on Fridays")
+            alice_memory = chef.get_memory(config_for("alice"), store=store)
+            print("bob:  ", bob_memory.get("deploy_rule"))
+            print("alice:", alice_memory.get("deploy_rule"))
+            """,
+            name="developer",
+        ),
+        md(
+            """
+            ### A missing `user_id` fails closed
+
+            Without a `user_id` there is no namespace to address, so nothing is read or written
+            and `ScopeError` says what to pass:
+            """
+        ),
+        code(
+            r"""
+            try:
+                agent.invoke(request)
+            except ScopeError as error:
+                print(f"ScopeError: {error}")
+            """,
+            name="scope-error",
+        ),
+        md("## Clean up"),
+        code(
+            r"""
+            for user in USERS:
+                forget(user)
+            resources.close()
+            """
+        ),
+        md(
+            """
+            ## API reference
+
+            * Scopes: `ContextChef(scope=...)` and `langchain_contextchef.scope`
+              (`resolve_scope`, how values are encoded as namespace labels).
+            * `ScopeError` (`langchain_contextchef.errors`).
+            * LangGraph's `PostgresStore` and `AsyncPostgresStore` (`langgraph.store.postgres`,
+              package `langgraph-checkpoint-postgres`); with the async store use the async APIs
+              (`agent.ainvoke`, `chef.acompile`).
+            """
+        ),
+    ]
+
+
+# ---- writing ----------------------------------------------------------------------------------
+
+NOTEBOOKS: dict[str, Callable[[], list[Cell]]] = {
+    "01_quickstart.ipynb": quickstart,
+    "02_langgraph_agent.ipynb": langgraph_agent,
+    "03_create_agent_middleware.ipynb": create_agent_middleware,
+    "04_multi_user_postgres.ipynb": multi_user_postgres,
+}
+
+
+def build(cells: list[Cell]) -> NotebookNode:
+    """A notebook with no outputs and deterministic cell ids."""
+    nb = nbformat.v4.new_notebook()
+    nb.metadata = {
+        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+        "language_info": {"name": "python"},
+    }
+    seen: set[str] = set()
+    for index, cell in enumerate(cells):
+        cell_id = cell.name or f"cell-{index:02d}"
+        if cell_id in seen:
+            raise ValueError(f"duplicate cell id {cell_id!r}")
+        seen.add(cell_id)
+        if cell.kind == "markdown":
+            nb.cells.append(nbformat.v4.new_markdown_cell(cell.source, id=cell_id))
+        else:
+            nb.cells.append(nbformat.v4.new_code_cell(cell.source, id=cell_id))
+    nbformat.validate(nb)
+    return nb
+
+
+def render(name: str) -> str:
+    """The exact text of notebook `name` as this script writes it."""
+    return nbformat.writes(build(NOTEBOOKS[name]())) + "\n"
+
+
+def main(argv: list[str]) -> int:
+    check = "--check" in argv
+    stale = []
+    for name in NOTEBOOKS:
+        path = HERE / name
+        text = render(name)
+        if check:
+            if not path.exists() or path.read_text(encoding="utf-8") != text:
+                stale.append(name)
+        else:
+            path.write_text(text, encoding="utf-8")
+    if stale:
+        print("Out of date (run python notebooks/_build.py):", ", ".join(stale))
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
