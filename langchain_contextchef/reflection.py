@@ -9,13 +9,13 @@ judges every candidate deterministically before anything is written:
    so a fact that only a tool result or web page asserted never becomes memory;
 3. a key that already exists, exactly or after normalisation (`Preferred Language` and
    `preferred_language` are the same key), becomes an update; an identical value is skipped;
-4. the write gate (secrets, injection, limits, your checks) judges it;
-5. it is written through `Memory`'s model path (`create_memory` / `update_memory`, which
-   apply `allowed_keys` and the `on_memory_update` veto) with
+4. it is written through `Memory`'s model path (`create_memory` / `update_memory`, which
+   apply `allowed_keys`, the write gate and the `on_memory_update` veto; when the Memory has
+   no gate of its own, the reflector runs `DEFAULT_GATE` first) with
    `Provenance(written_by="reflection", ...)`.
 
 Nothing a candidate contains can make the reflector raise: each one ends up in the
-`ReflectionReport` as created, updated, skipped or refused, with a reason.
+`ReflectionReport` as created, updated, skipped, quarantined or refused, with a reason.
 
 Example:
     ```python
@@ -98,8 +98,8 @@ MemoryType: TypeAlias = Literal["preference", "fact", "rule", "project", "event"
 MEMORY_TYPES: tuple[str, ...] = ("preference", "fact", "rule", "project", "event", "procedure")
 """Every `MemoryType`, in the order the prompt explains them."""
 
-ReflectionAction: TypeAlias = Literal["created", "updated", "skipped", "refused"]
-"""What happened to one candidate."""
+ReflectionAction: TypeAlias = Literal["created", "updated", "skipped", "quarantined", "refused"]
+"""What happened to one candidate (`quarantined`: stored for review by Memory's gate)."""
 
 MemorySource: TypeAlias = "Memory | Callable[[RunnableConfig | None], Memory]"
 """A `Memory`, or a function from the run's config to one (e.g. `ContextChef.get_memory`)."""
@@ -198,10 +198,10 @@ class ReflectionOutcome:
 
     Attributes:
         key: The key written or addressed (an existing key when the candidate matched one).
-        action: `created`, `updated`, `skipped` or `refused`.
+        action: `created`, `updated`, `skipped`, `quarantined` or `refused`.
         candidate: The candidate as the model proposed it (`None` if it did not parse).
-        reason: Why it was skipped or refused; `None` for writes.
-        entry: The stored entry after a write, else `None`.
+        reason: Why it was skipped, quarantined or refused; `None` for plain writes.
+        entry: The stored entry after a write (or a quarantine), else `None`.
     """
 
     key: str
@@ -238,6 +238,11 @@ class ReflectionReport:
     def skipped(self) -> list[ReflectionOutcome]:
         """Outcomes of candidates that changed nothing (same value, or repeated)."""
         return self._with("skipped")
+
+    @property
+    def quarantined(self) -> list[ReflectionOutcome]:
+        """Outcomes of candidates stored for review, never injected until approved."""
+        return self._with("quarantined")
 
     @property
     def refused(self) -> list[ReflectionOutcome]:
@@ -343,6 +348,15 @@ def _coerce_result(raw: Any) -> tuple[list[ReflectionCandidate | str], bool]:
             )
             parsed.append(f"the candidate is malformed ({problems})")
     return parsed, True
+
+
+def _address(key: str) -> str:
+    return f"context://memory/{key}"
+
+
+def _plain(message: str) -> str:
+    # Model-facing texts start with "Error: "; a report states the reason alone.
+    return message.removeprefix("Error: ")
 
 
 def _find_source(evidence: str, messages: Sequence[BaseMessage], roles: Sequence[str]) -> Any:
@@ -584,21 +598,29 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
                     entry_count=len(existing),
                 )
             )
-            if decision.action in ("reject", "quarantine"):
-                # Memory's model path cannot hold an entry for review yet, so a quarantine
-                # verdict stores nothing either.
-                reasons = "; ".join(dict.fromkeys(f.reason for f in decision.findings))
-                return refuse(f"the write gate {decision.action}ed it: {reasons}", target)
+            if decision.action == "reject":
+                return refuse(_plain(decision.error_message(_address(target))), target)
+            if decision.action == "quarantine":
+                # Only a Memory with its own gate can hold an entry for review.
+                return refuse(
+                    "the write gate would quarantine it for review, and this Memory cannot "
+                    "hold entries for review, so nothing was stored",
+                    target,
+                )
             value, description = decision.value, decision.description
 
         result: WriteResult = yield _Write(
             memory, current is None, target, value, description, kind, provenance
         )
+        message: str | None = getattr(result, "message", None)
+        if result.status == "quarantined":
+            # Stored for review by Memory's own gate; never injected until approved.
+            reason = _plain(message) if message else "held for review"
+            return ReflectionOutcome(target, "quarantined", candidate, reason, result.entry)
         if not result.ok:
-            detail = getattr(result, "reason", None) or getattr(result, "message", None)
+            if message:
+                return refuse(_plain(message), target)
             reason = f"memory refused the write ({result.status})"
-            if detail:
-                reason += f": {detail}"
             if result.allowed_keys is not None and result.status == "not_allowed":
                 reason += f"; the allowed keys are {', '.join(result.allowed_keys)}"
             return refuse(reason, target)
