@@ -136,6 +136,7 @@ class MemoryEntry:
         provenance: Who wrote it, from what, with which confidence.
         supersedes: Keys this entry retired when it was written (they live on in history);
             for a quarantined entry, the keys it will retire once approved.
+        last_recalled_at: When the model last read the entry in full (recall mode), if ever.
     """
 
     key: str
@@ -151,6 +152,7 @@ class MemoryEntry:
     status: EntryStatus = "active"
     provenance: Provenance | None = field(default=None)
     supersedes: tuple[str, ...] = ()
+    last_recalled_at: datetime | None = None
 
     @property
     def version(self) -> int:
@@ -184,6 +186,8 @@ class MemoryEntry:
         }
         if self.supersedes:  # only when set, so entries without it keep their stored bytes
             stored["supersedes"] = list(self.supersedes)
+        if self.last_recalled_at is not None:  # likewise: absent until the first recall
+            stored["last_recalled_at"] = format_time(self.last_recalled_at)
         return stored
 
     @classmethod
@@ -214,6 +218,7 @@ class MemoryEntry:
             if isinstance(provenance, Mapping)
             else None,
             supersedes=tuple(k for k in data.get("supersedes") or () if isinstance(k, str)),
+            last_recalled_at=_opt_time(data.get("last_recalled_at")),
         )
 
 
@@ -303,14 +308,15 @@ class MemoryChangeEvent:
     """A change to memory, passed to `on_memory_changed` and sent as a LangChain custom event.
 
     Attributes:
-        type: `set`, `delete`, `expire`, or `supersede` (retired by a newer entry).
+        type: `set`, `delete`, `expire`, `supersede` (retired by a newer entry), or `evict`
+            (removed to keep memory within `MemoryConfig.max_entries`).
         key: The entry's key.
         value: The new value for `set`, else `None`.
         old_value: The value before the change, or `None` when there was none.
         scope: The namespace prefix of the memory that changed.
     """
 
-    type: Literal["set", "delete", "expire", "supersede"]
+    type: Literal["set", "delete", "expire", "supersede", "evict"]
     key: str
     value: str | None
     old_value: str | None
