@@ -210,25 +210,85 @@ def _render_entry(entry: MemoryEntry) -> str:
     return "\n".join(lines)
 
 
+def _index_hint(vocabulary: str) -> str:
+    if vocabulary == "legacy":
+        return (
+            "Entries in <memory_index> are stored but shown without their value; call "
+            "recall_memory with a key to read one in full before relying on it."
+        )
+    return (
+        "Entries in <memory_index> are stored but shown without their value; view "
+        "context://memory/<key> with the context tool to read one in full before relying on it."
+    )
+
+
+def _unlisted_line(count: int, vocabulary: str) -> str:
+    noun = "entry is" if count == 1 else "entries are"
+    line = f"{count} more stored {noun} not shown here, to keep this block short."
+    if vocabulary == "unified":
+        line += " Search or list them with the context tool under context://memory/."
+    return line
+
+
+def _evicted_line(keys: Sequence[str]) -> str:
+    listed = ", ".join(_quote_key(k) for k in keys)
+    return (
+        f"Removed since your last turn to keep memory within its size limit, and no longer "
+        f"stored: {listed}."
+    )
+
+
+def _indexed_guidance(vocabulary: str) -> str:
+    if vocabulary == "legacy":
+        return (
+            "Keys already in use: those of the entries above and in <memory_index>. Update "
+            "one of these with modify_memory rather than creating a near-duplicate."
+        )
+    return (
+        "Keys already in use: those of the entries above and in <memory_index>. Edit "
+        "context://memory/<key> for one of these rather than creating a near-duplicate."
+    )
+
+
+def _render_index_row(entry: MemoryEntry) -> str:
+    opening = f'<item key="{_attr(entry.key)}"'
+    if entry.type is not None:
+        opening += f' type="{_attr(entry.type)}"'
+    if not entry.description:
+        return opening + "/>"
+    return f"{opening}>{_text(entry.description)}</item>"
+
+
 def render_memory_block(
     entries: Sequence[MemoryEntry],
     *,
     allowed_keys: Sequence[str] | None = None,
     vocabulary: Vocabulary = "legacy",
+    index: Sequence[MemoryEntry] = (),
+    unlisted: int = 0,
+    evicted_keys: Sequence[str] = (),
 ) -> str:
-    """Render entries as the `<memory>` data block: header, XML, key guidance.
+    """Render entries as the `<memory>` data block: header, XML, notices, key guidance.
 
     Entries appear in the given order. The key-guidance line lists `allowed_keys` when it is
     not `None` (an empty list says nothing may be written), else the keys of the rendered
     entries.
 
+    Recall mode adds a `<memory_index>` element after `<memory>`: one `<item>` per entry
+    that is stored but not shown in full (key and type as attributes, the description as
+    text, escaped like the block), and a line telling the model how to read one. Then come
+    one line for `unlisted` entries and one for keys evicted since the last turn.
+
     Args:
         entries: The selected entries, in injection order.
         allowed_keys: The keys the model may write, or `None` when any key is allowed.
         vocabulary: Which tool names the header and guidance mention.
+        index: Entries to list in `<memory_index>` without their value.
+        unlisted: How many more stored entries are neither shown nor indexed.
+        evicted_keys: Keys removed since the last turn to respect the entry limit.
 
     Returns:
-        The block, or `""` when `entries` is empty.
+        The block, or `""` when there is nothing to show.
 
     Raises:
         ValueError: If `vocabulary` is not `legacy` or `unified`.
@@ -240,19 +300,34 @@ def render_memory_block(
         from langchain_contextchef.render import render_memory_block
 
         now = datetime(2026, 5, 25, tzinfo=timezone.utc)
-        block = render_memory_block(
-            [MemoryEntry(key="lang", value="Python", created_at=now, updated_at=now)]
-        )
+        lang = MemoryEntry(key="lang", value="Python", created_at=now, updated_at=now)
+        block = render_memory_block([lang])
         assert '<entry key="lang" version="1">' in block
         assert render_memory_block([]) == ""
+        pets = lang.evolve(key="pets", type="fact", description="Names of the pets")
+        indexed = render_memory_block([lang], index=[pets])
+        assert '<item key="pets" type="fact">Names of the pets</item>' in indexed
         ```
     """
     _check_vocabulary(vocabulary)
-    if not entries:
+    if not entries and not index and not unlisted and not evicted_keys:
         return ""
     body = "\n\n".join(_render_entry(entry) for entry in entries)
-    guidance = _key_guidance([e.key for e in entries], allowed_keys, vocabulary)
-    return f"{_HEADERS[vocabulary]}\n<memory>\n{body}\n</memory>\n\n{guidance}"
+    element = f"<memory>\n{body}\n</memory>" if body else "<memory>\n</memory>"
+    parts = [f"{_HEADERS[vocabulary]}\n{element}"]
+    if index:
+        rows = "\n".join(_render_index_row(entry) for entry in index)
+        parts[0] += f"\n<memory_index>\n{rows}\n</memory_index>"
+        parts.append(_index_hint(vocabulary))
+    if unlisted:
+        parts.append(_unlisted_line(unlisted, vocabulary))
+    if evicted_keys:
+        parts.append(_evicted_line(evicted_keys))
+    if index and allowed_keys is None:
+        parts.append(_indexed_guidance(vocabulary))
+    else:
+        parts.append(_key_guidance([e.key for e in entries], allowed_keys, vocabulary))
+    return "\n\n".join(parts)
 
 
 @dataclass(frozen=True)
