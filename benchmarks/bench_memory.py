@@ -4,13 +4,14 @@ Two figures per store, for `chef.compile(messages)` and for the floor (one bulk
 `store.search` plus joining the values, as in `bench_compile`):
 
 * tracemalloc peak: the most Python heap the call held at once (a warm call);
-* RSS delta: growth of the process's peak resident set (`resource.getrusage` `ru_maxrss`)
-  over the first call, each measured in a fresh child process so neither side inherits the
-  other's caches or high-water mark.
+* RSS delta: growth of the process's peak resident set over the first call (peak reset
+  just before it; `VmHWM` on Linux, `resource.getrusage().ru_maxrss` elsewhere), each side
+  in a fresh child process so neither inherits the other's caches or high-water mark.
 
 The stores are filled once in this process; the children only open them. `InMemoryStore`
-cannot be shared with a child, so the child fills its own copy first, which sets the
-high-water mark: its RSS delta only shows growth above the fill's own peak.
+cannot be shared with a child, so the child fills its own copy before the peak is reset.
+Where the peak cannot be reset (no /proc), an RSS delta only shows growth above the
+child's earlier peak and may read 0.
 """
 
 from __future__ import annotations
@@ -34,9 +35,26 @@ QUICK_ENTRIES = 200
 _ROOT = Path(__file__).resolve().parents[1]
 
 
-def _maxrss_bytes() -> int:
-    # Linux reports kilobytes, macOS bytes.
-    scale = 1 if sys.platform == "darwin" else 1024
+def _reset_peak_rss() -> None:
+    # A child inherits its parent's peak RSS through fork+exec, which would hide the call's
+    # growth; Linux lets a process reset its own peak (clear_refs "5", Linux >= 4.0).
+    try:
+        with open("/proc/self/clear_refs", "w", encoding="ascii") as handle:
+            handle.write("5")
+    except OSError:
+        pass
+
+
+def _peak_rss_bytes() -> int:
+    """The process's peak resident set: `VmHWM` where /proc has it, else `ru_maxrss`."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        pass
+    scale = 1 if sys.platform == "darwin" else 1024  # Linux reports kilobytes, macOS bytes
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * scale
 
 
@@ -55,9 +73,10 @@ def _child(kind: str, folder: str, side: str, entries: int) -> dict[str, int]:
             return chef.compile(MESSAGES) if side == "compile" else floor_read(store)
 
         gc.collect()
-        before = _maxrss_bytes()
+        _reset_peak_rss()
+        before = _peak_rss_bytes()
         call()
-        rss_delta = _maxrss_bytes() - before
+        rss_delta = _peak_rss_bytes() - before
         gc.collect()
         tracemalloc.start()
         call()
@@ -108,10 +127,9 @@ def run(quick: bool = False) -> dict[str, Any]:
             }
         )
     notes = [
-        "peak = tracemalloc peak of one warm call; RSS delta = ru_maxrss growth over the "
-        "first call in a fresh child process.",
-        "memory store: the child fills its own InMemoryStore first, so its RSS delta only "
-        "shows growth above the fill's peak.",
+        "peak = tracemalloc peak of one warm call; RSS delta = peak-RSS growth over the "
+        "first call in a fresh child process (peak reset just before the call).",
+        "memory store: the child fills its own InMemoryStore before the peak is reset.",
     ]
     print_table(
         f"Memory of one call at {entries:,} entries (compile vs bulk-read floor)",
