@@ -321,16 +321,17 @@ def quickstart() -> list[Cell]:
             """
             ### What is on disk
 
-            Memory entries live under the `memory` namespace, the turn clock under
-            `memory_meta`, one JSON file each. Any process that opens the same folder sees the
+            Memory entries live under the `memory` namespace and the turn clock (with other
+            bookkeeping) under `memory_meta`, one JSON file per item. Any process that opens the same folder sees the
             same memory and continues the same turn count.
             """
         ),
         code(
             r"""
             root = workdir / ".context"
-            for path in sorted(root.glob("memory*/*.json")):
-                print(path.relative_to(root))
+            for folder in ["memory", "memory_meta"]:
+                for path in sorted((root / folder).glob("*.json")):
+                    print(path.relative_to(root).as_posix())
             """,
             name="on-disk",
         ),
