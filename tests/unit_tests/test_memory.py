@@ -17,7 +17,7 @@ from langgraph.store.base import BaseStore, GetOp, Op, PutOp, Result, SearchOp
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry, Provenance
-from langchain_contextchef.memory import META_NAMESPACE, Memory, MemoryConfig
+from langchain_contextchef.memory import HISTORY_NAMESPACE, Memory, MemoryConfig
 from langchain_contextchef.ttl import Turns
 
 NOW = datetime(2026, 5, 25, tzinfo=timezone.utc)
@@ -61,10 +61,10 @@ def describe(op: Op) -> str:
     if isinstance(op, SearchOp):
         return "search " + "/".join(op.namespace_prefix)
     if isinstance(op, GetOp):
-        return "get clock" if op.namespace[-1] == META_NAMESPACE else f"get {op.key}"
+        return f"get {op.key}"
     if isinstance(op, PutOp):
-        if op.namespace[-1] == META_NAMESPACE:
-            return "put clock"
+        if op.namespace[-1] == HISTORY_NAMESPACE:
+            return f"history {op.key}"
         return f"delete {op.key}" if op.value is None else f"put {op.key}"
     return type(op).__name__
 
@@ -153,6 +153,7 @@ def test_get_entry_returns_the_whole_entry(store: BaseStore) -> None:
         update_count=1,
         importance=10,
         type="fact",
+        provenance=Provenance(written_by="developer"),
     )
     assert entry.version == 1
 
@@ -976,9 +977,17 @@ def test_a_compile_deletes_every_expired_entry_in_one_batch(store: BaseStore) ->
     recording = RecordingStore(store)
     read = Memory(recording).read_for_compile()
     assert read.expired_keys == ["z", "a"]
+    # Expired versions move to history in the same batch as the deletes.
     assert recording.trips == [
         ["search memory", "get clock"],
-        ["delete z", "delete a"],
+        [
+            "delete z",
+            "history z@1",
+            "put version:z",
+            "delete a",
+            "history a@1",
+            "put version:a",
+        ],
         ["put clock"],
     ]
 
@@ -995,13 +1004,15 @@ def test_developer_writes_are_one_read_and_one_write(store: BaseStore) -> None:
     memory.set("k", "v")
     memory.set("t", "v", ttl=3)  # a turn TTL also reads the clock, in the same round-trip
     memory.delete("k")
+    # Each read also fetches the key's last removed version, so a re-created key never
+    # reuses a version number; a delete keeps the old version in history in the same batch.
     assert recording.trips == [
-        ["get k"],
+        ["get k", "get version:k"],
         ["put k"],
-        ["get t", "get clock"],
+        ["get t", "get version:t", "get clock"],
         ["put t"],
         ["get k"],
-        ["delete k"],
+        ["delete k", "history k@1", "put version:k"],
     ]
 
 
