@@ -46,7 +46,6 @@ from langchain_contextchef.evaluation.harness import (
     assert_no_leaks,
     default_chef_factory,
     format_table,
-    gate_veto,
     run_eval,
 )
 from langchain_contextchef.evaluation.metrics import Relevance
@@ -70,6 +69,5 @@ __all__ = [
     "assert_no_leaks",
     "default_chef_factory",
     "format_table",
-    "gate_veto",
     "run_eval",
 ]

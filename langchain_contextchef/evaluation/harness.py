@@ -66,7 +66,6 @@ from langchain_contextchef.evaluation.metrics import (
     ratio,
     relevance,
 )
-from langchain_contextchef.gate import DEFAULT_GATE, WriteCandidate, WriteGate
 from langchain_contextchef.memory import MemoryConfig
 
 __all__ = [
@@ -82,7 +81,6 @@ __all__ = [
     "assert_no_leaks",
     "default_chef_factory",
     "format_table",
-    "gate_veto",
     "run_eval",
 ]
 
@@ -121,48 +119,18 @@ class EvalClock:
         self._now += delta
 
 
-def gate_veto(gate: WriteGate = DEFAULT_GATE) -> Callable[[str, str | None, str | None], bool]:
-    """Turn a `WriteGate` into an `on_memory_update` veto: refuse what it would not inject.
-
-    Deletes are always allowed. Use it when your `MemoryConfig` has no gate of its own.
-
-    Args:
-        gate: The gate to consult; the default rejects secrets and injection attempts.
-
-    Returns:
-        A veto hook `(key, new_value, old_value) -> bool`.
-
-    Example:
-        ```python
-        from langchain_contextchef.evaluation import gate_veto
-
-        veto = gate_veto()
-        assert veto("lang", "Python", None)
-        assert not veto("aws", "key AKIAABCDEFGHIJKLMNOP", None)
-        ```
-    """
-
-    def veto(key: str, value: str | None, old: str | None) -> bool:
-        if value is None:
-            return True
-        decision = gate.check(WriteCandidate(key=key, value=value, is_new=old is None))
-        return decision.injectable
-
-    return veto
-
-
 def default_chef_factory(store: BaseStore, clock: Clock) -> ContextChef:
-    """The chef the harness evaluates by default: tenant-and-user scope, gated model writes.
+    """The chef the harness evaluates by default: tenant-and-user scope, default write gate.
 
     Args:
         store: The fresh store of the case.
         clock: The harness clock.
 
     Returns:
-        `ContextChef(store, scope=DEFAULT_SCOPE)` whose model writes pass `DEFAULT_GATE`.
+        `ContextChef(store, scope=DEFAULT_SCOPE)`; `MemoryConfig()` gates model writes with
+        `DEFAULT_GATE` (secrets and injection attempts refused).
     """
-    memory = MemoryConfig(on_memory_update=gate_veto())
-    return ContextChef(store=store, scope=DEFAULT_SCOPE, memory=memory, clock=clock)
+    return ContextChef(store=store, scope=DEFAULT_SCOPE, memory=MemoryConfig(), clock=clock)
 
 
 # ---- results ----------------------------------------------------------------------------------
