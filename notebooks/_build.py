@@ -35,10 +35,12 @@ class Cell:
 
 
 def md(text: str) -> Cell:
+    """A markdown cell; the text is dedented and stripped."""
     return Cell("markdown", textwrap.dedent(text).strip())
 
 
 def code(text: str, name: str | None = None) -> Cell:
+    """A code cell; `name` gives it a stable id the notebook tests can look up."""
     return Cell("code", textwrap.dedent(text).strip(), name)
 
 
@@ -470,8 +472,9 @@ def langgraph_agent() -> list[Cell]:
 
             ### Conversation 1: the user states preferences
 
-            The model answers with `create_memory` calls, the `ToolNode` runs them against the
-            graph's store under `("users", "sam", "memory")`, and the model confirms.
+            The model answers with `create_memory` calls and the `ToolNode` runs them against
+            the graph's store under `("users", "sam", "memory")`. The model's next call, still
+            in this conversation, already finds the new entries in its `<memory>` block.
             """
         ),
         code(
@@ -1038,6 +1041,7 @@ def render(name: str) -> str:
 
 
 def main(argv: list[str]) -> int:
+    """Write every notebook, or with `--check` report the stale ones (exit status 1)."""
     check = "--check" in argv
     stale = []
     for name in NOTEBOOKS:
