@@ -106,6 +106,29 @@ def _integer(args: Mapping[str, Any], name: str) -> int:
     return value
 
 
+def _optional_version(args: Mapping[str, Any]) -> int | None:
+    value = args.get("version")
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        _refuse(
+            'Error: the "version" argument must be a positive integer: the version shown for '
+            "the entry in your memory, or leave it out."
+        )
+    return value
+
+
+def _supersedes(args: Mapping[str, Any]) -> tuple[str, ...]:
+    value = args.get("supersedes")
+    if value is None:
+        return ()
+    if isinstance(value, str):  # one key given bare instead of as a list
+        value = [value]
+    if not isinstance(value, list):
+        _refuse('Error: the "supersedes" argument must be a list of memory keys.')
+    return tuple(_memory_key({"supersedes": item}, "supersedes") for item in value)
+
+
 def _memory_key(args: Mapping[str, Any], name: str) -> str:
     key = _text(args, name, identifier=True)
     if len(key) > MAX_PATH_LENGTH:
@@ -159,6 +182,8 @@ def _nothing_at(uri: str) -> str:
 
 def _write_text(result: WriteResult, success: str) -> str:
     uri = _memory_uri(result.key)
+    if result.message is not None and not result.ok:  # gate, type, supersede, stale
+        return result.message
     if result.status == "not_allowed":
         return _not_allowed(result)
     if result.status == "already_exists":
@@ -167,6 +192,13 @@ def _write_text(result: WriteResult, success: str) -> str:
         return _nothing_at(uri)
     if result.status == "vetoed":
         return f"Error: the write to {uri} was rejected by the host."
+    if result.superseded:
+        retired = ", ".join(_memory_uri(key) for key in result.superseded)
+        success += (
+            f" It supersedes {retired}, which moved to history and is no longer shown to you."
+        )
+    if result.notice:
+        success += " " + result.notice
     return success
 
 
@@ -251,10 +283,23 @@ def _under(path: str, prefix: str) -> bool:
 
 
 def _create_entry(
-    memory: Memory, key: str, value: str, description: str | None, provenance: Provenance
+    memory: Memory,
+    key: str,
+    value: str,
+    args: Mapping[str, Any],
+    provenance: Provenance,
 ) -> Plan[str]:
+    description = _optional_text(args, "description")
+    type_ = _optional_text(args, "type")
+    supersedes = _supersedes(args)
     result = yield from memory._model_write(
-        key, value, description=description, provenance=provenance, must_exist=False
+        key,
+        value,
+        description=description,
+        provenance=provenance,
+        must_exist=False,
+        type=type_,
+        supersedes=supersedes,
     )
     return _write_text(result, f"Created {_memory_uri(key)}.")
 
@@ -262,8 +307,7 @@ def _create_entry(
 def _create_memory(memory: Memory, args: Mapping[str, Any], provenance: Provenance) -> Plan[str]:
     key = _memory_key(args, "key")
     value = _text(args, "value")
-    description = _optional_text(args, "description")
-    return (yield from _create_entry(memory, key, value, description, provenance))
+    return (yield from _create_entry(memory, key, value, args, provenance))
 
 
 def _modify_memory(memory: Memory, args: Mapping[str, Any], provenance: Provenance) -> Plan[str]:
@@ -274,14 +318,25 @@ def _modify_memory(memory: Memory, args: Mapping[str, Any], provenance: Provenan
     if existing is None:
         return _nothing_at(_memory_uri(key))
     if action == "delete":
-        result = yield from memory._model_delete(key)
+        version = _optional_version(args)
+        result = yield from memory._model_delete(
+            key, provenance=provenance, expected_version=version
+        )
         return _write_text(result, f"Deleted {_memory_uri(key)}.")
     if action != "update":
         return f'Error: action must be "update" or "delete", got "{action}".'
     value = _text(args, "value")
     description = _optional_text(args, "description")
+    type_ = _optional_text(args, "type")
+    version = _optional_version(args)
     result = yield from memory._model_write(
-        key, value, description=description, provenance=provenance, must_exist=True
+        key,
+        value,
+        description=description,
+        provenance=provenance,
+        must_exist=True,
+        type=type_,
+        expected_version=version,
     )
     return _write_text(result, f"Updated {_memory_uri(key)}.")
 
@@ -321,33 +376,58 @@ def _memory_search(memory: Memory, where: ContextPath, query: str) -> Plan[str]:
     return _search_text(where.uri, query, hits)
 
 
-def _existing_entry(memory: Memory, where: ContextPath) -> Plan[MemoryEntry]:
+def _existing_entry(
+    memory: Memory, where: ContextPath, version: int | None = None
+) -> Plan[MemoryEntry]:
     _refuse_disallowed(memory, where.path)
     entry = yield from memory._read_one(where.path)
     if entry is None:
         _refuse(_nothing_at(where.uri))
+    if entry.status == "quarantined":
+        _refuse(_write_text(memory._held(where.path), ""))
+    if version is not None and entry.version != version:
+        # Checked before the edit is applied, so the model sees the value it has to redo.
+        _refuse(_write_text(memory._stale(entry, version), ""))
     return entry
 
 
 def _memory_edit(
-    memory: Memory, where: ContextPath, new_value: str, provenance: Provenance, done: str
+    memory: Memory,
+    where: ContextPath,
+    new_value: str,
+    provenance: Provenance,
+    done: str,
+    version: int | None,
 ) -> Plan[str]:
     if not new_value:
         _refuse(f"Error: this edit would leave {where.uri} empty. Delete it instead.")
     result = yield from memory._model_write(
-        where.path, new_value, description=None, provenance=provenance, must_exist=True
+        where.path,
+        new_value,
+        description=None,
+        provenance=provenance,
+        must_exist=True,
+        expected_version=version,
     )
     return _write_text(result, done)
 
 
 def _memory_rename(
-    memory: Memory, where: ContextPath, dest: ContextPath, provenance: Provenance
+    memory: Memory,
+    where: ContextPath,
+    dest: ContextPath,
+    provenance: Provenance,
+    version: int | None,
 ) -> Plan[str]:
     _refuse_disallowed(memory, where.path)
     _refuse_disallowed(memory, dest.path)
     source = yield from memory._read_one(where.path)
     if source is None:
         return _nothing_at(where.uri)
+    if source.status == "quarantined":
+        return _write_text(memory._held(where.path), "")
+    if version is not None and source.version != version:
+        return _write_text(memory._stale(source, version), "")
     if (yield from memory._read_one(dest.path)) is not None:
         return _already_exists(dest.uri)
     copied = yield from memory._model_write(
@@ -359,7 +439,7 @@ def _memory_rename(
     )
     if not copied.ok:
         return _write_text(copied, "")
-    removed = yield from memory._model_delete(where.path)
+    removed = yield from memory._model_delete(where.path, provenance=provenance)
     if not removed.ok:
         return f"Copied {where.uri} to {dest.uri}, but the original could not be removed."
     return f"Renamed {where.uri} to {dest.uri}."
@@ -379,26 +459,29 @@ def _memory_command(
         return (yield from _memory_search(memory, where, query))
     if command == "create":
         value = _text(args, "file_text")
-        description = _optional_text(args, "description")
-        return (yield from _create_entry(memory, where.path, value, description, provenance))
+        return (yield from _create_entry(memory, where.path, value, args, provenance))
+    version = _optional_version(args)
     if command == "str_replace":
         old = _text(args, "old_str")
         new = _optional_text(args, "new_str") or ""
-        entry = yield from _existing_entry(memory, where)
+        entry = yield from _existing_entry(memory, where, version)
         edited = _replace_once(entry.value, old, new, where.uri)
-        return (yield from _memory_edit(memory, where, edited, provenance, f"Edited {where.uri}."))
+        done = f"Edited {where.uri}."
+        return (yield from _memory_edit(memory, where, edited, provenance, done, version))
     if command == "insert":
         line = _integer(args, "insert_line")
         text = _text(args, "insert_text")
-        entry = yield from _existing_entry(memory, where)
+        entry = yield from _existing_entry(memory, where, version)
         edited = _insert_at(entry.value, line, text, where.uri)
         done = f"Inserted into {where.uri}."
-        return (yield from _memory_edit(memory, where, edited, provenance, done))
+        return (yield from _memory_edit(memory, where, edited, provenance, done, version))
     if command == "delete":
-        result = yield from memory._model_delete(where.path)
+        result = yield from memory._model_delete(
+            where.path, provenance=provenance, expected_version=version
+        )
         return _write_text(result, f"Deleted {where.uri}.")
     dest = _destination(args, where)
-    return (yield from _memory_rename(memory, where, dest, provenance))
+    return (yield from _memory_rename(memory, where, dest, provenance, version))
 
 
 # ---- the context tool: notes/ and the read-only text namespaces -------------------------------

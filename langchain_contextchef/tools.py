@@ -58,6 +58,7 @@ from pydantic.json_schema import SkipJsonSchema
 
 from langchain_contextchef._dispatch import CONTEXT_COMMANDS, dispatch_plan
 from langchain_contextchef._driver import Plan, run_async, run_sync
+from langchain_contextchef.entry import DEFAULT_MEMORY_TYPES
 from langchain_contextchef.errors import ToolNotOwnedError
 from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.scope import Scope, resolve_scope
@@ -219,6 +220,26 @@ def _string(description: str, *, required: bool = False, enum: Sequence[str] = (
     return _field(description, schema, required=required)
 
 
+def _type_field(types: tuple[str, ...] | None, description: str) -> Any:
+    return _string(description, enum=types or ())
+
+
+def _version_field(when: str) -> Any:
+    return _field(
+        f"{when}: the version your memory shows for the entry. If the entry has changed "
+        "since, the write is refused and you get its current value and version.",
+        {"type": "integer", "minimum": 1},
+    )
+
+
+def _supersedes_field(when: str) -> Any:
+    return _field(
+        f"{when}: keys of existing entries the new one replaces (for example the old home "
+        "city after a move); they are retired to history and no longer shown.",
+        {"type": "array", "items": {"type": "string"}},
+    )
+
+
 def _check_enum(name: str, keys: Sequence[str] | None) -> tuple[str, ...] | None:
     if keys is None:
         return None
@@ -229,7 +250,9 @@ def _check_enum(name: str, keys: Sequence[str] | None) -> tuple[str, ...] | None
 
 
 @lru_cache(maxsize=64)
-def _create_memory_schema(allowed_keys: tuple[str, ...] | None) -> type[BaseModel]:
+def _create_memory_schema(
+    allowed_keys: tuple[str, ...] | None, memory_types: tuple[str, ...] | None
+) -> type[BaseModel]:
     key_text = (
         "The name to store the fact under; only these keys are accepted."
         if allowed_keys
@@ -241,11 +264,16 @@ def _create_memory_schema(allowed_keys: tuple[str, ...] | None) -> type[BaseMode
         key=_string(key_text, required=True, enum=allowed_keys or ()),
         value=_string("The fact itself, stated briefly and completely.", required=True),
         description=_string("Optional: what this entry is for and when it should be consulted."),
+        type=_type_field(memory_types, "Optional: the kind of memory this is."),
+        supersedes=_supersedes_field("Optional"),
         runtime=(_Runtime, None),
     )
 
 
-def create_memory_schema(allowed_keys: Sequence[str] | None = None) -> type[BaseModel]:
+def create_memory_schema(
+    allowed_keys: Sequence[str] | None = None,
+    memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
+) -> type[BaseModel]:
     """The `create_memory` argument schema; with `allowed_keys`, `key` is an enum of them.
 
     The class is built once per distinct key list and reused, so the emitted JSON schema is
@@ -254,6 +282,7 @@ def create_memory_schema(allowed_keys: Sequence[str] | None = None) -> type[Base
 
     Args:
         allowed_keys: The keys the model may write, or `None` for any key.
+        memory_types: The enum of the optional `type` argument (`None`: free text).
 
     Returns:
         A pydantic model class usable as a tool's `args_schema`.
@@ -261,11 +290,15 @@ def create_memory_schema(allowed_keys: Sequence[str] | None = None) -> type[Base
     Raises:
         ValueError: If `allowed_keys` is not a list of non-empty strings.
     """
-    return _create_memory_schema(_check_enum("allowed_keys", allowed_keys))
+    return _create_memory_schema(
+        _check_enum("allowed_keys", allowed_keys), _check_enum("memory_types", memory_types)
+    )
 
 
 @lru_cache(maxsize=64)
-def _modify_memory_schema(existing_keys: tuple[str, ...] | None) -> type[BaseModel]:
+def _modify_memory_schema(
+    existing_keys: tuple[str, ...] | None, memory_types: tuple[str, ...] | None
+) -> type[BaseModel]:
     key_text = (
         "The key of the entry to change."
         if existing_keys
@@ -285,17 +318,25 @@ def _modify_memory_schema(existing_keys: tuple[str, ...] | None) -> type[BaseMod
         description=_string(
             'Optional new description for "update"; the current one is kept when omitted.'
         ),
+        type=_type_field(
+            memory_types, 'Optional new kind of memory for "update"; kept when omitted.'
+        ),
+        version=_version_field("Optional"),
         runtime=(_Runtime, None),
     )
 
 
-def modify_memory_schema(existing_keys: Sequence[str] | None = None) -> type[BaseModel]:
+def modify_memory_schema(
+    existing_keys: Sequence[str] | None = None,
+    memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
+) -> type[BaseModel]:
     """The `modify_memory` argument schema.
 
     Args:
         existing_keys: `None` (the default, static): `key` is any string. A list: `key` is an
             enum of those keys; this is the dynamic variant, which changes the schema whenever
             keys are added or removed and so invalidates prompt caches.
+        memory_types: The enum of the optional `type` argument (`None`: free text).
 
     Returns:
         A pydantic model class usable as a tool's `args_schema`.
@@ -303,12 +344,27 @@ def modify_memory_schema(existing_keys: Sequence[str] | None = None) -> type[Bas
     Raises:
         ValueError: If `existing_keys` is not a list of non-empty strings.
     """
-    return _modify_memory_schema(_check_enum("existing_keys", existing_keys))
+    return _modify_memory_schema(
+        _check_enum("existing_keys", existing_keys), _check_enum("memory_types", memory_types)
+    )
 
 
-@lru_cache(maxsize=1)
-def context_schema() -> type[BaseModel]:
-    """The `context` tool's argument schema (one class, always the same)."""
+def context_schema(
+    memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
+) -> type[BaseModel]:
+    """The `context` tool's argument schema (one class per type list, always the same).
+
+    Args:
+        memory_types: The enum of the optional `type` argument (`None`: free text).
+
+    Returns:
+        A pydantic model class usable as a tool's `args_schema`.
+    """
+    return _context_schema(_check_enum("memory_types", memory_types))
+
+
+@lru_cache(maxsize=16)
+def _context_schema(memory_types: tuple[str, ...] | None) -> type[BaseModel]:
     return create_model(
         "context",
         __doc__="Arguments of the context tool.",
@@ -339,6 +395,9 @@ def context_schema() -> type[BaseModel]:
             "For create under memory/: what the entry is for and when to consult it. "
             "Ignored elsewhere."
         ),
+        type=_type_field(memory_types, "For create under memory/: the kind of memory."),
+        supersedes=_supersedes_field("For create under memory/ (optional)"),
+        version=_version_field("For str_replace, insert, delete or rename under memory/"),
         runtime=(_Runtime, None),
     )
 
@@ -467,6 +526,7 @@ def make_tools(
     allowed_keys: Sequence[str] | None,
     resolver: MemoryResolver,
     dynamic_modify_keys: Sequence[str] | None = None,
+    memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
 ) -> list[BaseTool]:
     """Build the tools for one mode. Build them once and reuse them: they are static.
 
@@ -479,6 +539,8 @@ def make_tools(
             models: `modify_memory` is offered only when the list is non-empty, with `key` an
             enum of those keys. It changes the tool list as memory changes, which invalidates
             prompt caches; rebuild the tools each turn with the current keys to use it.
+        memory_types: The enum of the tools' optional `type` argument; pass the memory's
+            `MemoryConfig.memory_types` (dispatch enforces the memory's own list).
 
     Returns:
         The tools, in the order they should be offered.
@@ -504,17 +566,18 @@ def make_tools(
     if mode not in ("legacy", "unified"):
         msg = f"mode must be 'legacy' or 'unified', got {mode!r}."
         raise ValueError(msg)
-    create_schema = create_memory_schema(allowed_keys)
+    create_schema = create_memory_schema(allowed_keys, memory_types)
     if mode == "unified":
         if dynamic_modify_keys is not None:
             msg = "dynamic_modify_keys only applies to mode='legacy'; the unified mode has no modify_memory."
             raise ValueError(msg)
-        return [ContextTool(resolver=resolver)]
+        return [ContextTool(resolver=resolver, args_schema=context_schema(memory_types))]
     tools: list[BaseTool] = [CreateMemoryTool(resolver=resolver, args_schema=create_schema)]
     if dynamic_modify_keys is None:
-        tools.append(ModifyMemoryTool(resolver=resolver))
+        schema = modify_memory_schema(None, memory_types)
+        tools.append(ModifyMemoryTool(resolver=resolver, args_schema=schema))
     elif dynamic_modify_keys:
-        schema = modify_memory_schema(dynamic_modify_keys)
+        schema = modify_memory_schema(dynamic_modify_keys, memory_types)
         tools.append(ModifyMemoryTool(resolver=resolver, args_schema=schema))
     return tools
 
@@ -524,6 +587,7 @@ def make_dynamic_tools(
     *,
     allowed_keys: Sequence[str] | None,
     resolver: MemoryResolver,
+    memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
 ) -> list[BaseTool]:
     """The legacy tools in their dynamic variant, for models that need the key list spelled out.
 
@@ -535,6 +599,7 @@ def make_dynamic_tools(
         existing_keys: The keys currently in memory (e.g. `[e.key for e in memory.list()]`).
         allowed_keys: As for `make_tools`.
         resolver: As for `make_tools`.
+        memory_types: As for `make_tools`.
 
     Returns:
         `[create_memory]` or `[create_memory, modify_memory]`.
@@ -544,6 +609,7 @@ def make_dynamic_tools(
         allowed_keys=allowed_keys,
         resolver=resolver,
         dynamic_modify_keys=list(existing_keys),
+        memory_types=memory_types,
     )
 
 

@@ -13,6 +13,7 @@ from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef._driver import run_async, run_sync
+from langchain_contextchef.entry import DEFAULT_MEMORY_TYPES
 from langchain_contextchef.errors import ToolNotOwnedError
 from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.tools import (
@@ -651,8 +652,12 @@ def test_make_tools_modes_and_schemas() -> None:
     create, modify = (params(t) for t in legacy)
     assert create["required"] == ["key", "value"]
     assert create["properties"]["key"]["enum"] == ["lang", "tone"]
-    assert set(create["properties"]) == {"key", "value", "description"}
+    assert set(create["properties"]) == {"key", "value", "description", "type", "supersedes"}
+    assert create["properties"]["type"]["enum"] == list(DEFAULT_MEMORY_TYPES)
+    assert create["properties"]["supersedes"]["type"] == "array"
     assert modify["required"] == ["action", "key"]
+    assert modify["properties"]["version"]["type"] == "integer"
+    assert modify["properties"]["type"]["enum"] == list(DEFAULT_MEMORY_TYPES)
     assert modify["properties"]["action"]["enum"] == ["update", "delete"]
     assert "enum" not in modify["properties"]["key"]
     (context,) = make_tools(mode="unified", allowed_keys=None, resolver=lambda c: memory)
@@ -669,6 +674,8 @@ def test_make_tools_modes_and_schemas() -> None:
         "search",
     ]
     assert schema["properties"]["insert_line"]["type"] == "integer"
+    assert schema["properties"]["version"]["type"] == "integer"
+    assert schema["properties"]["type"]["enum"] == list(DEFAULT_MEMORY_TYPES)
     assert "runtime" not in schema["properties"]
     free = make_tools(mode="legacy", allowed_keys=None, resolver=lambda c: memory)
     assert "enum" not in params(free[0])["properties"]["key"]
