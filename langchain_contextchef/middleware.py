@@ -61,6 +61,13 @@ from pydantic import BaseModel
 from typing_extensions import NotRequired
 
 from langchain_contextchef.chef import CompiledPayload, ContextChef
+from langchain_contextchef.memory import Memory
+from langchain_contextchef.reflection import (
+    MemoryReflector,
+    ReflectionReport,
+    areflect_after_agent,
+    reflect_after_agent,
+)
 
 __all__ = ["ContextChefMiddleware", "ContextChefState", "DynamicStateFn"]
 
@@ -253,10 +260,15 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
     changes. Listed the other way round, the caching middleware would tag the compiled
     request, memory included, so keep the order above.
 
+    Reflection: pass `reflector=MemoryReflector(model, memory=chef.get_memory)` and, after each
+    agent run, the finished conversation is read for facts worth keeping, which are written
+    through the gated model path of the same scope (`after_agent` / `aafter_agent`).
+
     Args:
         chef: The `ContextChef` whose memory, scope and tools the agent uses.
         dynamic_state: Optional `(state, runtime) -> model | dict | None`; may be async when
             the agent runs async.
+        reflector: Optional `MemoryReflector` run after every agent run.
 
     Example:
         ```python
@@ -270,7 +282,13 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
 
     state_schema = ContextChefState
 
-    def __init__(self, chef: ContextChef, *, dynamic_state: DynamicStateFn | None = None) -> None:
+    def __init__(
+        self,
+        chef: ContextChef,
+        *,
+        dynamic_state: DynamicStateFn | None = None,
+        reflector: MemoryReflector | None = None,
+    ) -> None:
         if not isinstance(chef, ContextChef):
             msg = (
                 f"ContextChefMiddleware needs a ContextChef, got {type(chef).__name__}. "
@@ -280,7 +298,9 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
         super().__init__()
         self.chef = chef
         self.dynamic_state = dynamic_state
+        self.reflector = reflector
         self.tools = chef.tools
+        self.last_reflection: ReflectionReport | None = None
 
     def _dynamic_state(self, request: ModelRequest[Any]) -> Any:
         if self.dynamic_state is not None:
@@ -327,3 +347,28 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
             context=request.runtime.context,
         )
         return await handler(_rewrite(request, payload))
+
+    def _reflection_memory(self, runtime: Any) -> Memory:
+        return self.chef.get_memory(
+            _config(),
+            context=getattr(runtime, "context", None),
+            store=getattr(runtime, "store", None),
+        )
+
+    def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        """Run the reflector, if any, on the finished conversation (no state change)."""
+        if self.reflector is not None:
+            memory = self._reflection_memory(runtime)
+            self.last_reflection = reflect_after_agent(
+                self.reflector, state, memory=memory, config=_config()
+            )
+        return None
+
+    async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
+        """Async `after_agent`."""
+        if self.reflector is not None:
+            memory = self._reflection_memory(runtime)
+            self.last_reflection = await areflect_after_agent(
+                self.reflector, state, memory=memory, config=_config()
+            )
+        return None
