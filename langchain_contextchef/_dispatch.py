@@ -310,6 +310,16 @@ def _create_memory(memory: Memory, args: Mapping[str, Any], provenance: Provenan
     return (yield from _create_entry(memory, key, value, args, provenance))
 
 
+def _recall_memory(memory: Memory, args: Mapping[str, Any]) -> Plan[str]:
+    key = _memory_key(args, "key")
+    entry = yield from memory._recall(key)
+    if entry is None:
+        return _nothing_at(_memory_uri(key))
+    if entry.status != "active":
+        return f"Error: {_memory_uri(key)} is quarantined; it cannot be read until the host approves it."
+    return entry.value
+
+
 def _modify_memory(memory: Memory, args: Mapping[str, Any], provenance: Provenance) -> Plan[str]:
     action = _text(args, "action", identifier=True)
     key = _memory_key(args, "key")
@@ -346,7 +356,7 @@ def _modify_memory(memory: Memory, args: Mapping[str, Any], provenance: Provenan
 
 def _memory_view(memory: Memory, where: ContextPath) -> Plan[str]:
     if not where.is_dir:
-        entry = yield from memory._read_one(where.path)
+        entry = yield from memory._recall(where.path)
         if entry is not None:
             if entry.status != "active":
                 return f"Error: {where.uri} is quarantined; it cannot be read until the host approves it."
@@ -663,6 +673,8 @@ def dispatch_plan(
             return (yield from _create_memory(memory, args, provenance))
         if name == "modify_memory":
             return (yield from _modify_memory(memory, args, provenance))
+        if name == "recall_memory":
+            return (yield from _recall_memory(memory, args))
         return (yield from _context(memory, args, provenance))
     except _Refusal as refusal:
         return refusal.text

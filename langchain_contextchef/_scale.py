@@ -6,7 +6,7 @@ Kept apart from `memory.py` so the core write path stays readable. Every functio
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
@@ -14,12 +14,13 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 from langgraph.store.base import GetOp, PutOp, SearchOp
 
 from langchain_contextchef._driver import Atomic, Io, Plan
-from langchain_contextchef.budget import token_counter
+from langchain_contextchef.budget import FittedMemory, fit_memory, token_counter
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry, Provenance
+from langchain_contextchef.render import Vocabulary, render_memory_block
 from langchain_contextchef.selectors import MemorySelector, SelectionContext
 
 if TYPE_CHECKING:
-    from langchain_contextchef.memory import Memory, MemoryConfig
+    from langchain_contextchef.memory import CompileRead, Memory, MemoryConfig
 
 RecallMode: TypeAlias = Literal["inline", "index"]
 EvictPolicy: TypeAlias = Literal["least_recently_recalled"]
@@ -245,3 +246,49 @@ def recall(memory: Memory, key: str) -> Plan[MemoryEntry | None]:
     touched = entry.evolve(last_recalled_at=memory._now())
     yield Io([PutOp(memory.namespace, key, touched.to_stored(), index=["value"])])
     return touched
+
+
+def fit_block(
+    read: CompileRead,
+    memory: Memory,
+    *,
+    vocabulary: Vocabulary,
+    budget: int | None,
+    count: Callable[[str], int],
+) -> tuple[FittedMemory, dict[str, str]]:
+    """Render the compile's memory block within `budget`, and say why each key is left out.
+
+    Returns:
+        The fitted block, and key -> reason for every surviving entry not shown in full
+        and not indexed (`"selector"`, `"budget"`, `"quarantined"`).
+    """
+    index_mode = memory.config.recall == "index"
+
+    def render(full: Sequence[MemoryEntry], index: Sequence[MemoryEntry], more: int) -> str:
+        return render_memory_block(
+            full,
+            allowed_keys=memory.allowed_keys,
+            vocabulary=vocabulary,
+            index=index,
+            unlisted=more,
+            evicted_keys=read.evicted_keys,
+        )
+
+    fitted = fit_memory(
+        read.selected,
+        read.unselected,
+        render=render,
+        budget=budget,
+        count=count,
+        index_mode=index_mode,
+    )
+    shown = {e.key for e in fitted.full} | {e.key for e in fitted.index}
+    omitted = {k: why for k, why in read.omitted.items() if k not in shown}
+    for entry in read.selected:
+        if entry.key not in shown:
+            omitted[entry.key] = "budget"
+    if index_mode:  # unselected entries would have been indexed but for the budget
+        for entry in read.unselected:
+            if entry.key not in shown:
+                omitted[entry.key] = "budget"
+    return fitted, omitted

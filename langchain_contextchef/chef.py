@@ -25,21 +25,28 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
-from langchain_core.messages import BaseMessage, ToolCall, ToolMessage
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolCall, ToolMessage
 from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel
 
+from langchain_contextchef import _scale
 from langchain_contextchef._driver import Call, Plan, run_async, run_sync
+from langchain_contextchef.budget import (
+    LAYERS,
+    ContextBudget,
+    FittedMemory,
+    check_context_budget,
+    token_counter,
+)
 from langchain_contextchef.errors import ContextChefError, ToolNotOwnedError
-from langchain_contextchef.memory import Memory, MemoryConfig
+from langchain_contextchef.memory import CompileRead, Memory, MemoryConfig
 from langchain_contextchef.prompt import DynamicStatePlacement, splice
 from langchain_contextchef.render import (
     memory_instruction,
     render_dynamic_state,
     render_implicit_context,
-    render_memory_block,
 )
 from langchain_contextchef.scope import Scope, resolve_scope, template_fields
 from langchain_contextchef.tools import OWNED_TOOL_NAMES, ToolsMode, dispatch, make_tools
@@ -77,12 +84,25 @@ class CompileMeta:
         expired_keys: Keys this compile's sweep deleted.
         turn: The scope's turn clock after this compile (the number of compiles so far).
         scope: The resolved namespace prefix the memory was read from.
+        omitted: Stored keys that were not injected, with the reason: `"selector"`,
+            `"budget"` (the memory token budget), `"context_budget"` (trimmed so the whole
+            call fits `ContextBudget`), or `"quarantined"`.
+        indexed_keys: Keys listed in `<memory_index>` without their value (recall mode).
+        evicted_keys: Keys evicted over `max_entries` since the previous compile; the block
+            tells the model about them once.
+        tokens: Tokens per layer (`system`, `memory`, `dynamic_state`, `history`, `tools`)
+            and `total`, when the chef has a `context_budget`; with only a memory
+            `token_budget`, just `memory`.
     """
 
     injected_keys: list[str] = field(default_factory=list)
     expired_keys: list[str] = field(default_factory=list)
     turn: int = 0
     scope: tuple[str, ...] = ()
+    omitted: dict[str, str] = field(default_factory=dict)
+    indexed_keys: list[str] = field(default_factory=list)
+    evicted_keys: list[str] = field(default_factory=list)
+    tokens: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -141,6 +161,9 @@ class ContextChef:
         dynamic_state_schema: A pydantic model that dynamic state must validate against.
         on_before_compile: A hook returning implicit context (RAG results, ...) or `None`.
         clock: Returns "now"; injectable for tests.
+        context_budget: A token budget for the whole call (`ContextBudget`): each compile
+            reports tokens per layer in `meta.tokens`, trims memory first when the call is
+            over budget, and raises `ContextBudgetExceeded` when it still does not fit.
     """
 
     def __init__(
@@ -154,7 +177,15 @@ class ContextChef:
         dynamic_state_schema: type[BaseModel] | None = None,
         on_before_compile: BeforeCompileHook | None = None,
         clock: Callable[[], datetime] | None = None,
+        context_budget: ContextBudget | None = None,
     ) -> None:
+        if context_budget is not None and not isinstance(context_budget, ContextBudget):
+            msg = (
+                "context_budget must be a ContextBudget, e.g. "
+                f"ContextBudget(model_limit=200_000, reserved_output=8_000); got {context_budget!r}."
+            )
+            raise TypeError(msg)
+        self.context_budget = context_budget
         if tools not in ("legacy", "unified"):
             msg = f"tools must be 'legacy' or 'unified', got {tools!r}."
             raise ValueError(msg)
@@ -175,6 +206,7 @@ class ContextChef:
                 mode=tools,
                 allowed_keys=memory.allowed_keys,
                 resolver=self._memory_for_tool,
+                recall_tool=memory.recall == "index",
             )
             if memory is not None
             else []
@@ -255,18 +287,29 @@ class ContextChef:
         block = ""
         placement: Literal["after_system", "before_history_tail"] = "after_system"
         if memory is not None:
-            read = yield from memory._compile()
+            read = yield from memory._compile(_last_user_text(messages))
             instruction = memory_instruction(self.tools_mode)
-            block = render_memory_block(
-                read.selected, allowed_keys=memory.allowed_keys, vocabulary=self.tools_mode
-            )
+            fitted, omitted = self._fit_memory(read, memory)
+            tokens = {"memory": fitted.tokens} if memory.config.token_budget is not None else {}
+            if self.context_budget is not None:
+                layers = (messages, instruction, state_xml + implicit)
+                fitted, tokens = self._fit_context(read, memory, fitted, omitted, layers)
+            block = fitted.block
             placement = memory.placement
             meta = CompileMeta(
-                injected_keys=[e.key for e in read.selected],
+                injected_keys=[e.key for e in fitted.full],
                 expired_keys=read.expired_keys,
                 turn=read.turn,
                 scope=memory.scope,
+                omitted=omitted,
+                indexed_keys=[e.key for e in fitted.index],
+                evicted_keys=read.evicted_keys,
+                tokens=tokens,
             )
+        elif self.context_budget is not None:
+            tokens = self._layer_tokens(messages, None, state_xml + implicit, "")
+            check_context_budget(self.context_budget, tokens)
+            meta = CompileMeta(tokens={**tokens, "total": sum(tokens.values())})
         spliced = splice(
             messages,
             instruction=instruction,
@@ -277,6 +320,66 @@ class ContextChef:
             dynamic_state_placement=self.dynamic_state_placement,
         )
         return CompiledPayload(spliced, list(self._tools), meta)
+
+    def _fit_memory(self, read: CompileRead, memory: Memory) -> tuple[FittedMemory, dict[str, str]]:
+        budgets = [memory.config.token_budget]
+        if self.context_budget is not None:
+            budgets.append(self.context_budget.memory)
+        limits = [b for b in budgets if b is not None]
+        return _scale.fit_block(
+            read,
+            memory,
+            vocabulary=self.tools_mode,
+            budget=min(limits) if limits else None,
+            count=token_counter(memory.config.token_counter).text,
+        )
+
+    def _layer_tokens(
+        self,
+        messages: Sequence[BaseMessage],
+        instruction: str | None,
+        state: str,
+        block: str,
+    ) -> dict[str, int]:
+        assert self.context_budget is not None
+        counter = token_counter(self.context_budget.token_counter)
+        system = [m for m in messages if isinstance(m, SystemMessage)]
+        history = [m for m in messages if not isinstance(m, SystemMessage)]
+        sizes = {
+            "system": (counter.messages(system) if system else 0)
+            + (counter.text(instruction) if instruction else 0),
+            "memory": counter.text(block) if block else 0,
+            "dynamic_state": counter.text(state) if state else 0,
+            "history": counter.messages(history) if history else 0,
+            "tools": counter.tools(self._tools) + self.context_budget.extra_tools,
+        }
+        return {layer: sizes[layer] for layer in LAYERS}
+
+    def _fit_context(
+        self,
+        read: CompileRead,
+        memory: Memory,
+        fitted: FittedMemory,
+        omitted: dict[str, str],
+        layers: tuple[Sequence[BaseMessage], str | None, str],
+    ) -> tuple[FittedMemory, dict[str, int]]:
+        # Memory is knowledge the model can ask for again, so it gives way first; the
+        # system prompt, state and history are never cut here.
+        assert self.context_budget is not None
+        counter = token_counter(self.context_budget.token_counter)
+        tokens = self._layer_tokens(*layers, fitted.block)
+        over = sum(tokens.values()) - self.context_budget.input_budget
+        if over > 0 and fitted.block:
+            room = max(0, tokens["memory"] - over)
+            before = {e.key for e in [*fitted.full, *fitted.index]}
+            fitted, _ = _scale.fit_block(
+                read, memory, vocabulary=self.tools_mode, budget=room, count=counter.text
+            )
+            after = {e.key for e in [*fitted.full, *fitted.index]}
+            omitted.update((key, "context_budget") for key in before - after)
+            tokens["memory"] = counter.text(fitted.block) if fitted.block else 0
+        check_context_budget(self.context_budget, tokens)
+        return fitted, {**tokens, "total": sum(tokens.values())}
 
     def _memory_or_none(self, config: RunnableConfig | None, context: Any) -> Memory | None:
         return self.get_memory(config, context=context) if self.memory_config is not None else None
@@ -407,6 +510,14 @@ class ContextChef:
             )
             return ToolMessage(text, tool_call_id=call_id or "", name=name, status=status)
         return text
+
+
+def _last_user_text(messages: Sequence[BaseMessage]) -> str:
+    """The text of the last user message, which relevance selectors rank against."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return str(message.text)
+    return ""
 
 
 class _NoStore(BaseStore):

@@ -1495,6 +1495,9 @@ class Memory:
         """Async `recall`."""
         return await run_async(_scale.recall(self, _check_key(key)), self.store)
 
+    def _recall(self, key: str) -> Plan[MemoryEntry | None]:
+        return _scale.recall(self, key)
+
     def snapshot(self) -> dict[str, Any]:
         """Return a JSON-serialisable copy of every entry and the turn clock."""
         return run_sync(self._snapshot(), self.store)

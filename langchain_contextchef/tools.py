@@ -70,6 +70,7 @@ __all__ = [
     "MemoryResolver",
     "MemoryTool",
     "ModifyMemoryTool",
+    "RecallMemoryTool",
     "ToolsMode",
     "ahandle_tool",
     "context_schema",
@@ -80,14 +81,17 @@ __all__ = [
     "make_dynamic_tools",
     "make_tools",
     "modify_memory_schema",
+    "recall_memory_schema",
     "owns_tool",
 ]
 
 ToolsMode: TypeAlias = Literal["legacy", "unified"]
 """`legacy`: `create_memory` + `modify_memory`; `unified`: one `context` tool."""
 
-OWNED_TOOL_NAMES: frozenset[str] = frozenset({"create_memory", "modify_memory", "context"})
-"""Tool names `dispatch` handles, in either mode."""
+OWNED_TOOL_NAMES: frozenset[str] = frozenset(
+    {"create_memory", "modify_memory", "context", "recall_memory"}
+)
+"""Tool names `dispatch` handles, in either mode (`recall_memory` is offered in recall mode)."""
 
 MemoryResolver: TypeAlias = Callable[[RunnableConfig], "Memory | None"]
 """Returns the `Memory` a tool call should use, given the run's config (`None`: no memory)."""
@@ -402,6 +406,20 @@ def _context_schema(memory_types: tuple[str, ...] | None) -> type[BaseModel]:
     )
 
 
+@lru_cache(maxsize=1)
+def recall_memory_schema() -> type[BaseModel]:
+    """The `recall_memory` argument schema: one required `key` (always the same class)."""
+    return create_model(
+        "recall_memory",
+        __doc__="Arguments of recall_memory.",
+        key=_string(
+            "The key of a stored entry, as listed in <memory_index> in your context.",
+            required=True,
+        ),
+        runtime=(_Runtime, None),
+    )
+
+
 def _validation_error_text(error: ValidationError) -> str:
     # Fields are `Any`, so the only possible failure is a missing required argument.
     for detail in error.errors():
@@ -520,6 +538,35 @@ class ContextTool(MemoryTool):
     args_schema: ArgsSchema | None = Field(default_factory=context_schema)
 
 
+class RecallMemoryTool(MemoryTool):
+    """`recall_memory(key)`: read one stored entry in full (legacy vocabulary, recall mode).
+
+    Offered only with `MemoryConfig(recall="index")`, where most entries appear in the prompt
+    as index rows without their value. Each recall records `last_recalled_at`, which
+    eviction uses to keep the entries the model actually reads.
+
+    Example:
+        ```python
+        from langgraph.store.memory import InMemoryStore
+        from langchain_contextchef.memory import Memory, MemoryConfig
+        from langchain_contextchef.tools import RecallMemoryTool
+
+        memory = Memory(InMemoryStore(), MemoryConfig(recall="index"))
+        memory.set("tone", "dry")
+        tool = RecallMemoryTool(resolver=lambda config: memory)
+        assert tool.invoke({"key": "tone"}) == "dry"
+        assert memory.get_entry("tone").last_recalled_at is not None
+        ```
+    """
+
+    name: str = "recall_memory"
+    description: str = (
+        "Read the full value of a saved fact that your context lists only by key (in "
+        "<memory_index>). Recall an entry before relying on it."
+    )
+    args_schema: ArgsSchema | None = Field(default_factory=recall_memory_schema)
+
+
 def make_tools(
     *,
     mode: ToolsMode,
@@ -527,6 +574,7 @@ def make_tools(
     resolver: MemoryResolver,
     dynamic_modify_keys: Sequence[str] | None = None,
     memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
+    recall_tool: bool = False,
 ) -> list[BaseTool]:
     """Build the tools for one mode. Build them once and reuse them: they are static.
 
@@ -541,6 +589,8 @@ def make_tools(
             prompt caches; rebuild the tools each turn with the current keys to use it.
         memory_types: The enum of the tools' optional `type` argument; pass the memory's
             `MemoryConfig.memory_types` (dispatch enforces the memory's own list).
+        recall_tool: Add `recall_memory` to the legacy tools; pass
+            `config.recall == "index"`. The unified `context` tool reads entries with `view`.
 
     Returns:
         The tools, in the order they should be offered.
@@ -579,6 +629,8 @@ def make_tools(
     elif dynamic_modify_keys:
         schema = modify_memory_schema(dynamic_modify_keys, memory_types)
         tools.append(ModifyMemoryTool(resolver=resolver, args_schema=schema))
+    if recall_tool:
+        tools.append(RecallMemoryTool(resolver=resolver))
     return tools
 
 
