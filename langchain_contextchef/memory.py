@@ -7,8 +7,12 @@ Two write paths:
 
 * the developer path (`set`, `delete`) writes directly and bypasses `allowed_keys` and the veto;
 * the model path (`create_memory`, `update_memory`, `delete_memory`) checks `allowed_keys`,
-  then existence, then the `on_memory_update` veto, and returns a `WriteResult` that says
-  exactly what happened, so tools can tell the model.
+  then existence (and the compare-and-set version), then the write gate, then the
+  `on_memory_update` veto, and returns a `WriteResult` that says exactly what happened, so
+  tools can tell the model. A refused write leaves the store unchanged.
+
+Nothing is lost: every update, delete, supersede and expiry keeps the previous version under
+`scope + ("memory_history",)` (`history`, `revert`); `forget` erases a whole scope.
 
 Every operation is written once, as a plan executed by `_driver.run_sync` or `run_async`.
 
