@@ -207,6 +207,7 @@ class ContextChef:
                 allowed_keys=memory.allowed_keys,
                 resolver=self._memory_for_tool,
                 recall_tool=memory.recall == "index",
+                memory_types=memory.memory_types,
             )
             if memory is not None
             else []
