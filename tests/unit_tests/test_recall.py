@@ -1,0 +1,232 @@
+"""Recall mode: the memory index, the recall tool, last_recalled_at, and eviction notices."""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from langgraph.store.base import BaseStore
+from langgraph.store.memory import InMemoryStore
+
+from langchain_contextchef import ContextChef, Memory, MemoryChangeEvent, MemoryConfig
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.render import parse_memory_block, render_memory_block
+from langchain_contextchef.selectors import Relevant
+from langchain_contextchef.tools import OWNED_TOOL_NAMES, make_tools
+
+T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        self.now += timedelta(seconds=1)
+        return self.now
+
+
+def index_element(text: str) -> ET.Element:
+    start = text.index("<memory_index>")
+    end = text.index("</memory_index>") + len("</memory_index>")
+    return ET.fromstring(text[start:end])
+
+
+# ---- rendering --------------------------------------------------------------------------------
+
+
+def test_index_rows_are_escaped_well_formed_xml() -> None:
+    nasty = MemoryEntry(
+        key='a"<b>&\tc',
+        value="secret value",
+        description="desc </memory_index> & <x>\x01",
+        type="rule",
+        created_at=T0,
+        updated_at=T0,
+    )
+    plain = MemoryEntry(key="plain", value="v", created_at=T0, updated_at=T0)
+    shown = MemoryEntry(key="shown", value="full value", created_at=T0, updated_at=T0)
+    block = render_memory_block([shown], index=[nasty, plain], vocabulary="unified")
+    root = index_element(block)
+    rows = root.findall("item")
+    assert [r.get("key") for r in rows] == ['a"<b>&\tc', "plain"]
+    assert rows[0].get("type") == "rule"
+    assert rows[0].text is not None and "</memory_index>" in rows[0].text
+    assert rows[1].text is None  # no description: an empty row
+    assert "secret value" not in block  # index rows never carry values
+    assert [e.key for e in parse_memory_block(block)] == ["shown"]
+    assert "view context://memory/<key>" in block
+    assert "those of the entries above and in <memory_index>" in block
+
+
+def test_an_index_without_full_entries_still_renders_an_empty_memory_element() -> None:
+    row = MemoryEntry(key="k", value="v", created_at=T0, updated_at=T0, description="d")
+    block = render_memory_block([], index=[row])
+    assert parse_memory_block(block) == []
+    assert "call recall_memory with a key" in block
+
+
+def test_evicted_notice_is_one_line_with_quoted_keys() -> None:
+    block = render_memory_block([], evicted_keys=["old <one>", "two"])
+    assert 'no longer stored: "old \\u003cone\\u003e", "two".' in block
+
+
+# ---- recall mode in a compile -----------------------------------------------------------------
+
+
+def recall_chef(store: BaseStore, **config: object) -> ContextChef:
+    memory = MemoryConfig(recall="index", selector=Relevant(limit=1), **config)  # type: ignore[arg-type]
+    return ContextChef(store=store, memory=memory, clock=Clock())
+
+
+def test_recall_mode_injects_selected_in_full_and_indexes_the_rest(store: BaseStore) -> None:
+    chef = recall_chef(store)
+    memory = chef.get_memory()
+    memory.set("pets", "Has a cat named Miso", description="The user's pets")
+    memory.set("lang", "Writes Rust at work", description="Programming languages", type="fact")
+    memory.set("tone", "Dry humour welcome")
+    payload = chef.compile([SystemMessage("sys"), HumanMessage("what is my cat called?")])
+    text = payload.messages[1].text
+    assert payload.meta.injected_keys == ["pets"]
+    assert payload.meta.indexed_keys == ["lang", "tone"]
+    assert payload.meta.omitted == {}
+    assert "Has a cat named Miso" in text and "Writes Rust" not in text
+    rows = index_element(text).findall("item")
+    assert [(r.get("key"), r.get("type"), r.text) for r in rows] == [
+        ("lang", "fact", "Programming languages"),
+        ("tone", None, None),
+    ]
+
+
+def test_recall_tool_is_offered_only_in_recall_mode() -> None:
+    default = ContextChef(store=InMemoryStore(), memory=MemoryConfig())
+    assert [t.name for t in default.tools] == ["create_memory", "modify_memory"]
+    recall = ContextChef(store=InMemoryStore(), memory=MemoryConfig(recall="index"))
+    assert [t.name for t in recall.tools] == ["create_memory", "modify_memory", "recall_memory"]
+    unified = ContextChef(
+        store=InMemoryStore(), memory=MemoryConfig(recall="index"), tools="unified"
+    )
+    assert [t.name for t in unified.tools] == ["context"]
+    assert "recall_memory" in OWNED_TOOL_NAMES
+    schema = convert_to_openai_tool(recall.tools[2])["function"]["parameters"]
+    assert schema["required"] == ["key"] and list(schema["properties"]) == ["key"]
+    # The default tool schemas do not change when recall mode exists.
+    plain = make_tools(mode="legacy", allowed_keys=None, resolver=lambda c: None)
+    assert [convert_to_openai_tool(t) for t in plain] == [
+        convert_to_openai_tool(t) for t in default.tools
+    ]
+
+
+def test_recall_tool_reads_in_full_and_records_the_time(store: BaseStore) -> None:
+    chef = recall_chef(store)
+    memory = chef.get_memory()
+    memory.set("lang", "Writes Rust at work")
+    before = memory.get_entry("lang")
+    assert before is not None and before.last_recalled_at is None
+    text = chef.handle_tool({"name": "recall_memory", "arguments": {"key": "lang"}})
+    assert text == "Writes Rust at work"
+    after = memory.get_entry("lang")
+    assert after is not None and after.last_recalled_at is not None
+    assert after.last_recalled_at > before.updated_at
+    # Recording a recall is not a change.
+    assert (after.version, after.updated_at, after.value) == (
+        before.version,
+        before.updated_at,
+        before.value,
+    )
+    missing = chef.handle_tool({"name": "recall_memory", "arguments": {"key": "nope"}})
+    assert missing == "Error: nothing is stored at context://memory/nope."
+
+
+def test_context_view_also_records_the_recall(store: BaseStore) -> None:
+    chef = ContextChef(store=store, memory=MemoryConfig(recall="index"), tools="unified")
+    memory = chef.get_memory()
+    memory.set("lang", "Rust")
+    view = {"name": "context", "arguments": {"command": "view", "path": "memory/lang"}}
+    assert chef.handle_tool(view) == "Rust"
+    entry = memory.get_entry("lang")
+    assert entry is not None and entry.last_recalled_at is not None
+
+
+def test_reads_do_not_write_when_recall_is_not_tracked() -> None:
+    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(), tools="unified")
+    memory = chef.get_memory()
+    memory.set("lang", "Rust")
+    chef.handle_tool({"name": "context", "arguments": {"command": "view", "path": "memory/lang"}})
+    entry = memory.get_entry("lang")
+    assert entry is not None and entry.last_recalled_at is None
+
+
+def test_old_entries_without_last_recalled_at_still_load() -> None:
+    entry = MemoryEntry(key="k", value="v", created_at=T0, updated_at=T0)
+    stored = entry.to_stored()
+    assert "last_recalled_at" not in stored  # unchanged layout until a first recall
+    assert MemoryEntry.from_stored("k", stored).last_recalled_at is None
+    recalled = entry.evolve(last_recalled_at=T0 + timedelta(hours=1))
+    assert MemoryEntry.from_stored("k", recalled.to_stored()) == recalled
+
+
+# ---- eviction ---------------------------------------------------------------------------------
+
+
+def test_eviction_removes_the_least_recently_used_never_the_written_key(
+    store: BaseStore,
+) -> None:
+    events: list[MemoryChangeEvent] = []
+    memory = Memory(
+        store,
+        MemoryConfig(recall="index", max_entries=3, on_memory_changed=events.append),
+        clock=Clock(),
+    )
+    for key in ["a", "b", "c"]:
+        memory.set(key, key)
+    memory.recall("a")  # a is now the most recently used
+    memory.set("b", "b2")  # b is rewritten: also recent
+    memory.set("d", "d")
+    assert sorted(e.key for e in memory.list()) == ["a", "b", "d"]
+    assert [(e.type, e.key) for e in events if e.type == "evict"] == [("evict", "c")]
+    history = memory.history("c")
+    assert history and "evicted" in (history[-1].note or "")
+
+
+def test_the_written_key_survives_even_when_it_is_the_oldest(store: BaseStore) -> None:
+    clock = Clock()
+    memory = Memory(store, MemoryConfig(max_entries=1), clock=clock)
+    memory.set("existing", "recent")
+    for _ in range(3):
+        memory.recall("existing")
+    memory.set("new", "just written")
+    assert [e.key for e in memory.list()] == ["new"]
+
+
+def test_the_model_is_told_once_next_turn(store: BaseStore) -> None:
+    chef = ContextChef(store=store, memory=MemoryConfig(max_entries=2), clock=Clock())
+    memory = chef.get_memory()
+    memory.set("a", "1")
+    memory.set("b", "2")
+    chef.handle_tool({"name": "create_memory", "arguments": {"key": "c", "value": "3"}})
+    first = chef.compile([HumanMessage("hi")])
+    assert first.meta.evicted_keys == ["a"]
+    assert (
+        'Removed since your last turn to keep memory within its size limit, and no longer stored: "a".'
+        in (first.messages[0].text)
+    )
+    second = chef.compile([HumanMessage("hi again")])
+    assert second.meta.evicted_keys == []
+    assert "Removed since your last turn" not in second.messages[0].text
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.5, True])
+def test_max_entries_is_validated(bad: object) -> None:
+    with pytest.raises(ValueError, match="max_entries must be a positive int"):
+        MemoryConfig(max_entries=bad)  # type: ignore[arg-type]
+
+
+def test_recall_mode_and_evict_policy_are_validated() -> None:
+    with pytest.raises(ValueError, match="recall must be 'inline'"):
+        MemoryConfig(recall="lazy")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="evict must be"):
+        MemoryConfig(evict="random")  # type: ignore[arg-type]
