@@ -1,7 +1,7 @@
 """One bridge between Memory's plans and a store, for sync and async callers.
 
 Memory's operations are written once, as generators that yield *steps* (store batches, user
-hooks, LangChain custom events) and receive their results. `run_sync` and `run_async` execute
+hooks, runnable calls, LangChain custom events) and receive their results. `run_sync` and `run_async` execute
 those steps; they are the only places that differ between the two worlds, so no operation has
 a sync and an async body.
 """
@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from typing import Any, TypeAlias, TypeVar
 
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
+from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.store.base import BaseStore, Op
 
-__all__ = ["Atomic", "Call", "Emit", "Io", "Plan", "run_async", "run_sync"]
+__all__ = ["Atomic", "Call", "Emit", "Invoke", "Io", "Plan", "run_async", "run_sync"]
 
 T = TypeVar("T")
 
@@ -55,6 +56,15 @@ class Call:
 
 
 @dataclass(frozen=True)
+class Invoke:
+    """Invoke a runnable (e.g. a chat model): `invoke` on the sync path, `ainvoke` on the async."""
+
+    runnable: Runnable[Any, Any]
+    input: Any
+    config: RunnableConfig | None = None
+
+
+@dataclass(frozen=True)
 class Emit:
     """Dispatch a LangChain custom event when running inside a LangChain run."""
 
@@ -62,7 +72,7 @@ class Emit:
     data: dict[str, Any]
 
 
-Step: TypeAlias = Io | Atomic | Call | Emit
+Step: TypeAlias = Io | Atomic | Call | Invoke | Emit
 Plan: TypeAlias = Generator[Step, Any, T]
 
 
@@ -107,6 +117,8 @@ def run_sync(plan: Plan[T], store: BaseStore) -> T:
             reply = store.batch(step.ops)
         elif isinstance(step, Atomic):
             reply = _atomic_sync(store, step)
+        elif isinstance(step, Invoke):
+            reply = step.runnable.invoke(step.input, step.config)
         elif isinstance(step, Call):
             reply = step.fn(*step.args)
             if inspect.isawaitable(reply):
@@ -138,6 +150,8 @@ async def run_async(plan: Plan[T], store: BaseStore) -> T:
             reply = await store.abatch(step.ops)
         elif isinstance(step, Atomic):
             reply = await _atomic_async(store, step)
+        elif isinstance(step, Invoke):
+            reply = await step.runnable.ainvoke(step.input, step.config)
         elif isinstance(step, Call):
             reply = step.fn(*step.args)
             if inspect.isawaitable(reply):

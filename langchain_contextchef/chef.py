@@ -49,7 +49,13 @@ from langchain_contextchef.render import (
     render_implicit_context,
 )
 from langchain_contextchef.scope import Scope, resolve_scope, template_fields
-from langchain_contextchef.tools import OWNED_TOOL_NAMES, ToolsMode, dispatch, make_tools
+from langchain_contextchef.tools import (
+    OWNED_TOOL_NAMES,
+    ToolsMode,
+    ahandle_tool,
+    handle_tool,
+    make_tools,
+)
 
 if TYPE_CHECKING:
     from langchain_contextchef.prompt import ContextChefPrompt
@@ -406,6 +412,9 @@ class ContextChef:
             The messages, the (static) memory tools and what the compile did.
         """
         memory = self._memory_or_none(config, context)
+        if memory is not None:
+            # All or nothing: an async hook found mid-sweep would leave the compile half done.
+            memory._refuse_async_hooks("on_memory_expired", "on_memory_changed")
         plan = self._compile(messages, dynamic_state, config, memory)
         store = memory.store if memory is not None else _NO_STORE
         return run_sync(plan, store)
@@ -483,8 +492,7 @@ class ContextChef:
         """
         name, arguments, call_id = self._unpack_call(call)
         memory = self._memory_or_none(config, context)
-        plan = dispatch(name, arguments, memory, tool_call_id=call_id)
-        text = run_sync(plan, memory.store if memory is not None else _NO_STORE)
+        text = handle_tool(name, arguments, memory, tool_call_id=call_id)
         return self._wrap_result(call, name, text, call_id)
 
     async def ahandle_tool(
@@ -497,8 +505,7 @@ class ContextChef:
         """Async `handle_tool`."""
         name, arguments, call_id = self._unpack_call(call)
         memory = self._memory_or_none(config, context)
-        plan = dispatch(name, arguments, memory, tool_call_id=call_id)
-        text = await run_async(plan, memory.store if memory is not None else _NO_STORE)
+        text = await ahandle_tool(name, arguments, memory, tool_call_id=call_id)
         return self._wrap_result(call, name, text, call_id)
 
     @staticmethod

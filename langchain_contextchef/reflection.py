@@ -54,9 +54,8 @@ Example:
 
 from __future__ import annotations
 
-import inspect
 import re
-from collections.abc import Callable, Generator, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias
 
@@ -72,7 +71,8 @@ from langchain_core.messages import (
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from pydantic import BaseModel, Field, ValidationError
 
-from langchain_contextchef.entry import MemoryEntry, Provenance
+from langchain_contextchef._driver import Invoke, Plan, run_async, run_sync
+from langchain_contextchef.entry import DEFAULT_MEMORY_TYPES, MemoryEntry, Provenance
 from langchain_contextchef.gate import DEFAULT_GATE, WriteCandidate, WriteGate
 from langchain_contextchef.memory import Memory, WriteResult
 
@@ -95,7 +95,7 @@ __all__ = [
 MemoryType: TypeAlias = Literal["preference", "fact", "rule", "project", "event", "procedure"]
 """The kinds of memory a reflector may propose."""
 
-MEMORY_TYPES: tuple[str, ...] = ("preference", "fact", "rule", "project", "event", "procedure")
+MEMORY_TYPES: tuple[str, ...] = tuple(DEFAULT_MEMORY_TYPES)
 """Every `MemoryType`, in the order the prompt explains them."""
 
 ReflectionAction: TypeAlias = Literal["created", "updated", "skipped", "quarantined", "refused"]
@@ -263,29 +263,7 @@ class ReflectionReport:
 # ---- the plan: written once, run by a sync or an async driver ---------------------------------
 
 
-@dataclass(frozen=True)
-class _ListEntries:
-    memory: Memory
-
-
-@dataclass(frozen=True)
-class _AskModel:
-    messages: list[BaseMessage]
-
-
-@dataclass(frozen=True)
-class _Write:
-    memory: Memory
-    create: bool
-    key: str
-    value: str
-    description: str | None
-    type: str
-    provenance: Provenance
-
-
-_Step: TypeAlias = _ListEntries | _AskModel | _Write
-_Plan: TypeAlias = Generator[_Step, Any, ReflectionReport]
+_Plan: TypeAlias = Plan[ReflectionReport]
 
 
 def _role(message: BaseMessage) -> str:
@@ -492,13 +470,15 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
 
     # ---- the plan -----------------------------------------------------------------------------
 
-    def _plan(self, messages: list[BaseMessage], memory: Memory) -> _Plan:
-        entries: list[MemoryEntry] = yield _ListEntries(memory)
+    def _plan(
+        self, messages: list[BaseMessage], memory: Memory, config: RunnableConfig | None
+    ) -> _Plan:
+        entries, _ = yield from memory._read_all()
         prompt: list[BaseMessage] = [
             SystemMessage(self.system_prompt),
             HumanMessage(_render_existing(entries) + "\n\n" + _render_conversation(messages)),
         ]
-        raw = yield _AskModel(prompt)
+        raw = yield Invoke(self._structured, prompt, config)
         parsed, understood = _coerce_result(raw)
         if not understood:
             msg = (
@@ -536,7 +516,7 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
         existing: dict[str, MemoryEntry],
         by_norm: dict[str, str],
         seen: set[str],
-    ) -> Generator[_Step, Any, ReflectionOutcome]:
+    ) -> Plan[ReflectionOutcome]:
         def refuse(reason: str, key: str | None = None) -> ReflectionOutcome:
             return ReflectionOutcome(key or candidate.key, "refused", candidate, reason)
 
@@ -548,8 +528,9 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
             return refuse("the key is empty or has no letters or digits")
         if not value:
             return refuse("the value is empty")
-        if kind not in MEMORY_TYPES:
-            return refuse(f"the type {candidate.type!r} is not one of {', '.join(MEMORY_TYPES)}")
+        allowed_types = memory.memory_types or MEMORY_TYPES
+        if kind not in allowed_types:
+            return refuse(f"the type {candidate.type!r} is not one of {', '.join(allowed_types)}")
         confidence = candidate.confidence
         if not 0.0 <= confidence <= 1.0:
             return refuse(f"the confidence {confidence!r} is outside 0..1")
@@ -609,8 +590,13 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
                 )
             value, description = decision.value, decision.description
 
-        result: WriteResult = yield _Write(
-            memory, current is None, target, value, description, kind, provenance
+        result: WriteResult = yield from memory._model_write(
+            target,
+            value,
+            description=description,
+            provenance=provenance,
+            must_exist=current is not None,
+            type=kind,
         )
         message: str | None = getattr(result, "message", None)
         if result.status == "quarantined":
@@ -631,50 +617,6 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
             None,
             result.entry,
         )
-
-    # ---- drivers ------------------------------------------------------------------------------
-
-    @staticmethod
-    def _write_kwargs(method: Callable[..., Any], step: _Write) -> dict[str, Any]:
-        kwargs: dict[str, Any] = {"provenance": step.provenance}
-        # Memory's model path gains a `type` argument in a later version; pass it when it can.
-        if "type" in inspect.signature(method).parameters:
-            kwargs["type"] = step.type
-        return kwargs
-
-    def _run_sync(self, plan: _Plan, config: RunnableConfig | None) -> ReflectionReport:
-        reply: Any = None
-        while True:
-            try:
-                step = plan.send(reply)
-            except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
-            if isinstance(step, _ListEntries):
-                reply = step.memory.list()
-            elif isinstance(step, _AskModel):
-                reply = self._structured.invoke(step.messages, config)
-            else:
-                method = step.memory.create_memory if step.create else step.memory.update_memory
-                reply = method(
-                    step.key, step.value, step.description, **self._write_kwargs(method, step)
-                )
-
-    async def _run_async(self, plan: _Plan, config: RunnableConfig | None) -> ReflectionReport:
-        reply: Any = None
-        while True:
-            try:
-                step = plan.send(reply)
-            except StopIteration as done:
-                return done.value  # type: ignore[no-any-return]
-            if isinstance(step, _ListEntries):
-                reply = await step.memory.alist()
-            elif isinstance(step, _AskModel):
-                reply = await self._structured.ainvoke(step.messages, config)
-            else:
-                method = step.memory.acreate_memory if step.create else step.memory.aupdate_memory
-                reply = await method(
-                    step.key, step.value, step.description, **self._write_kwargs(method, step)
-                )
 
     # ---- public API ---------------------------------------------------------------------------
 
@@ -697,7 +639,8 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
         """
         conversation = self._messages_of(messages)
         target = self._memory_for(memory, config)
-        return self._run_sync(self._plan(conversation, target), config)
+        target._refuse_async_hooks("on_memory_update", "on_memory_changed")
+        return run_sync(self._plan(conversation, target, config), target.store)
 
     async def areflect(
         self,
@@ -709,7 +652,7 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
         """Async `reflect`."""
         conversation = self._messages_of(messages)
         target = self._memory_for(memory, config)
-        return await self._run_async(self._plan(conversation, target), config)
+        return await run_async(self._plan(conversation, target, config), target.store)
 
     def invoke(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any

@@ -185,7 +185,10 @@ def handle_tool(
         ```
     """
     plan = dispatch(name, arguments, memory, tool_call_id=tool_call_id)
-    return run_sync(plan, memory.store if memory is not None else _NO_STORE)
+    if memory is None:
+        return run_sync(plan, _NO_STORE)
+    memory._refuse_async_hooks("on_memory_update", "on_memory_changed")
+    return run_sync(plan, memory.store)
 
 
 async def ahandle_tool(
