@@ -34,6 +34,7 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeAlias, get_args
 
@@ -289,12 +290,8 @@ class ContextChefPrompt(Runnable[Any, ChatPromptValue]):
 
 
 def _meta_event(meta: CompileMeta) -> dict[str, Any]:
-    return {
-        "injected_keys": meta.injected_keys,
-        "expired_keys": meta.expired_keys,
-        "turn": meta.turn,
-        "scope": list(meta.scope),
-    }
+    # Every meta field, so traces show what was left out and the tokens per layer too.
+    return {**dataclasses.asdict(meta), "scope": list(meta.scope)}
 
 
 def _emit_meta(meta: CompileMeta) -> None:

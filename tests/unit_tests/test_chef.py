@@ -337,6 +337,7 @@ def test_the_runnable_is_traced_as_a_prompt_run_with_events() -> None:
     assert names == ["contextchef_memory_changed", "contextchef_compile"]
     assert recorder.events[0][1]["type"] == "expire"
     assert recorder.events[1][1]["expired_keys"] == ["gone"]
+    assert set(recorder.events[1][1]) >= {"omitted", "indexed_keys", "evicted_keys", "tokens"}
 
 
 def test_the_runnable_passes_config_to_scope_templates() -> None:

@@ -63,7 +63,7 @@ def mem(store: BaseStore | None = None, **config: Any) -> Memory:
 
 
 def test_owned_names() -> None:
-    assert {"create_memory", "modify_memory", "context"} == OWNED_TOOL_NAMES
+    assert {"create_memory", "modify_memory", "context", "recall_memory"} == OWNED_TOOL_NAMES
     assert owns_tool("context")
     assert not owns_tool("Context")
     assert not owns_tool("web_search")
