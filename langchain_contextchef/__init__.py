@@ -19,8 +19,10 @@ Example:
 
 from __future__ import annotations
 
+from langchain_contextchef.budget import ContextBudget
 from langchain_contextchef.chef import CompiledPayload, CompileInput, CompileMeta, ContextChef
-from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry, Provenance
+from langchain_contextchef.compaction import recoverable_summarization
+from langchain_contextchef.entry import HistoryRecord, MemoryChangeEvent, MemoryEntry, Provenance
 from langchain_contextchef.errors import (
     ContextBudgetExceeded,
     ContextChefError,
@@ -35,19 +37,38 @@ from langchain_contextchef.gate import (
     WriteGate,
     seed_policy,
 )
-from langchain_contextchef.memory import CompileRead, Memory, MemoryConfig, WriteResult
+from langchain_contextchef.interop import export_kagent, import_kagent
+from langchain_contextchef.memory import (
+    CompileRead,
+    ForgetReceipt,
+    Memory,
+    MemoryConfig,
+    WriteResult,
+)
 from langchain_contextchef.middleware import ContextChefMiddleware
 from langchain_contextchef.prompt import ContextChefPrompt
+from langchain_contextchef.reflection import MemoryReflector, ReflectionReport, reflection_node
+from langchain_contextchef.selectors import (
+    ByType,
+    MemorySelector,
+    MostImportant,
+    MostRecent,
+    Relevant,
+    Rerank,
+    SelectionContext,
+)
 from langchain_contextchef.store import FileSystemStore
 from langchain_contextchef.ttl import Turns
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "ByType",
     "CompileInput",
     "CompileMeta",
     "CompileRead",
     "CompiledPayload",
+    "ContextBudget",
     "ContextBudgetExceeded",
     "ContextChef",
     "ContextChefError",
@@ -56,18 +77,32 @@ __all__ = [
     "CustomCheck",
     "FileSystemStore",
     "Finding",
+    "ForgetReceipt",
     "GateDecision",
+    "HistoryRecord",
     "Memory",
     "MemoryChangeEvent",
     "MemoryConfig",
     "MemoryEntry",
+    "MemoryReflector",
+    "MemorySelector",
+    "MostImportant",
+    "MostRecent",
     "Provenance",
+    "ReflectionReport",
+    "Relevant",
+    "Rerank",
     "ScopeError",
+    "SelectionContext",
     "ToolNotOwnedError",
     "Turns",
     "WriteCandidate",
     "WriteGate",
     "WriteResult",
-    "__version__",
+    "export_kagent",
+    "import_kagent",
+    "recoverable_summarization",
+    "reflection_node",
     "seed_policy",
+    "__version__",
 ]
