@@ -22,6 +22,8 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Literal, TypeAlias
 
+import orjson
+
 __all__ = [
     "DEFAULT_MEMORY_TYPES",
     "EntryStatus",
@@ -117,6 +119,18 @@ class Provenance:
         )
 
 
+_PARSED: dict[tuple[str, bytes], MemoryEntry] = {}
+_PARSED_LIMIT = 100_000
+
+
+def _fingerprint(key: str, data: Mapping[str, Any]) -> tuple[str, bytes] | None:
+    """The key and the exact stored bytes of an entry, or `None` if they cannot be encoded."""
+    try:
+        return key, orjson.dumps(data)
+    except TypeError:
+        return None
+
+
 @dataclass(frozen=True)
 class MemoryEntry:
     """One remembered fact.
@@ -194,9 +208,27 @@ class MemoryEntry:
     def from_stored(cls, key: str, data: Mapping[str, Any]) -> MemoryEntry:
         """Rebuild an entry from a stored item value.
 
+        Entries are immutable, so an item whose stored fields are all unchanged since an
+        earlier call gets the same `MemoryEntry` back without being parsed again: a compile
+        re-reads every entry, and most of them have not changed since the last one.
+
         Raises:
             ValueError: If the value does not look like a memory entry (no string `value`).
         """
+        fingerprint = _fingerprint(key, data)
+        if fingerprint is not None:
+            cached = _PARSED.get(fingerprint)
+            if cached is not None:
+                return cached
+        entry = cls._parse(key, data)
+        if fingerprint is not None:
+            if len(_PARSED) >= _PARSED_LIMIT:
+                _PARSED.clear()
+            _PARSED[fingerprint] = entry
+        return entry
+
+    @classmethod
+    def _parse(cls, key: str, data: Mapping[str, Any]) -> MemoryEntry:
         value = data.get("value")
         if not isinstance(value, str):
             msg = f"The item {key!r} is not a memory entry: its 'value' field is not a string."

@@ -25,6 +25,7 @@ Example:
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import xml.etree.ElementTree as ET
@@ -123,6 +124,7 @@ def _format_millis(moment: datetime) -> str:
     return utc.strftime("%Y-%m-%dT%H:%M:%S.") + f"{utc.microsecond // 1000:03d}Z"
 
 
+@functools.lru_cache(maxsize=65_536)
 def _quote_key(key: str) -> str:
     # JSON quoting keeps keys with commas, quotes or controls unambiguous in prose. Angle
     # brackets and lone surrogates use JSON escapes too, so no stored text puts markup next
@@ -195,7 +197,24 @@ def _key_guidance(
     )
 
 
+_RENDERED: dict[int, tuple[MemoryEntry, str]] = {}
+_RENDERED_LIMIT = 100_000
+
+
 def _render_entry(entry: MemoryEntry) -> str:
+    # Entries are immutable and reused across compiles (see `MemoryEntry.from_stored`), so
+    # the text of an unchanged entry is kept; holding the entry keeps its id from being reused.
+    cached = _RENDERED.get(id(entry))
+    if cached is not None and cached[0] is entry:
+        return cached[1]
+    text = _format_entry(entry)
+    if len(_RENDERED) >= _RENDERED_LIMIT:
+        _RENDERED.clear()
+    _RENDERED[id(entry)] = (entry, text)
+    return text
+
+
+def _format_entry(entry: MemoryEntry) -> str:
     opening = f'<entry key="{_attr(entry.key)}" version="{entry.version}"'
     if entry.type is not None:
         opening += f' type="{_attr(entry.type)}"'

@@ -1,0 +1,64 @@
+"""MemoryEntry's stored form and the parse cache that compiles rely on."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+from langchain_contextchef.entry import MemoryEntry, Provenance
+from langchain_contextchef.render import parse_memory_block, render_memory_block
+
+NOW = datetime(2026, 5, 25, tzinfo=timezone.utc)
+
+
+def _stored(**changes: object) -> dict[str, object]:
+    entry = MemoryEntry(
+        key="k",
+        value="v",
+        created_at=NOW,
+        updated_at=NOW,
+        provenance=Provenance(written_by="model", tool_call_id="t1"),
+    )
+    data = entry.to_stored()
+    data.update(changes)
+    return data
+
+
+def test_round_trip_keeps_every_field() -> None:
+    entry = MemoryEntry(
+        key="k",
+        value="v",
+        created_at=NOW,
+        updated_at=NOW,
+        description="d",
+        update_count=3,
+        importance=2.5,
+        expires_at_turn=9,
+        type="fact",
+        status="quarantined",
+        provenance=Provenance(written_by="reflection", confidence=0.9, source="m1"),
+        supersedes=("old",),
+    )
+    assert MemoryEntry.from_stored("k", entry.to_stored()) == entry
+
+
+def test_an_unchanged_item_parses_to_the_same_object() -> None:
+    assert MemoryEntry.from_stored("k", _stored()) is MemoryEntry.from_stored("k", _stored())
+
+
+def test_any_changed_field_is_parsed_afresh() -> None:
+    base = MemoryEntry.from_stored("k", _stored())
+    # Same timestamps and count, edited by hand: the cache must not hide the edit.
+    assert MemoryEntry.from_stored("k", _stored(value="edited")).value == "edited"
+    assert MemoryEntry.from_stored("k", _stored(description="new")).description == "new"
+    prov = MemoryEntry.from_stored("k", _stored(provenance={"written_by": "import"}))
+    assert prov.provenance is not None and prov.provenance.written_by == "import"
+    assert MemoryEntry.from_stored("other", _stored()).key == "other"
+    assert MemoryEntry.from_stored("k", _stored()) is base
+
+
+def test_rendering_a_reused_entry_gives_the_same_text() -> None:
+    entry = MemoryEntry.from_stored("k", _stored())
+    first = render_memory_block([entry])
+    assert render_memory_block([MemoryEntry.from_stored("k", _stored())]) == first
+    edited = MemoryEntry.from_stored("k", _stored(value="edited"))
+    assert parse_memory_block(render_memory_block([edited]))[0].value == "edited"
