@@ -291,7 +291,7 @@ def render_memory_block(
 
     Entries appear in the given order. The key-guidance line lists `allowed_keys` when it is
     not `None` (an empty list says nothing may be written), else the keys of the rendered
-    entries.
+    entries (and is left out when no entry is rendered).
 
     Recall mode adds a `<memory_index>` element after `<memory>`: one `<item>` per entry
     that is stored but not shown in full (key and type as attributes, the description as
@@ -344,7 +344,8 @@ def render_memory_block(
         parts.append(_evicted_line(evicted_keys))
     if index and allowed_keys is None:
         parts.append(_indexed_guidance(vocabulary))
-    else:
+    elif entries or allowed_keys is not None:
+        # With no key shown and any key allowed, there is nothing to guide (no empty list).
         parts.append(_key_guidance([e.key for e in entries], allowed_keys, vocabulary))
     return "\n\n".join(parts)
 

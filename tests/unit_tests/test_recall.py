@@ -13,7 +13,7 @@ from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, Memory, MemoryChangeEvent, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.render import parse_memory_block, render_memory_block
+from langchain_contextchef.render import Vocabulary, parse_memory_block, render_memory_block
 from langchain_contextchef.selectors import Relevant
 from langchain_contextchef.tools import OWNED_TOOL_NAMES, make_tools
 
@@ -72,6 +72,19 @@ def test_an_index_without_full_entries_still_renders_an_empty_memory_element() -
 def test_evicted_notice_is_one_line_with_quoted_keys() -> None:
     block = render_memory_block([], evicted_keys=["old <one>", "two"])
     assert 'no longer stored: "old \\u003cone\\u003e", "two".' in block
+
+
+@pytest.mark.parametrize("vocabulary", ["legacy", "unified"])
+def test_a_block_without_entries_lists_no_keys_in_use(vocabulary: Vocabulary) -> None:
+    # Only notices (evictions, entries left out for the budget): no "Keys already in use: ."
+    for block in (
+        render_memory_block([], evicted_keys=["gone"], vocabulary=vocabulary),
+        render_memory_block([], unlisted=3, vocabulary=vocabulary),
+    ):
+        assert "Keys already in use" not in block
+        assert block.endswith(".") and ": ." not in block
+    limited = render_memory_block([], unlisted=1, allowed_keys=["lang"], vocabulary=vocabulary)
+    assert '"lang"' in limited
 
 
 # ---- recall mode in a compile -----------------------------------------------------------------
