@@ -111,6 +111,21 @@ def _load_model(spec: str) -> BaseChatModel:
     return model
 
 
+def _check_backend(kind: str) -> None:
+    # Without this, a missing optional extra surfaced as a failed case (exit 1, "problems"),
+    # as if memory had misbehaved, instead of as a set-up mistake.
+    if kind != "sqlite":
+        return
+    try:
+        importlib.import_module("langgraph.store.sqlite")
+    except ImportError as exc:
+        msg = (
+            "--store sqlite needs LangGraph's SQLite store; install it with "
+            "pip install 'langchain-contextchef[sqlite]'."
+        )
+        raise UsageError(msg) from exc
+
+
 class _Stores:
     """Builds one fresh store per case under a temporary folder, and closes them after."""
 
@@ -163,6 +178,7 @@ def main(argv: Sequence[str] | None = None, *, out: Callable[[str], Any] | None 
                 msg = f"--case: unknown {unknown!r}; the built-in cases are {sorted(known)!r}."
                 raise UsageError(msg)
             cases = [known[n] for n in args.case]
+        _check_backend(args.store)
         factory = _load_factory(args.factory) if args.factory else None
         model = _load_model(args.model) if args.model else None
         with tempfile.TemporaryDirectory(prefix="contextchef-eval-") as tmp:

@@ -369,3 +369,19 @@ def test_custom_case_with_model_path_setup_and_mid_conversation_write() -> None:
     assert [t.injected for t in report.cases[0].turns] == [{"lang": "Go"}, {"lang": "Zig"}]
     writes = report.cases[0].writes
     assert [(w.key, w.refused) for w in writes] == [("lang", False), ("lang", False)]
+
+
+def test_command_without_the_sqlite_extra_is_a_usage_error_not_a_failed_case(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import sys
+
+    from langchain_contextchef.evaluation.__main__ import main
+
+    # A None entry makes the import fail as it does when the extra is not installed.
+    monkeypatch.setitem(sys.modules, "langgraph.store.sqlite", None)
+    table: list[str] = []
+    code = main(["--store", "sqlite", "--case", "empty_memory"], out=table.append)
+    assert code == 2
+    assert table == []
+    assert "pip install 'langchain-contextchef[sqlite]'" in capsys.readouterr().err
