@@ -24,6 +24,7 @@ from langchain_contextchef._context_paths import (
 from langchain_contextchef._driver import Io, Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance, format_time
 from langchain_contextchef.memory import Memory, WriteResult
+from langchain_contextchef.ttl import ResolvedExpiry
 
 __all__ = ["CONTEXT_COMMANDS", "MEMORY_TOOL_NAMES", "dispatch_plan"]
 
@@ -440,12 +441,17 @@ def _memory_rename(
         return _write_text(memory._stale(source, version), "")
     if (yield from memory._read_one(dest.path)) is not None:
         return _already_exists(dest.uri)
+    # The entry moves as it is: a rename must not drop its type or importance, nor give
+    # it the default TTL (which would make a permanent entry expire).
     copied = yield from memory._model_write(
         dest.path,
         source.value,
         description=source.description,
         provenance=provenance,
         must_exist=False,
+        type=source.type,
+        ttl=ResolvedExpiry(source.expires_at_turn, source.expires_at),
+        importance=source.importance,
     )
     if not copied.ok:
         return _write_text(copied, "")

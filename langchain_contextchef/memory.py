@@ -56,7 +56,7 @@ from langchain_contextchef.entry import (
 )
 from langchain_contextchef.gate import DEFAULT_GATE, GateDecision, WriteCandidate, WriteGate
 from langchain_contextchef.prompt import MemoryPlacement
-from langchain_contextchef.ttl import TTL, Turns, parse_ttl, resolve_ttl
+from langchain_contextchef.ttl import TTL, ResolvedExpiry, Turns, parse_ttl, resolve_ttl
 
 __all__ = [
     "FORGET_NAMESPACES",
@@ -503,8 +503,11 @@ class Memory:
         note: str | None = None,
     ) -> Plan[MemoryEntry]:
         now = self._now()
-        parsed = self._default_ttl if ttl is UNSET else parse_ttl(ttl)
-        expiry = resolve_ttl(parsed, turn=turn, now=now)
+        if isinstance(ttl, ResolvedExpiry):  # an absolute expiry carried over (a rename)
+            expiry = ttl
+        else:
+            parsed = self._default_ttl if ttl is UNSET else parse_ttl(ttl)
+            expiry = resolve_ttl(parsed, turn=turn, now=now)
         supersedes = tuple(e.key for e in retire)
         if existing is None:
             entry = MemoryEntry(
@@ -729,7 +732,11 @@ class Memory:
         type: str | None = None,
         supersedes: Sequence[str] = (),
         expected_version: int | None = None,
+        ttl: Any = UNSET,
+        importance: float | None = None,
     ) -> Plan[WriteResult]:
+        # `ttl` and `importance` are for internal callers (a rename keeps the source's expiry
+        # and importance); the model itself never sets them.
         _check_key(key)
         _check_text("value", value)
         _check_text("description", description, optional=True)
@@ -747,7 +754,7 @@ class Memory:
             return WriteResult("refused", key, message=f"Error: {type_error}")
         if provenance is None:
             provenance = Provenance(written_by="model")
-        needs_turn = isinstance(self._default_ttl, Turns)
+        needs_turn = ttl is UNSET and isinstance(self._default_ttl, Turns)
         ops: list[Any] = [
             GetOp(self.namespace, key, refresh_ttl=False),
             GetOp(self.meta_namespace, _VERSION_PREFIX + key, refresh_ttl=False),
@@ -806,8 +813,8 @@ class Memory:
             key,
             value,
             description=description,
-            ttl=UNSET,
-            importance=None,
+            ttl=ttl,
+            importance=importance,
             type=type,
             provenance=provenance,
             existing=existing,

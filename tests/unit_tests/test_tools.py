@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -482,6 +483,31 @@ def test_context_rename_memory(call: Any) -> None:
     entry = memory.get_entry("dst")
     assert entry is not None and (entry.value, entry.description) == ("value", "why")
     assert memory.get("src") is None
+
+
+def test_context_rename_keeps_type_importance_and_expiry(call: Any) -> None:
+    # With a default TTL configured, a rename used to give the moved entry that TTL (a
+    # permanent entry would then expire) and to drop its type and importance.
+    memory = mem(default_ttl=2)
+    memory.set("forever", "Python", type="preference", importance=5, ttl=None)
+    memory.set("soon", "tmp", type="fact", ttl=timedelta(hours=1))
+    for src, dst in (("forever", "lang"), ("soon", "scratch")):
+        before = memory.get_entry(src)
+        assert before is not None
+        assert ctx(call, memory, "rename", f"memory/{src}", new_path=f"memory/{dst}") == (
+            f"Renamed context://memory/{src} to context://memory/{dst}."
+        )
+        after = memory.get_entry(dst)
+        assert after is not None and memory.get_entry(src) is None
+        assert (after.value, after.type, after.importance) == (
+            before.value,
+            before.type,
+            before.importance,
+        )
+        assert (after.expires_at_turn, after.expires_at) == (
+            before.expires_at_turn,
+            before.expires_at,
+        )
 
 
 def test_context_rename_with_vetoed_delete_keeps_both(call: Any) -> None:
