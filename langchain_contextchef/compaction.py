@@ -259,7 +259,6 @@ def recoverable_summarization(
     Raises:
         TypeError: If `summary_prompt` is passed; build `SummarizationMiddleware` directly to
             use a different prompt.
-        ImportError: If the `langchain` package (the `agents` extra) is not installed.
 
     Example:
         ```python
@@ -280,14 +279,9 @@ def recoverable_summarization(
             "build langchain.agents.middleware.SummarizationMiddleware(model, summary_prompt=...)."
         )
         raise TypeError(msg)
-    try:
-        from langchain.agents.middleware.summarization import (  # noqa: PLC0415
-            SummarizationMiddleware,
-        )
-    except ImportError as exc:  # the optional `agents` extra
-        msg = (
-            "recoverable_summarization() needs the `langchain` package: "
-            "pip install 'langchain-contextchef[agents]'."
-        )
-        raise ImportError(msg) from exc
+    # Imported here so that importing the package does not load LangChain's agent stack.
+    from langchain.agents.middleware.summarization import (  # noqa: PLC0415
+        SummarizationMiddleware,
+    )
+
     return SummarizationMiddleware(model, summary_prompt=RECOVERABLE_STATE_PROMPT, **kwargs)
