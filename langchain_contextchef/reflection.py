@@ -704,9 +704,11 @@ def reflect_after_agent(
         ```python
         from langchain_contextchef.reflection import reflect_after_agent
 
-        # inside an AgentMiddleware:
+        # ContextChefMiddleware(chef, reflector=...) already does this; in a middleware
+        # of your own:
         #     def after_agent(self, state, runtime):
-        #         reflect_after_agent(self.reflector, state, memory=self.memory_for(runtime))
+        #         memory = chef.get_memory(get_config(), store=runtime.store)
+        #         reflect_after_agent(reflector, state, memory=memory)
         #         return None
         assert callable(reflect_after_agent)
         ```
