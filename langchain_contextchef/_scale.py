@@ -28,8 +28,6 @@ EvictPolicy: TypeAlias = Literal["least_recently_recalled"]
 EVICTED_KEY = "evicted"
 """The item beside the turn clock that lists keys evicted since the last compile."""
 
-_BULK_LIMIT = 1_000_000
-
 
 def check_config(config: MemoryConfig) -> None:
     """Validate the scale options of a `MemoryConfig` (called from its `__post_init__`)."""
@@ -80,10 +78,7 @@ def read_for_compile(
     The eviction note is read when entries are capped; one semantic search runs when the
     selector asks for it, there is a query, and the store has a vector index.
     """
-    ops: list[Any] = [
-        SearchOp(memory.namespace, limit=_BULK_LIMIT, refresh_ttl=False),
-        GetOp(memory.meta_namespace, "clock", refresh_ttl=False),
-    ]
+    ops: list[Any] = [memory._search_entries_op(), memory._clock_op()]
     capped = memory.config.max_entries is not None
     if capped:
         ops.append(GetOp(memory.meta_namespace, EVICTED_KEY, refresh_ttl=False))
@@ -100,15 +95,8 @@ def read_for_compile(
             SearchOp(memory.namespace, query=query, limit=selector.search_limit, refresh_ttl=False)
         )
     results = yield Io(ops)
-    entries = sorted(
-        (
-            MemoryEntry.from_stored(item.key, item.value)
-            for item in results[0]
-            if tuple(item.namespace) == memory.namespace
-        ),
-        key=lambda e: (e.created_at, e.key),
-    )
-    turn = int(results[1].value.get("turn", 0)) if results[1] is not None else 0
+    entries = memory._entries_of(results[0])
+    turn = memory._turn_of(results[1])
     evicted: list[str] = []
     if capped and results[2] is not None:
         evicted = [k for k in results[2].value.get("keys", []) if isinstance(k, str)]
@@ -193,16 +181,9 @@ def enforce_cap(memory: Memory, written: str) -> Plan[list[str]]:
     if cap is None:
         return []
     items, noted = yield Io(
-        [
-            SearchOp(memory.namespace, limit=_BULK_LIMIT, refresh_ttl=False),
-            GetOp(memory.meta_namespace, EVICTED_KEY, refresh_ttl=False),
-        ]
+        [memory._search_entries_op(), GetOp(memory.meta_namespace, EVICTED_KEY, refresh_ttl=False)]
     )
-    entries = [
-        MemoryEntry.from_stored(item.key, item.value)
-        for item in items
-        if tuple(item.namespace) == memory.namespace
-    ]
+    entries = memory._entries_of(items)
     excess = len(entries) - cap
     if excess <= 0:
         return []

@@ -97,7 +97,8 @@ _CLOCK_KEY = "clock"
 # Beside the clock: the last version of a key that left memory, so a re-created key continues
 # the count and its history items (`<key>@<version>`) never overwrite older ones.
 _VERSION_PREFIX = "version:"
-_BULK_LIMIT = 1_000_000  # one bulk read must see every entry; pages beyond are read on demand
+# One search must return every item of a namespace: a compile reads the whole scope at once.
+_BULK_LIMIT = 1_000_000
 
 EntryList: TypeAlias = list[MemoryEntry]
 HistoryList: TypeAlias = list[HistoryRecord]
@@ -429,15 +430,29 @@ class Memory:
         (item,) = yield Io([GetOp(self.namespace, key, refresh_ttl=False)])
         return self._entry_of(item)
 
-    def _read_all(self) -> Plan[tuple[list[MemoryEntry], int]]:
-        search = SearchOp(self.namespace, limit=_BULK_LIMIT, refresh_ttl=False)
-        items, clock = yield Io([search, GetOp(self.meta_namespace, _CLOCK_KEY, refresh_ttl=False)])
+    def _search_entries_op(self) -> SearchOp:
+        """The op that reads every entry of this scope (answer with `_entries_of`)."""
+        return SearchOp(self.namespace, limit=_BULK_LIMIT, refresh_ttl=False)
+
+    def _clock_op(self) -> GetOp:
+        """The op that reads the turn clock (answer with `_turn_of`)."""
+        return GetOp(self.meta_namespace, _CLOCK_KEY, refresh_ttl=False)
+
+    def _entries_of(self, items: Sequence[Item]) -> list[MemoryEntry]:
+        """The entries among search results, in creation order.
+
+        A search matches a namespace prefix, so a deeper scope's items are dropped here.
+        """
         entries = [
             MemoryEntry.from_stored(item.key, item.value)
             for item in items
             if tuple(item.namespace) == self.namespace
         ]
-        return _order(entries), self._turn_of(clock)
+        return _order(entries)
+
+    def _read_all(self) -> Plan[tuple[list[MemoryEntry], int]]:
+        items, clock = yield Io([self._search_entries_op(), self._clock_op()])
+        return self._entries_of(items), self._turn_of(clock)
 
     @staticmethod
     def _turn_of(clock: Item | None) -> int:
