@@ -299,6 +299,25 @@ class CompileRead:
     evicted_keys: list[str] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class _BeforeWrite:
+    """What a write reads before deciding (`Memory._read_before_write`).
+
+    Attributes:
+        existing: The entry stored at the key now.
+        last_version: The last version of the key that left memory (0 if none).
+        retire: The entry at each `supersedes` key, `None` where nothing is stored.
+        turn: The turn clock, read only when the write's TTL counts turns (else 0).
+        count: Entries in the scope, read only for the gate's entry limit (else 0).
+    """
+
+    existing: MemoryEntry | None
+    last_version: int
+    retire: list[MemoryEntry | None]
+    turn: int
+    count: int
+
+
 def _utcnow() -> datetime:
     return datetime.now(timezone.utc)
 
@@ -599,15 +618,39 @@ class Memory:
         )
         return gate.check(candidate)
 
-    def _count_op(self, is_new_possible: bool) -> list[Any]:
-        # Counting means reading the whole scope, so only when an entry limit needs it.
-        gate = self.gate
-        if gate is None or gate.max_entries is None or not is_new_possible:
-            return []
-        return [SearchOp(self.namespace, limit=_BULK_LIMIT, refresh_ttl=False)]
+    def _needs_turn(self, ttl: Any) -> bool:
+        if isinstance(ttl, ResolvedExpiry):
+            return False
+        return isinstance(self._default_ttl if ttl is UNSET else parse_ttl(ttl), Turns)
 
-    def _count_of(self, items: Sequence[Item]) -> int:
-        return sum(1 for item in items if tuple(item.namespace) == self.namespace)
+    def _read_before_write(
+        self, key: str, retire_keys: Sequence[str], *, ttl: Any, may_be_new: bool
+    ) -> Plan[_BeforeWrite]:
+        """Everything a write of `key` checks first, in one batch."""
+        # Counting means reading the whole scope, so only when the gate's entry limit needs it.
+        gate = self.gate
+        counting = may_be_new and gate is not None and gate.max_entries is not None
+        needs_turn = self._needs_turn(ttl)
+        ops: list[Any] = [
+            GetOp(self.namespace, key, refresh_ttl=False),
+            GetOp(self.meta_namespace, _VERSION_PREFIX + key, refresh_ttl=False),
+            *(GetOp(self.namespace, k, refresh_ttl=False) for k in retire_keys),
+        ]
+        if needs_turn:
+            ops.append(self._clock_op())
+        if counting:
+            ops.append(self._search_entries_op())
+        results = yield Io(ops)
+        rest = results[2 + len(retire_keys) :]
+        # Counted, not parsed: a search matches a prefix, so only this exact namespace counts.
+        count = sum(tuple(i.namespace) == self.namespace for i in rest[-1]) if counting else 0
+        return _BeforeWrite(
+            existing=self._entry_of(results[0]),
+            last_version=self._last_version(results[1]),
+            retire=[self._entry_of(item) for item in results[2 : 2 + len(retire_keys)]],
+            turn=self._turn_of(rest[0]) if needs_turn else 0,
+            count=count,
+        )
 
     def _set(
         self,
@@ -631,32 +674,18 @@ class Memory:
             raise ValueError(type_error)
         retire_keys = _check_supersedes(key, supersedes)
         provenance = self._cause(provenance)
-        parsed = self._default_ttl if ttl is UNSET else parse_ttl(ttl)  # validate before I/O
-        needs_turn = isinstance(parsed, Turns)
-        ops: list[Any] = [
-            GetOp(self.namespace, key, refresh_ttl=False),
-            GetOp(self.meta_namespace, _VERSION_PREFIX + key, refresh_ttl=False),
-        ]
-        if needs_turn:
-            ops.append(GetOp(self.meta_namespace, _CLOCK_KEY, refresh_ttl=False))
-        ops += [GetOp(self.namespace, k, refresh_ttl=False) for k in retire_keys]
-        ops += self._count_op(True)
-        results = yield Io(ops)
-        existing = self._entry_of(results[0])
-        turn = self._turn_of(results[2]) if needs_turn else 0
-        first = 3 if needs_turn else 2
+        before = yield from self._read_before_write(key, retire_keys, ttl=ttl, may_be_new=True)
+        existing = before.existing
         retire: list[MemoryEntry] = []
-        for old_key, item in zip(
-            retire_keys, results[first : first + len(retire_keys)], strict=True
-        ):
-            old = self._entry_of(item)
+        for old_key, old in zip(retire_keys, before.retire, strict=True):
             if old is None:
                 msg = f"Cannot supersede {old_key!r}: no entry has that key. Check memory.list()."
                 raise ValueError(msg)
             retire.append(old)
-        count = self._count_of(results[-1]) if len(results) > first + len(retire_keys) else 0
         status: EntryStatus = "active"
-        decision = self._gate_check(key, value, description, type, provenance, existing, count)
+        decision = self._gate_check(
+            key, value, description, type, provenance, existing, before.count
+        )
         if decision is not None:
             if decision.action == "reject":
                 text = decision.error_message(_address(key)).removeprefix("Error: ")
@@ -674,8 +703,8 @@ class Memory:
                 type=type,
                 provenance=provenance,
                 existing=existing,
-                turn=turn,
-                last_version=self._last_version(results[1]),
+                turn=before.turn,
+                last_version=before.last_version,
                 status=status,
                 retire=retire,
             )
@@ -769,17 +798,10 @@ class Memory:
             return WriteResult("refused", key, message=f"Error: {type_error}")
         if provenance is None:
             provenance = Provenance(written_by="model")
-        needs_turn = ttl is UNSET and isinstance(self._default_ttl, Turns)
-        ops: list[Any] = [
-            GetOp(self.namespace, key, refresh_ttl=False),
-            GetOp(self.meta_namespace, _VERSION_PREFIX + key, refresh_ttl=False),
-        ]
-        if needs_turn:
-            ops.append(GetOp(self.meta_namespace, _CLOCK_KEY, refresh_ttl=False))
-        ops += [GetOp(self.namespace, k, refresh_ttl=False) for k in retire_keys]
-        ops += self._count_op(not must_exist)
-        results = yield Io(ops)
-        existing = self._entry_of(results[0])
+        before = yield from self._read_before_write(
+            key, retire_keys, ttl=ttl, may_be_new=not must_exist
+        )
+        existing = before.existing
         if existing is not None and existing.status == "quarantined":
             return self._held(key)
         if must_exist and existing is None:
@@ -792,12 +814,8 @@ class Memory:
             and existing.version != expected_version
         ):
             return self._stale(existing, expected_version)
-        first = 3 if needs_turn else 2
         retire: list[MemoryEntry] = []
-        for old_key, item in zip(
-            retire_keys, results[first : first + len(retire_keys)], strict=True
-        ):
-            old = self._entry_of(item)
+        for old_key, old in zip(retire_keys, before.retire, strict=True):
             if old is None:
                 message = (
                     f"Error: cannot supersede {_address(old_key)}: nothing is stored there. "
@@ -807,8 +825,9 @@ class Memory:
             if old.status == "quarantined":
                 return self._held(old_key)
             retire.append(old)
-        count = self._count_of(results[-1]) if len(results) > first + len(retire_keys) else 0
-        decision = self._gate_check(key, value, description, type, provenance, existing, count)
+        decision = self._gate_check(
+            key, value, description, type, provenance, existing, before.count
+        )
         status: EntryStatus = "active"
         if decision is not None:
             if decision.action == "reject":
@@ -833,8 +852,8 @@ class Memory:
             type=type,
             provenance=provenance,
             existing=existing,
-            turn=self._turn_of(results[2]) if needs_turn else 0,
-            last_version=self._last_version(results[1]),
+            turn=before.turn,
+            last_version=before.last_version,
             status=status,
             retire=retire,
         )
@@ -942,12 +961,8 @@ class Memory:
                 raise ValueError(msg)
             target = matches[-1]
         old = target.entry
-        needs_turn = isinstance(self._default_ttl, Turns)
-        ops: list[Any] = [GetOp(self.meta_namespace, _VERSION_PREFIX + key, refresh_ttl=False)]
-        if needs_turn:
-            ops.append(GetOp(self.meta_namespace, _CLOCK_KEY, refresh_ttl=False))
-        results = yield Io(ops)
-        last = max([self._last_version(results[0]), *known])
+        before = yield from self._read_before_write(key, (), ttl=UNSET, may_be_new=False)
+        last = max([before.last_version, *known])
         return (
             yield from self._write(
                 key,
@@ -958,7 +973,7 @@ class Memory:
                 type=old.type,
                 provenance=old.provenance,
                 existing=current,
-                turn=self._turn_of(results[1]) if needs_turn else 0,
+                turn=before.turn,
                 last_version=last,
                 note=f"replaced by a revert to version {target.version}",
             )
