@@ -574,24 +574,45 @@ class Memory:
                 provenance=provenance if provenance is not None else existing.provenance,
                 supersedes=supersedes or existing.supersedes,
             )
-        ops: list[Any] = [PutOp(self.namespace, key, entry.to_stored(), index=["value"])]
+        archived: list[PutOp] = []
         if existing is not None:
-            ops += self._archive(existing, "updated", now=now, cause=provenance, note=note)
+            archived = self._archive(existing, "updated", now=now, cause=provenance, note=note)
         # A quarantined entry retires nothing yet: `approve` does it, so the old facts stay
         # visible until someone vouches for the new one.
-        retired = list(retire) if status == "active" else []
-        for old in retired:
-            ops.append(PutOp(self.namespace, old.key, None))
-            ops += self._archive(old, "superseded", now=now, cause=provenance, superseded_by=key)
-        yield Io(ops)
-        previous = existing.value if existing is not None else None
-        yield from self._changed(MemoryChangeEvent("set", key, value, previous, self.scope))
-        for old in retired:
-            event = MemoryChangeEvent("supersede", old.key, None, old.value, self.scope)
-            yield from self._changed(event)
+        yield from self._store(
+            entry,
+            previous=existing.value if existing is not None else None,
+            archived=archived,
+            retire=retire if status == "active" else (),
+            now=now,
+            cause=provenance,
+        )
         if existing is None:
             yield from _scale.enforce_cap(self, key)
         return entry
+
+    def _store(
+        self,
+        entry: MemoryEntry,
+        *,
+        previous: str | None,
+        archived: Sequence[PutOp],
+        retire: Sequence[MemoryEntry],
+        now: datetime,
+        cause: Provenance | None,
+    ) -> Plan[None]:
+        """Put `entry` and retire what it supersedes in one batch, then report the changes."""
+        ops: list[Any] = [PutOp(self.namespace, entry.key, entry.to_stored(), index=["value"])]
+        ops += archived
+        for old in retire:
+            ops.append(PutOp(self.namespace, old.key, None))
+            ops += self._archive(old, "superseded", now=now, cause=cause, superseded_by=entry.key)
+        yield Io(ops)
+        event = MemoryChangeEvent("set", entry.key, entry.value, previous, self.scope)
+        yield from self._changed(event)
+        for old in retire:
+            event = MemoryChangeEvent("supersede", old.key, None, old.value, self.scope)
+            yield from self._changed(event)
 
     def _gate_check(
         self,
@@ -903,17 +924,14 @@ class Memory:
             if (old := self._entry_of(item)) is not None and old.status == "active"
         ]
         approved = entry.evolve(status="active")
-        now = self._now()
-        cause = Provenance(written_by="developer")
-        ops: list[Any] = [PutOp(self.namespace, key, approved.to_stored(), index=["value"])]
-        for old in retire:
-            ops.append(PutOp(self.namespace, old.key, None))
-            ops += self._archive(old, "superseded", now=now, cause=cause, superseded_by=key)
-        yield Io(ops)
-        yield from self._changed(MemoryChangeEvent("set", key, entry.value, None, self.scope))
-        for old in retire:
-            event = MemoryChangeEvent("supersede", old.key, None, old.value, self.scope)
-            yield from self._changed(event)
+        yield from self._store(
+            approved,
+            previous=None,
+            archived=(),
+            retire=retire,
+            now=self._now(),
+            cause=Provenance(written_by="developer"),
+        )
         return approved
 
     def _read_history(self, key: str) -> Plan[tuple[HistoryList, MemoryEntry | None]]:
