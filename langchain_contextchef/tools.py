@@ -104,7 +104,7 @@ _NO_STORE = InMemoryStore()
 
 
 def owns_tool(name: str) -> bool:
-    """Whether `name` is one of this package's tools (`create_memory`, `modify_memory`, `context`).
+    """Whether `name` is one of this package's tools (any name in `OWNED_TOOL_NAMES`).
 
     Example:
         ```python
