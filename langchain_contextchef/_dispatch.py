@@ -181,6 +181,11 @@ def _nothing_at(uri: str) -> str:
     return f"Error: nothing is stored at {uri}."
 
 
+def _unreadable(uri: str) -> str:
+    # Both read paths (recall_memory and view) answer a held entry with the same text.
+    return f"Error: {uri} is quarantined; it cannot be read until the host approves it."
+
+
 def _write_text(result: WriteResult, success: str) -> str:
     uri = _memory_uri(result.key)
     if result.message is not None and not result.ok:  # gate, type, supersede, stale
@@ -317,7 +322,7 @@ def _recall_memory(memory: Memory, args: Mapping[str, Any]) -> Plan[str]:
     if entry is None:
         return _nothing_at(_memory_uri(key))
     if entry.status != "active":
-        return f"Error: {_memory_uri(key)} is quarantined; it cannot be read until the host approves it."
+        return _unreadable(_memory_uri(key))
     return entry.value
 
 
@@ -360,7 +365,7 @@ def _memory_view(memory: Memory, where: ContextPath) -> Plan[str]:
         entry = yield from memory._recall(where.path)
         if entry is not None:
             if entry.status != "active":
-                return f"Error: {where.uri} is quarantined; it cannot be read until the host approves it."
+                return _unreadable(where.uri)
             return entry.value
     entries, _ = yield from memory._read_all()
     prefix = where.path if where.is_dir else where.path + "/"
