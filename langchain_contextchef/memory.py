@@ -1548,13 +1548,14 @@ class Memory:
             assert memory.get_entry("tone").version == 1
             ```
         """
-        return run_sync(_scale.recall(self, _check_key(key)), self.store)
+        return run_sync(self._recall(_check_key(key)), self.store)
 
     async def arecall(self, key: str) -> MemoryEntry | None:
         """Async `recall`."""
-        return await run_async(_scale.recall(self, _check_key(key)), self.store)
+        return await run_async(self._recall(_check_key(key)), self.store)
 
     def _recall(self, key: str) -> Plan[MemoryEntry | None]:
+        # The plan lives in `_scale`; tools reach it through this method like every other.
         return _scale.recall(self, key)
 
     def snapshot(self) -> dict[str, Any]:
