@@ -279,11 +279,13 @@ class ExportReceipt:
         folder: The folder written to.
         index: The path of `MEMORY.md`.
         files: One item per entry, in the memory's creation order.
+        removed: Files the previous `MEMORY.md` listed whose entries no longer exist.
     """
 
     folder: Path
     index: Path
     files: tuple[ExportedFile, ...] = field(default=())
+    removed: tuple[str, ...] = field(default=())
 
     @property
     def keys(self) -> list[str]:
@@ -312,6 +314,19 @@ def _index_line(entry: MemoryEntry, file_name: str) -> str:
     return f"- [{label}]({file_name}) — {description}".rstrip(" —")
 
 
+_INDEX_LINK = re.compile(r"\]\(([^()/\\]+\.md)\)")
+
+
+def _previously_listed(root: Path) -> set[str]:
+    """File names the folder's current `MEMORY.md` links to (plain names inside the folder)."""
+    index = root / INDEX_FILE
+    try:
+        text = index.read_text(encoding="utf-8")
+    except (FileNotFoundError, UnicodeDecodeError):
+        return set()
+    return {name for name in _INDEX_LINK.findall(text) if name.casefold() != INDEX_FILE.casefold()}
+
+
 def export_kagent(
     memory: Memory,
     folder: str | os.PathLike[str],
@@ -321,8 +336,10 @@ def export_kagent(
     """Write every entry of a memory as a kagent-ts `.memory/` folder.
 
     Each entry becomes one Markdown file (see `file_name_for_key`), written atomically, and
-    `MEMORY.md` is rewritten to index them. Files of earlier exports are left in place.
-    Turn and time TTLs are not exported: kagent-ts has no expiry.
+    `MEMORY.md` is rewritten to index them. Files the previous `MEMORY.md` listed whose entries
+    are gone are removed, so a deleted memory cannot come back through a later import; other
+    files in the folder are never touched. Turn and time TTLs are not exported: kagent-ts has
+    no expiry.
 
     Args:
         memory: The memory to export.
@@ -356,6 +373,7 @@ def export_kagent(
         msg = f"export_kagent() needs a folder, but {str(root)!r} is a file. Pass a folder path."
         raise NotADirectoryError(msg)
     root.mkdir(parents=True, exist_ok=True)
+    previous = _previously_listed(root)
     entries = memory.list()
     used: set[str] = {INDEX_FILE.casefold()}
     exported: list[ExportedFile] = []
@@ -379,7 +397,11 @@ def export_kagent(
         index_lines.append(_index_line(entry, name))
     index = root / INDEX_FILE
     _write_atomic(index, "\n".join(index_lines) + "\n")
-    return ExportReceipt(root, index, tuple(exported))
+    stale = sorted(previous - {item.file_name for item in exported})
+    for name in stale:
+        with contextlib.suppress(FileNotFoundError):
+            (root / name).unlink()
+    return ExportReceipt(root, index, tuple(exported), tuple(stale))
 
 
 # ---- import ------------------------------------------------------------------------------------

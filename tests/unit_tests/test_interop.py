@@ -380,3 +380,23 @@ def test_an_edited_body_wins_over_the_exact_copy(tmp_path: Path) -> None:
     path.write_text(path.read_text(encoding="utf-8").replace("\npadded\n", "\nedited by hand\n"))
     import_kagent(target, tmp_path)
     assert target.get("k") == "edited by hand"
+
+
+def test_re_export_removes_files_of_deleted_entries_only(tmp_path: Path) -> None:
+    folder = tmp_path / ".memory"
+    memory = Memory(InMemoryStore())
+    memory.set("keep-me", "kept", description="stays")
+    memory.set("drop-me", "dropped", description="goes")
+    export_kagent(memory, folder)
+    (folder / "notes.md").write_text("a file of the user's own\n", encoding="utf-8")
+    memory.delete("drop-me")
+
+    receipt = export_kagent(memory, folder)
+    assert receipt.removed == ("drop-me.md",)
+    assert sorted(p.name for p in folder.iterdir()) == ["MEMORY.md", "keep-me.md", "notes.md"]
+
+    # The deleted memory cannot come back through an import of the folder.
+    other = Memory(InMemoryStore())
+    import_kagent(other, folder)
+    assert other.get("drop-me") is None
+    assert other.get("keep-me") == "kept"
