@@ -272,6 +272,21 @@ def test_revert_restores_as_a_new_version(store: BaseStore) -> None:
         memory.revert("never")
 
 
+def test_revert_and_model_writes_count_a_turn_ttl_from_the_current_turn(
+    store: BaseStore,
+) -> None:
+    memory = mem(store, default_ttl=2)
+    memory.set("tone", "formal", ttl=None)
+    memory.set("tone", "casual", ttl=None)
+    for _ in range(3):
+        memory.read_for_compile()
+    assert memory.turn == 3
+    restored = memory.revert("tone")
+    assert (restored.value, restored.expires_at_turn) == ("formal", 5)
+    for result in (memory.create_memory("lang", "Python"), memory.update_memory("lang", "Rust")):
+        assert result.entry is not None and result.entry.expires_at_turn == 5
+
+
 def test_supersede_refusals_leave_the_store_unchanged() -> None:
     store = InMemoryStore()
     memory = mem(store, allowed_keys=["a", "b"])
