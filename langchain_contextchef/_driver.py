@@ -19,7 +19,7 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.store.base import BaseStore, Op
 
-__all__ = ["Atomic", "Call", "Emit", "Invoke", "Io", "Plan", "run_async", "run_sync"]
+__all__ = ["NO_STORE", "Atomic", "Call", "Emit", "Invoke", "Io", "Plan", "run_async", "run_sync"]
 
 T = TypeVar("T")
 
@@ -161,3 +161,18 @@ async def run_async(plan: Plan[T], store: BaseStore) -> T:
             if _inside_run():
                 with contextlib.suppress(RuntimeError):
                     await adispatch_custom_event(step.name, step.data)
+
+
+class _NoStore(BaseStore):
+    """The store of a plan that must not touch storage (memory disabled); any access is a bug."""
+
+    def batch(self, ops: Any) -> Any:
+        msg = "memory is disabled here, so no store access is possible"
+        raise RuntimeError(msg)
+
+    async def abatch(self, ops: Any) -> Any:
+        return self.batch(ops)
+
+
+NO_STORE: BaseStore = _NoStore()
+"""Run a plan with this when it has no memory: it answers without I/O or fails loudly."""

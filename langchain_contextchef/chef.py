@@ -32,7 +32,7 @@ from langgraph.store.base import BaseStore
 from pydantic import BaseModel
 
 from langchain_contextchef import _scale
-from langchain_contextchef._driver import Call, Plan, run_async, run_sync
+from langchain_contextchef._driver import NO_STORE, Call, Plan, run_async, run_sync
 from langchain_contextchef.budget import (
     LAYERS,
     ContextBudget,
@@ -140,7 +140,7 @@ def _store_from(store: BaseStore | str | os.PathLike[str] | None) -> BaseStore |
     raise TypeError(msg)
 
 
-def _graph_runtime(config: RunnableConfig | None) -> Any:
+def _graph_runtime() -> Any:
     """The LangGraph runtime of the current graph run, if this is one."""
     from langgraph.runtime import get_runtime  # noqa: PLC0415 - optional at import time
 
@@ -251,10 +251,14 @@ class ContextChef:
             raise ContextChefError(msg)
         runtime = None
         if context is None or (store is None and self.store is None):
-            runtime = _graph_runtime(None)
+            runtime = _graph_runtime()
         if context is None and runtime is not None:
             context = getattr(runtime, "context", None)
-        resolved_store = store or self.store or getattr(runtime, "store", None)
+        # `is not None`, not truthiness: a store that defines __len__ may be empty and falsy.
+        resolved_store = next(
+            (s for s in (store, self.store, getattr(runtime, "store", None)) if s is not None),
+            None,
+        )
         if resolved_store is None:
             msg = (
                 "ContextChef has no store. Pass store=... (a LangGraph BaseStore or a folder such "
@@ -416,7 +420,7 @@ class ContextChef:
             # All or nothing: an async hook found mid-sweep would leave the compile half done.
             memory._refuse_async_hooks("on_memory_expired", "on_memory_changed")
         plan = self._compile(messages, dynamic_state, config, memory)
-        store = memory.store if memory is not None else _NO_STORE
+        store = memory.store if memory is not None else NO_STORE
         return run_sync(plan, store)
 
     async def acompile(
@@ -430,7 +434,7 @@ class ContextChef:
         """Async `compile`."""
         memory = self._memory_or_none(config, context)
         plan = self._compile(messages, dynamic_state, config, memory)
-        store = memory.store if memory is not None else _NO_STORE
+        store = memory.store if memory is not None else NO_STORE
         return await run_async(plan, store)
 
     @property
@@ -526,17 +530,3 @@ def _last_user_text(messages: Sequence[BaseMessage]) -> str:
         if isinstance(message, HumanMessage):
             return str(message.text)
     return ""
-
-
-class _NoStore(BaseStore):
-    """Stands in when memory is disabled; any store access is a bug."""
-
-    def batch(self, ops: Any) -> Any:
-        msg = "memory is disabled on this ContextChef; no store access is possible"
-        raise ContextChefError(msg)
-
-    async def abatch(self, ops: Any) -> Any:
-        return self.batch(ops)
-
-
-_NO_STORE = _NoStore()

@@ -55,7 +55,6 @@ from langchain_contextchef.entry import (
     history_key,
 )
 from langchain_contextchef.gate import DEFAULT_GATE, GateDecision, WriteCandidate, WriteGate
-from langchain_contextchef.prompt import MemoryPlacement
 from langchain_contextchef.ttl import TTL, ResolvedExpiry, Turns, parse_ttl, resolve_ttl
 
 __all__ = [
@@ -69,6 +68,7 @@ __all__ = [
     "ForgetReceipt",
     "Memory",
     "MemoryConfig",
+    "MemoryPlacement",
     "WriteResult",
     "WriteStatus",
 ]
@@ -100,6 +100,8 @@ _VERSION_PREFIX = "version:"
 # One search must return every item of a namespace: a compile reads the whole scope at once.
 _BULK_LIMIT = 1_000_000
 
+MemoryPlacement: TypeAlias = Literal["after_system", "before_history_tail"]
+"""Where the memory data block goes: the top system layer, or the tail of the conversation."""
 EntryList: TypeAlias = list[MemoryEntry]
 HistoryList: TypeAlias = list[HistoryRecord]
 Selector: TypeAlias = Callable[[list[MemoryEntry]], Sequence[MemoryEntry]]

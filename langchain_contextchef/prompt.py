@@ -55,6 +55,7 @@ from langchain_core.messages import (
 from langchain_core.prompt_values import ChatPromptValue, PromptValue
 from langchain_core.runnables import Runnable, RunnableConfig, ensure_config
 
+from langchain_contextchef.memory import MemoryPlacement
 from langchain_contextchef.render import ANCHOR_LINE
 
 if TYPE_CHECKING:
@@ -62,8 +63,6 @@ if TYPE_CHECKING:
 
 __all__ = ["ContextChefPrompt", "DynamicStatePlacement", "MemoryPlacement", "PromptInput", "splice"]
 
-MemoryPlacement: TypeAlias = Literal["after_system", "before_history_tail"]
-"""Where the memory data block goes: the top system layer, or the tail of the conversation."""
 
 DynamicStatePlacement: TypeAlias = Literal["last_user", "system"]
 """Where dynamic state and implicit context go: the conversation tail, or the system layer."""

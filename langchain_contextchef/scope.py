@@ -93,6 +93,15 @@ def resolve_scope(
         if not isinstance(label, str) or not label:
             msg = f"Scope labels must be non-empty strings, got {label!r} in {tuple(scope)!r}."
             raise ScopeError(msg)
+        if len(_FIELD.findall(label)) > 1:
+            # "{org}-{user}" gives "a-b-c" for org "a-b"/user "c" and for org "a"/user "b-c":
+            # two tenants in one namespace. One template per label keeps the filling injective.
+            msg = (
+                f"The scope label {label!r} holds several templates, which lets two different "
+                "tenants fill it to the same namespace. Give each template its own label, e.g. "
+                '("orgs", "{org}", "users", "{user_id}").'
+            )
+            raise ScopeError(msg)
 
         def fill(match: re.Match[str]) -> str:
             name = match.group(1)

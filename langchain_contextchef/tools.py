@@ -52,12 +52,11 @@ from langgraph.config import get_store
 from langgraph.prebuilt import ToolRuntime
 from langgraph.runtime import get_runtime
 from langgraph.store.base import BaseStore
-from langgraph.store.memory import InMemoryStore
 from pydantic import BaseModel, Field, ValidationError, WithJsonSchema, create_model
 from pydantic.json_schema import SkipJsonSchema
 
 from langchain_contextchef._dispatch import CONTEXT_COMMANDS, dispatch_plan
-from langchain_contextchef._driver import Plan, run_async, run_sync
+from langchain_contextchef._driver import NO_STORE, Plan, run_async, run_sync
 from langchain_contextchef.entry import DEFAULT_MEMORY_TYPES
 from langchain_contextchef.errors import ToolNotOwnedError
 from langchain_contextchef.memory import Memory, MemoryConfig
@@ -97,7 +96,6 @@ MemoryResolver: TypeAlias = Callable[[RunnableConfig], "Memory | None"]
 """Returns the `Memory` a tool call should use, given the run's config (`None`: no memory)."""
 
 # Never touched: a plan for a missing memory answers before its first store step.
-_NO_STORE = InMemoryStore()
 
 
 # ---- dispatch ---------------------------------------------------------------------------------
@@ -186,7 +184,7 @@ def handle_tool(
     """
     plan = dispatch(name, arguments, memory, tool_call_id=tool_call_id)
     if memory is None:
-        return run_sync(plan, _NO_STORE)
+        return run_sync(plan, NO_STORE)
     memory._refuse_async_hooks("on_memory_update", "on_memory_changed")
     return run_sync(plan, memory.store)
 
@@ -200,7 +198,7 @@ async def ahandle_tool(
 ) -> str:
     """Async `handle_tool`: uses the store's async API and awaits async hooks."""
     plan = dispatch(name, arguments, memory, tool_call_id=tool_call_id)
-    return await run_async(plan, memory.store if memory is not None else _NO_STORE)
+    return await run_async(plan, memory.store if memory is not None else NO_STORE)
 
 
 # ---- schemas ----------------------------------------------------------------------------------

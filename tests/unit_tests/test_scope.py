@@ -64,6 +64,13 @@ def test_templates_inside_a_label_and_several_fields() -> None:
     assert resolve_scope(scope, context=Ctx(user_id="u1", org="acme")) == ("org-acme", "u1")
 
 
+def test_a_label_with_two_templates_is_refused_because_it_can_collide() -> None:
+    scope = ("t-{org}-{user}",)
+    for org, user in (("a-b", "c"), ("a", "b-c")):
+        with pytest.raises(ScopeError, match="several templates"):
+            resolve_scope(scope, {"configurable": {"org": org, "user": user}})
+
+
 def test_a_scope_without_templates_needs_nothing() -> None:
     assert resolve_scope(("shared", "project")) == ("shared", "project")
 
