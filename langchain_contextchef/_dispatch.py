@@ -2,7 +2,10 @@
 
 Everything here turns a model's tool call into a result text. Model mistakes become `Error: ...`
 texts; every check that can refuse a call runs before the first write, so a refused call leaves
-the store exactly as it was. Exceptions from user hooks propagate: those are developer bugs.
+the store exactly as it was. The one exception is the host's veto on the second half of a
+rename (copy, then delete): when it refuses the delete, the copy stays and the result says so
+("Copied ..., but the original could not be removed."). Exceptions from user hooks propagate:
+those are developer bugs.
 """
 
 from __future__ import annotations
