@@ -781,6 +781,12 @@ def _fold(text: str) -> tuple[str, list[int] | None]:
     return "".join(pieces), origin
 
 
+_TRIGGER_SETS: dict[str, tuple[frozenset[str], bool]] = {
+    name: (frozenset(words), needs_digits) for name, (words, needs_digits) in _TRIGGERS.items()
+}
+_TRIGGER_WORDS: frozenset[str] = frozenset().union(*(words for words, _ in _TRIGGER_SETS.values()))
+
+
 def _run(detector: _Detector, text: str, origin: list[int] | None, out: list[Hit]) -> None:
     for match in detector.pattern.finditer(text):
         if detector.validate is not None and not detector.validate(match):
@@ -810,12 +816,14 @@ def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit
     folded, origin = _fold(text)
     lowered = folded.lower()
     has_digits = _THREE_DIGITS.search(folded) is not None
+    # Each trigger word is looked up once per text, not once per detector that names it.
+    present = {word for word in _TRIGGER_WORDS if word in lowered}
     selected = (_SECRET_DETECTORS if secrets else ()) + (_INJECTION_DETECTORS if injection else ())
     for detector in selected:
-        words, needs_digits = _TRIGGERS[detector.name]
+        words, needs_digits = _TRIGGER_SETS[detector.name]
         if needs_digits and not has_digits:
             continue
-        if words and not any(word in lowered for word in words):
+        if words and present.isdisjoint(words):
             continue
         _run(detector, folded, origin, hits)
     # Only non-ASCII text (the case where `origin` exists) can hold invisible characters.
