@@ -40,7 +40,7 @@ from typing import Any, Literal, TypeAlias
 
 from langgraph.store.base import BaseStore, GetOp, Item, PutOp, SearchOp
 
-from langchain_contextchef import _scale
+from langchain_contextchef import _governance, _scale
 from langchain_contextchef._driver import Atomic, Call, Emit, Io, Plan, run_async, run_sync
 from langchain_contextchef._scale import EvictPolicy, RecallMode
 from langchain_contextchef.budget import TokenCounterLike
@@ -52,7 +52,6 @@ from langchain_contextchef.entry import (
     MemoryChangeEvent,
     MemoryEntry,
     Provenance,
-    history_key,
 )
 from langchain_contextchef.gate import DEFAULT_GATE, GateDecision, WriteCandidate, WriteGate
 from langchain_contextchef.ttl import TTL, ResolvedExpiry, Turns, parse_ttl, resolve_ttl
@@ -94,9 +93,6 @@ FORGET_NAMESPACES: tuple[str, ...] = (
 """Every label under a scope that `Memory.forget` empties."""
 
 _CLOCK_KEY = "clock"
-# Beside the clock: the last version of a key that left memory, so a re-created key continues
-# the count and its history items (`<key>@<version>`) never overwrite older ones.
-_VERSION_PREFIX = "version:"
 # One search must return every item of a namespace: a compile reads the whole scope at once.
 _BULK_LIMIT = 1_000_000
 
@@ -447,13 +443,23 @@ class Memory:
             },
         )
 
+    def _entry_op(self, key: str) -> GetOp:
+        """The op that reads the entry at `key` (answer with `_entry_of`)."""
+        return GetOp(self.namespace, key, refresh_ttl=False)
+
     def _read_one(self, key: str) -> Plan[MemoryEntry | None]:
-        (item,) = yield Io([GetOp(self.namespace, key, refresh_ttl=False)])
+        (item,) = yield Io([self._entry_op(key)])
         return self._entry_of(item)
+
+    def _scan_op(
+        self, namespace: tuple[str, ...], *, filter: dict[str, Any] | None = None
+    ) -> SearchOp:
+        """The op that reads every item under `namespace` in one round-trip."""
+        return SearchOp(namespace, filter=filter, limit=_BULK_LIMIT, refresh_ttl=False)
 
     def _search_entries_op(self) -> SearchOp:
         """The op that reads every entry of this scope (answer with `_entries_of`)."""
-        return SearchOp(self.namespace, limit=_BULK_LIMIT, refresh_ttl=False)
+        return self._scan_op(self.namespace)
 
     def _clock_op(self) -> GetOp:
         """The op that reads the turn clock (answer with `_turn_of`)."""
@@ -492,28 +498,10 @@ class Memory:
         superseded_by: str | None = None,
         note: str | None = None,
     ) -> list[PutOp]:
-        """Ops that keep `entry` in history; a version leaving memory also records its number."""
-        record = HistoryRecord(
-            key=entry.key,
-            version=entry.version,
-            status=status,
-            entry=entry,
-            recorded_at=now,
-            changed_by=cause.written_by if cause is not None else None,
-            tool_call_id=cause.tool_call_id if cause is not None else None,
-            superseded_by=superseded_by,
-            note=note,
+        """Ops that keep `entry` in history (see `_governance.archive`); `_scale` evicts with it."""
+        return _governance.archive(
+            self, entry, status, now=now, cause=cause, superseded_by=superseded_by, note=note
         )
-        key = history_key(entry.key, entry.version)
-        ops = [PutOp(self.history_namespace, key, record.to_stored(), index=False)]
-        if status != "updated":
-            marker = {"version": entry.version}
-            ops.append(PutOp(self.meta_namespace, _VERSION_PREFIX + entry.key, marker, index=False))
-        return ops
-
-    @staticmethod
-    def _last_version(marker: Item | None) -> int:
-        return int(marker.value.get("version", 0)) if marker is not None else 0
 
     def _type_error(self, type_: str | None) -> str | None:
         allowed = self.memory_types
@@ -578,7 +566,9 @@ class Memory:
             )
         archived: list[PutOp] = []
         if existing is not None:
-            archived = self._archive(existing, "updated", now=now, cause=provenance, note=note)
+            archived = _governance.archive(
+                self, existing, "updated", now=now, cause=provenance, note=note
+            )
         # A quarantined entry retires nothing yet: `approve` does it, so the old facts stay
         # visible until someone vouches for the new one.
         yield from self._store(
@@ -607,8 +597,9 @@ class Memory:
         ops: list[Any] = [PutOp(self.namespace, entry.key, entry.to_stored(), index=["value"])]
         ops += archived
         for old in retire:
-            ops.append(PutOp(self.namespace, old.key, None))
-            ops += self._archive(old, "superseded", now=now, cause=cause, superseded_by=entry.key)
+            ops += _governance.retire(
+                self, old, "superseded", now=now, cause=cause, superseded_by=entry.key
+            )
         yield Io(ops)
         event = MemoryChangeEvent("set", entry.key, entry.value, previous, self.scope)
         yield from self._changed(event)
@@ -655,9 +646,9 @@ class Memory:
         counting = may_be_new and gate is not None and gate.max_entries is not None
         needs_turn = self._needs_turn(ttl)
         ops: list[Any] = [
-            GetOp(self.namespace, key, refresh_ttl=False),
-            GetOp(self.meta_namespace, _VERSION_PREFIX + key, refresh_ttl=False),
-            *(GetOp(self.namespace, k, refresh_ttl=False) for k in retire_keys),
+            self._entry_op(key),
+            _governance.version_marker_op(self, key),
+            *(self._entry_op(k) for k in retire_keys),
         ]
         if needs_turn:
             ops.append(self._clock_op())
@@ -669,7 +660,7 @@ class Memory:
         count = sum(tuple(i.namespace) == self.namespace for i in rest[-1]) if counting else 0
         return _BeforeWrite(
             existing=self._entry_of(results[0]),
-            last_version=self._last_version(results[1]),
+            last_version=_governance.last_version(results[1]),
             retire=[self._entry_of(item) for item in results[2 : 2 + len(retire_keys)]],
             turn=self._turn_of(rest[0]) if needs_turn else 0,
             count=count,
@@ -736,9 +727,7 @@ class Memory:
     def _remove(
         self, existing: MemoryEntry, cause: Provenance, status: HistoryStatus = "deleted"
     ) -> Plan[None]:
-        ops: list[Any] = [PutOp(self.namespace, existing.key, None)]
-        ops += self._archive(existing, status, now=self._now(), cause=cause)
-        yield Io(ops)
+        yield Io(_governance.retire(self, existing, status, now=self._now(), cause=cause))
         event = MemoryChangeEvent("delete", existing.key, None, existing.value, self.scope)
         yield from self._changed(event)
 
@@ -912,120 +901,8 @@ class Memory:
         yield from self._remove(existing, cause)
         return WriteResult("deleted", key, existing)
 
-    def _approve(self, key: str) -> Plan[MemoryEntry]:
-        _check_key(key)
-        entry = yield from self._read_one(key)
-        if entry is None or entry.status != "quarantined":
-            state = "nothing is stored there" if entry is None else "it is not quarantined"
-            msg = f"Cannot approve {key!r}: {state}. memory.quarantined() lists what awaits review."
-            raise ValueError(msg)
-        olds = yield Io([GetOp(self.namespace, k, refresh_ttl=False) for k in entry.supersedes])
-        retire = [
-            old
-            for item in olds
-            if (old := self._entry_of(item)) is not None and old.status == "active"
-        ]
-        approved = entry.evolve(status="active")
-        yield from self._store(
-            approved,
-            previous=None,
-            archived=(),
-            retire=retire,
-            now=self._now(),
-            cause=Provenance(written_by="developer"),
-        )
-        return approved
-
-    def _read_history(self, key: str) -> Plan[tuple[HistoryList, MemoryEntry | None]]:
-        search = SearchOp(
-            self.history_namespace, filter={"key": key}, limit=_BULK_LIMIT, refresh_ttl=False
-        )
-        items, current = yield Io([search, GetOp(self.namespace, key, refresh_ttl=False)])
-        records = [
-            HistoryRecord.from_stored(item.value)
-            for item in items
-            if tuple(item.namespace) == self.history_namespace and item.value.get("key") == key
-        ]
-        records.sort(key=lambda r: (r.version, r.recorded_at or r.entry.updated_at))
-        return records, self._entry_of(current)
-
-    def _history(self, key: str) -> Plan[HistoryList]:
-        records, current = yield from self._read_history(_check_key(key))
-        if current is not None:
-            records.append(HistoryRecord(key, current.version, "current", current))
-        return records
-
-    def _revert(self, key: str, version: int | None) -> Plan[MemoryEntry]:
-        _check_key(key)
-        if version is not None and (isinstance(version, bool) or not isinstance(version, int)):
-            msg = f"version must be an int or None, got {version!r}."
-            raise TypeError(msg)
-        records, current = yield from self._read_history(key)
-        known = sorted({r.version for r in records})
-        if version is None:
-            older = [r for r in records if current is None or r.version < current.version]
-            if not older:
-                msg = f"Cannot revert {key!r}: it has no earlier version. memory.history(key) lists them."
-                raise ValueError(msg)
-            target = older[-1]
-        else:
-            if current is not None and version == current.version:
-                msg = f"Cannot revert {key!r} to version {version}: that is the current version."
-                raise ValueError(msg)
-            matches = [r for r in records if r.version == version]
-            if not matches:
-                msg = (
-                    f"Cannot revert {key!r} to version {version}: history holds versions "
-                    f"{known or 'none'}. memory.history(key) lists them."
-                )
-                raise ValueError(msg)
-            target = matches[-1]
-        old = target.entry
-        before = yield from self._read_before_write(key, (), ttl=UNSET, may_be_new=False)
-        last = max([before.last_version, *known])
-        return (
-            yield from self._write(
-                key,
-                old.value,
-                description=old.description,
-                ttl=UNSET,
-                importance=old.importance,
-                type=old.type,
-                provenance=old.provenance,
-                existing=current,
-                turn=before.turn,
-                last_version=last,
-                note=f"replaced by a revert to version {target.version}",
-            )
-        )
-
     def _forget(self) -> Plan[ForgetReceipt]:
-        namespaces = [(*self.scope, label) for label in FORGET_NAMESPACES]
-
-        def search_all() -> list[SearchOp]:
-            return [SearchOp(ns, limit=_BULK_LIMIT, refresh_ttl=False) for ns in namespaces]
-
-        def own(namespace: tuple[str, ...], items: Sequence[Item]) -> list[Item]:
-            # A search is a prefix match; delete only this exact namespace, never a deeper one.
-            return [item for item in items if tuple(item.namespace) == namespace]
-
-        found = yield Io(search_all())
-        doomed = [own(ns, items) for ns, items in zip(namespaces, found, strict=True)]
-        deletes = [
-            PutOp(ns, item.key, None)
-            for ns, items in zip(namespaces, doomed, strict=True)
-            for item in items
-        ]
-        if deletes:
-            yield Io(deletes)
-        left = yield Io(search_all())
-        remaining = {
-            label: len(own(ns, items))
-            for label, ns, items in zip(FORGET_NAMESPACES, namespaces, left, strict=True)
-        }
-        deleted = {
-            label: len(items) for label, items in zip(FORGET_NAMESPACES, doomed, strict=True)
-        }
+        deleted, remaining = yield from _governance.forget(self, FORGET_NAMESPACES)
         return ForgetReceipt(self.scope, deleted, remaining, not any(remaining.values()))
 
     def _compile(self, query: str | None = None) -> Plan[CompileRead]:
@@ -1038,8 +915,7 @@ class Memory:
                     yield Call(self.config.on_memory_expired, (entry,), "on_memory_expired")
             ops: list[Any] = []
             for entry in expired:
-                ops.append(PutOp(self.namespace, entry.key, None))
-                ops += self._archive(entry, "expired", now=now, cause=None)
+                ops += _governance.retire(self, entry, "expired", now=now, cause=None)
             yield Io(ops)
             for entry in expired:
                 event = MemoryChangeEvent("expire", entry.key, None, entry.value, self.scope)
@@ -1228,7 +1104,7 @@ class Memory:
         return (await run_async(self._read_all(), self.store))[0]
 
     def _read_turn(self) -> Plan[int]:
-        (clock,) = yield Io([GetOp(self.meta_namespace, _CLOCK_KEY, refresh_ttl=False)])
+        (clock,) = yield Io([self._clock_op()])
         return self._turn_of(clock)
 
     @property
@@ -1396,11 +1272,11 @@ class Memory:
 
     def quarantined(self) -> EntryList:
         """The entries the gate holds for review, in creation order (never injected)."""
-        return [e for e in self.list() if e.status == "quarantined"]
+        return run_sync(_governance.quarantined(self), self.store)
 
     async def aquarantined(self) -> EntryList:
         """Async `quarantined`."""
-        return [e for e in await self.alist() if e.status == "quarantined"]
+        return await run_async(_governance.quarantined(self), self.store)
 
     def approve(self, key: str) -> MemoryEntry:
         """Release a quarantined entry: it becomes active and retires what it supersedes.
@@ -1422,11 +1298,11 @@ class Memory:
             ```
         """
         self._refuse_async_hooks("on_memory_changed")
-        return run_sync(self._approve(key), self.store)
+        return run_sync(_governance.approve(self, _check_key(key)), self.store)
 
     async def aapprove(self, key: str) -> MemoryEntry:
         """Async `approve`."""
-        return await run_async(self._approve(key), self.store)
+        return await run_async(_governance.approve(self, _check_key(key)), self.store)
 
     def history(self, key: str) -> HistoryList:
         """Every kept version of `key`, oldest first, with the live version last (`current`).
@@ -1445,11 +1321,11 @@ class Memory:
             ]
             ```
         """
-        return run_sync(self._history(key), self.store)
+        return run_sync(_governance.history(self, _check_key(key)), self.store)
 
     async def ahistory(self, key: str) -> HistoryList:
         """Async `history`."""
-        return await run_async(self._history(key), self.store)
+        return await run_async(_governance.history(self, _check_key(key)), self.store)
 
     def revert(self, key: str, version: int | None = None) -> MemoryEntry:
         """Restore an earlier version of `key` as a new write (recorded in history).
@@ -1478,11 +1354,11 @@ class Memory:
             ```
         """
         self._refuse_async_hooks("on_memory_changed")
-        return run_sync(self._revert(key, version), self.store)
+        return run_sync(_governance.revert(self, _check_key(key), version), self.store)
 
     async def arevert(self, key: str, version: int | None = None) -> MemoryEntry:
         """Async `revert`."""
-        return await run_async(self._revert(key, version), self.store)
+        return await run_async(_governance.revert(self, _check_key(key), version), self.store)
 
     def forget(self) -> ForgetReceipt:
         """Delete everything this scope holds: entries, history, turn clock and notes.
