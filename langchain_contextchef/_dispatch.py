@@ -26,7 +26,7 @@ from langchain_contextchef._context_paths import (
 )
 from langchain_contextchef._driver import Io, Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance, format_time
-from langchain_contextchef.memory import Memory, WriteResult
+from langchain_contextchef.memory import _BULK_LIMIT, Memory, WriteResult
 from langchain_contextchef.ttl import ResolvedExpiry
 
 __all__ = ["CONTEXT_COMMANDS", "MEMORY_TOOL_NAMES", "dispatch_plan"]
@@ -34,7 +34,6 @@ __all__ = ["CONTEXT_COMMANDS", "MEMORY_TOOL_NAMES", "dispatch_plan"]
 CONTEXT_COMMANDS = ("view", "create", "str_replace", "insert", "delete", "rename", "search")
 _WRITE_COMMANDS = frozenset({"create", "str_replace", "insert", "delete", "rename"})
 MEMORY_TOOL_NAMES = ("create_memory", "modify_memory")
-_BULK_LIMIT = 1_000_000  # listings and searches read a whole namespace in one round-trip
 _SNIPPET_RADIUS = 40
 _MEMORY_ROOT = f"{SCHEME}memory/"
 

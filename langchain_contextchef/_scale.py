@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeAlias
 
 from langgraph.store.base import GetOp, PutOp, SearchOp
 
+from langchain_contextchef import _governance
 from langchain_contextchef._driver import Atomic, Io, Plan
 from langchain_contextchef.budget import FittedMemory, fit_memory, token_counter
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry, Provenance
@@ -196,9 +197,8 @@ def enforce_cap(memory: Memory, written: str) -> Plan[list[str]]:
     cause = Provenance(written_by="developer", source="eviction")
     ops: list[Any] = []
     for victim in victims:
-        ops.append(PutOp(memory.namespace, victim.key, None))
-        ops += memory._archive(
-            victim, "deleted", now=now, cause=cause, note=f"evicted: over max_entries={cap}"
+        ops += _governance.retire(
+            memory, victim, "deleted", now=now, cause=cause, note=f"evicted: over max_entries={cap}"
         )
     yield Io(ops)
     keys = [v.key for v in victims]
@@ -220,8 +220,7 @@ def recall(memory: Memory, key: str) -> Plan[MemoryEntry | None]:
 
     Recording a recall is not a change: no version bump, no history, no change event.
     """
-    (item,) = yield Io([GetOp(memory.namespace, key, refresh_ttl=False)])
-    entry = memory._entry_of(item)
+    entry = yield from memory._read_one(key)
     if entry is None or entry.status != "active" or not tracks_recall(memory.config):
         return entry
     touched = entry.evolve(last_recalled_at=memory._now())

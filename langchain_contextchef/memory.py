@@ -1122,21 +1122,6 @@ class Memory:
             event = MemoryChangeEvent("supersede", old.key, None, old.value, self.scope)
             yield from self._changed(event)
 
-    def _archive(
-        self,
-        entry: MemoryEntry,
-        status: HistoryStatus,
-        *,
-        now: datetime,
-        cause: Provenance | None,
-        superseded_by: str | None = None,
-        note: str | None = None,
-    ) -> Sequence[PutOp]:
-        """Ops that keep `entry` in history (see `_governance.archive`); `_scale` evicts with it."""
-        return _governance.archive(
-            self, entry, status, now=now, cause=cause, superseded_by=superseded_by, note=note
-        )
-
     def _changed(self, event: MemoryChangeEvent) -> Plan[None]:
         if self.config.on_memory_changed is not None:
             yield Call(self.config.on_memory_changed, (event,), "on_memory_changed")
