@@ -353,6 +353,38 @@ def _cmd_delete(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_history(args: argparse.Namespace) -> int:
+    memory = _open(args, create=False)
+    records = memory.history(args.key)
+    if not records:
+        msg = f"No entry and no history for {args.key!r} in {_where(args)}."
+        raise CliError(msg)
+    rows = [["VERSION", "STATUS", "VALUE", "WHEN", "CAUSE"]]
+    for record in records:
+        when = record.recorded_at or record.entry.updated_at
+        cause = ", ".join(
+            part
+            for part in (
+                record.changed_by or "",
+                f"call {record.tool_call_id}" if record.tool_call_id else "",
+                f"superseded by {record.superseded_by!r}" if record.superseded_by else "",
+                record.note or "",
+            )
+            if part
+        )
+        rows.append(
+            [
+                str(record.version),
+                record.status,
+                _clip(record.entry.value, 40),
+                _short_time(when),
+                cause or "-",
+            ]
+        )
+    print(_table(rows))
+    return 0
+
+
 def _cmd_turns(args: argparse.Namespace) -> int:
     memory = _open(args, create=False)
     turn = memory.turn
@@ -500,6 +532,9 @@ def build_parser() -> argparse.ArgumentParser:
     set_cmd.add_argument("--description", default=None)
     set_cmd.add_argument("--ttl", default=None, help="N turns, a duration (500ms, 2h), or never")
     add("delete", _cmd_delete, "delete an entry").add_argument("key")
+    add("history", _cmd_history, "show every kept version of a key, oldest first").add_argument(
+        "key"
+    )
     add("turns", _cmd_turns, "show the persisted turn clock and TTLs by turn")
     add("export", _cmd_export, "write a JSON snapshot of the scope").add_argument(
         "file", nargs="?", help="output file (default: standard output)"

@@ -107,6 +107,30 @@ def test_delete_removes_the_entry(capsys, store_dir):
     assert memory_at(store_dir).get("lang") is None
 
 
+def test_history_lists_every_kept_version_oldest_first(capsys, store_dir):
+    run(capsys, "set", "city", "Brisbane", "--store", store_dir)
+    run(capsys, "set", "city", "Sydney", "--store", store_dir)
+    code, out, _ = run(capsys, "history", "city", "--store", store_dir)
+    assert code == 0
+    lines = out.strip().splitlines()
+    assert lines[0].split() == ["VERSION", "STATUS", "VALUE", "WHEN", "CAUSE"]
+    assert lines[1].split()[:3] == ["1", "updated", "Brisbane"]
+    assert "developer" in lines[1]
+    assert lines[2].split()[:3] == ["2", "current", "Sydney"]
+    run(capsys, "delete", "city", "--store", store_dir)
+    code, out, _ = run(capsys, "history", "city", "--store", store_dir)
+    assert code == 0
+    assert [line.split()[1] for line in out.strip().splitlines()[1:]] == ["updated", "deleted"]
+
+
+def test_history_of_a_key_never_written_is_exit_2(capsys, store_dir):
+    run(capsys, "set", "lang", "Python", "--store", store_dir)
+    code, out, err = run(capsys, "history", "nope", "--store", store_dir)
+    assert code == 2
+    assert out == ""
+    assert "No entry and no history for 'nope'" in err
+
+
 @pytest.mark.parametrize("command", ["show", "delete"])
 def test_unknown_key_is_exit_2_with_a_hint(capsys, store_dir, command):
     run(capsys, "set", "lang", "Python", "--store", store_dir)
