@@ -53,9 +53,17 @@ def test_the_default_counter_is_langchains_approximation() -> None:
 
 def test_a_callable_counter_counts_text_messages_and_tool_calls() -> None:
     counter = token_counter(words)
-    call = AIMessage("", tool_calls=[{"name": "f", "args": {"q": "a b c"}, "id": "1"}])
+    assert counter.text("one two three") == 3
     assert counter.messages([HumanMessage("one two"), HumanMessage("three")]) == 3
-    assert counter.messages([call]) > 0
+
+    def call(text: str, query: str) -> AIMessage:
+        return AIMessage(text, tool_calls=[{"name": "f", "args": {"q": query}, "id": "1"}])
+
+    # The arguments count: four more words in them are four more tokens, with or without text.
+    short, long = call("", "a b c"), call("", "a b c d e f g")
+    assert counter.messages([short]) > 0
+    assert counter.messages([long]) - counter.messages([short]) == 4
+    assert counter.messages([call("x y z", "a b c")]) > counter.messages([short])
 
 
 def test_a_model_counter_uses_the_models_own_methods() -> None:
@@ -91,13 +99,16 @@ def test_fit_never_exceeds_the_budget_and_keeps_the_order(budget: int) -> None:
     fitted = fit_memory(
         pool, [], render=render, budget=budget, count=approximate_tokens, index_mode=False
     )
-    assert approximate_tokens(fitted.block) <= budget if fitted.block else True
+    # Every budget here fits the header, and none fits all 60 entries.
+    assert fitted.block.startswith("Memory you saved")
+    assert approximate_tokens(fitted.block) <= budget
+    assert len(fitted.full) < 60
     assert fitted.full == pool[: len(fitted.full)]
     assert fitted.unlisted == 60 - len(fitted.full)
-    # One more entry would not have fitted: the cut is tight.
-    if fitted.full and len(fitted.full) < 60:
-        bigger = render(pool[: len(fitted.full) + 1], [], fitted.unlisted - 1)
-        assert approximate_tokens(bigger) > budget
+    assert fitted.block == render(fitted.full, [], fitted.unlisted)
+    # One more entry would not have fitted: the cut is tight (also when none fitted).
+    bigger = render(pool[: len(fitted.full) + 1], [], fitted.unlisted - 1)
+    assert approximate_tokens(bigger) > budget
 
 
 def test_fit_without_budget_shows_everything() -> None:
