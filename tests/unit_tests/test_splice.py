@@ -107,8 +107,7 @@ def test_memory_message_goes_after_every_leading_system_message() -> None:
 
 def test_without_a_system_prompt_memory_message_comes_first() -> None:
     out = splice([HumanMessage("q")], instruction=INSTRUCTION, memory_block=MEMORY)
-    assert isinstance(out[0], SystemMessage)
-    assert out[1] == HumanMessage("q")
+    assert out == [SystemMessage(f"{INSTRUCTION}\n\n{MEMORY}"), HumanMessage("q")]
 
 
 def test_later_system_messages_are_not_part_of_the_leading_run() -> None:
@@ -281,8 +280,12 @@ def test_splice_never_mutates_its_input(
     # The content objects (lists included) are the same objects, unchanged.
     assert all(m.content is c for m, c in zip(messages, contents, strict=True))
     assert contents == content_copies
-    # Something was added somewhere, and the caller's list itself is unchanged.
-    assert len(out) > len(messages) or out != messages
+    # The output holds each added part exactly once (what the caller passed stayed intact).
+    for part in (INSTRUCTION, MEMORY, STATE, IMPLICIT):
+        assert sum(text_of(m).count(part) for m in out) == 1, part
+    # The anchor line follows state in the tail only.
+    anchors = sum(text_of(m).count(ANCHOR_LINE) for m in out)
+    assert anchors == (1 if state_placement == "last_user" else 0)
     assert len(messages) == len(snapshot)
 
 
