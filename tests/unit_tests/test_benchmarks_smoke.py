@@ -91,12 +91,43 @@ def test_main_writes_results_json(tmp_path: Path) -> None:
     assert isinstance(document["goals"], list)
 
 
-@pytest.mark.parametrize("name", ["store", "gate"])
-def test_other_benches_run_quick_and_return_a_dict(name: str) -> None:
-    module = importlib.import_module(f"benchmarks.bench_{name}")
+def test_store_bench_times_both_stores_and_their_ratio() -> None:
+    module = importlib.import_module("benchmarks.bench_store")
     result = module.run(quick=True)
-    assert isinstance(result, dict) and result
     json.dumps(result, default=str)  # results.json must be able to hold it
+    assert list(result["sizes"]) == [1000]
+    figures = result["sizes"][1000]
+    assert set(figures) == {"fs", "sqlite", "ratio"}
+    operations = {"get", "put", "search", "search limit=10", "search cold"}
+    for side in ("fs", "sqlite"):
+        assert set(figures[side]) == operations
+        assert all(_finite_positive(figures[side][op]) for op in operations)
+    for op in operations:
+        assert figures["ratio"][op] == pytest.approx(figures["fs"][op] / figures["sqlite"][op])
+
+
+def test_gate_bench_reports_the_corpus_figures_and_ratios() -> None:
+    from tests.unit_tests.gate_corpus import BENIGN, INJECTIONS, SECRETS
+
+    module = importlib.import_module("benchmarks.bench_gate")
+    result = module.run(quick=True)
+    json.dumps(result, default=str)  # results.json must be able to hold it
+    # The default gate blocks the whole corpus (test_gate checks the same thing directly).
+    counts = ("secrets", "blocked_secrets", "injections", "blocked_injections", "benign")
+    assert [result[name] for name in counts] == [
+        len(SECRETS),
+        len(SECRETS),
+        len(INJECTIONS),
+        len(INJECTIONS),
+        len(BENIGN),
+    ]
+    assert result["refused_benign"] <= 0.02 * len(BENIGN)
+    for check, baseline, ratio_name in (
+        ("check_us", "baseline_us", "ratio"),
+        ("check_4000_chars_us", "baseline_4000_chars_us", "ratio_4000_chars"),
+    ):
+        assert _finite_positive(result[check]) and _finite_positive(result[baseline])
+        assert result[ratio_name] == pytest.approx(result[check] / result[baseline])
 
 
 def test_common_prefix() -> None:
