@@ -323,7 +323,7 @@ def test_memory_can_be_resolved_per_run_from_config() -> None:
 
     reflector = MemoryReflector(make(ReflectionResult(candidates=[PNPM])), memory_for)
     reflector.invoke(CONVERSATION, {"configurable": {"user_id": "ada"}})
-    assert Memory(store, scope=("users", "ada")).get("package-manager") is not None
+    assert Memory(store, scope=("users", "ada")).get("package-manager") == "Uses pnpm, never npm"
     assert Memory(store, scope=("users", "bob")).list() == []
 
 
