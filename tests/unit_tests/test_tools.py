@@ -598,8 +598,10 @@ def test_notes_lifecycle(call: Any) -> None:
 def test_notes_in_scope() -> None:
     store = InMemoryStore()
     memory = Memory(store, scope=("users", "ada"))
-    handle_tool("context", {"command": "create", "path": "notes/x", "file_text": "t"}, memory)
-    assert store.get(("users", "ada", "notes"), "x") is not None
+    args = {"command": "create", "path": "notes/x", "file_text": "t"}
+    assert handle_tool("context", args, memory) == "Created context://notes/x."
+    note = store.get(("users", "ada", "notes"), "x")
+    assert note is not None and note.value["text"] == "t"
     assert store.get(("notes",), "x") is None
 
 
