@@ -250,24 +250,24 @@ async def test_a_bad_snapshot_leaves_the_async_store_unchanged(astore: BaseStore
 
 
 @pytest.mark.parametrize(
-    ("call", "error"),
+    ("call", "error", "match"),
     [
-        (lambda m: m.aset("", "v"), ValueError),
-        (lambda m: m.aset("k", 3), TypeError),
-        (lambda m: m.aset("k", "v", ttl={"turns": -1}), ValueError),
-        (lambda m: m.aset("k", "v", importance="x"), ValueError),
-        (lambda m: m.acreate_memory("k", None), TypeError),
-        (lambda m: m.adelete(""), ValueError),
+        (lambda m: m.aset("", "v"), ValueError, "non-empty string"),
+        (lambda m: m.aset("k", 3), TypeError, "must be a string, got int"),
+        (lambda m: m.aset("k", "v", ttl={"turns": -1}), ValueError, "Accepted TTLs"),
+        (lambda m: m.aset("k", "v", importance="x"), ValueError, "finite number"),
+        (lambda m: m.acreate_memory("k", None), TypeError, "got NoneType"),
+        (lambda m: m.adelete(""), ValueError, "non-empty string"),
     ],
     ids=["empty key", "int value", "bad ttl", "bad importance", "None value", "delete empty"],
 )
 async def test_async_bad_input_leaves_the_store_unchanged(
-    astore: BaseStore, call: Any, error: type[Exception]
+    astore: BaseStore, call: Any, error: type[Exception], match: str
 ) -> None:
     memory = Memory(astore)
     await memory.aset("k", "kept")
     before = await adump(astore)
-    with pytest.raises(error):
+    with pytest.raises(error, match=match):
         await call(memory)
     assert await adump(astore) == before
 
