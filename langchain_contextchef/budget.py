@@ -82,7 +82,9 @@ def _message_text(message: BaseMessage) -> str:
     if calls:
         # Tool call arguments are sent to the model too; a space keeps the last word of the
         # text and the JSON from merging into one word for word-based counters.
-        text += " " + json.dumps([{"name": c["name"], "args": c["args"]} for c in calls], default=str)
+        text += " " + json.dumps(
+            [{"name": c["name"], "args": c["args"]} for c in calls], default=str
+        )
     return text
 
 
