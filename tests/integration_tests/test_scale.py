@@ -6,12 +6,9 @@ exactly what `Memory` writes, so the compile reads them as any other memory.
 
 from __future__ import annotations
 
-import hashlib
-import math
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from langchain_core.embeddings import Embeddings
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.store.base import BaseStore, PutOp
 from langgraph.store.memory import InMemoryStore
@@ -21,6 +18,7 @@ from langchain_contextchef.budget import approximate_tokens
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.render import parse_memory_block
 from langchain_contextchef.selectors import Relevant, Rerank
+from tests.fakes import WordHashEmbeddings
 
 N = 10_000
 BUDGET = 2_000
@@ -28,25 +26,6 @@ T0 = datetime(2026, 1, 1, tzinfo=timezone.utc)
 TARGET = "staging_db_password_rotation"
 QUESTION = "How often is the staging database password rotated?"
 TOPICS = ["lunch", "meetings", "editor", "music", "travel", "weather", "desk", "coffee"]
-
-
-class WordHashEmbeddings(Embeddings):
-    """Deterministic bag-of-words embedding: each word adds 1 to a hashed dimension."""
-
-    dims = 128
-
-    def _one(self, text: str) -> list[float]:
-        vector = [0.0] * self.dims
-        for word in text.lower().replace("?", " ").replace(".", " ").split():
-            vector[int(hashlib.sha256(word.encode()).hexdigest(), 16) % self.dims] += 1.0
-        norm = math.sqrt(sum(x * x for x in vector)) or 1.0
-        return [x / norm for x in vector]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._one(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._one(text)
 
 
 def generic_entries() -> list[MemoryEntry]:
@@ -111,7 +90,7 @@ def keyword_store() -> InMemoryStore:
 
 @pytest.fixture(scope="module")
 def semantic_store() -> InMemoryStore:
-    store = InMemoryStore(index={"dims": WordHashEmbeddings.dims, "embed": WordHashEmbeddings()})
+    store = InMemoryStore(index={"dims": 128, "embed": WordHashEmbeddings(128)})
     fill(store)
     return store
 

@@ -2,13 +2,10 @@
 
 from __future__ import annotations
 
-import hashlib
-import math
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from langchain_core.embeddings import Embeddings
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.store.base import Op, Result
 from langgraph.store.memory import InMemoryStore
@@ -25,6 +22,7 @@ from langchain_contextchef.selectors import (
     context_selector,
     keyword_scores,
 )
+from tests.fakes import WordHashEmbeddings
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
 
@@ -36,25 +34,6 @@ def entry(key: str, value: str = "v", *, age_days: float = 0, **fields: object) 
 
 def keys(entries: Sequence[MemoryEntry]) -> list[str]:
     return [e.key for e in entries]
-
-
-class WordHashEmbeddings(Embeddings):
-    """Deterministic bag-of-words embedding: each word adds 1 to a hashed dimension."""
-
-    dims = 256
-
-    def _one(self, text: str) -> list[float]:
-        vector = [0.0] * self.dims
-        for word in text.lower().replace("?", " ").replace(".", " ").split():
-            vector[int(hashlib.sha256(word.encode()).hexdigest(), 16) % self.dims] += 1.0
-        norm = math.sqrt(sum(x * x for x in vector)) or 1.0
-        return [x / norm for x in vector]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._one(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._one(text)
 
 
 # ---- plain orderings --------------------------------------------------------------------------
@@ -212,7 +191,7 @@ class RecordingIndexedStore(InMemoryStore):
     """An indexed InMemoryStore that records the op types of every batch."""
 
     def __init__(self) -> None:
-        super().__init__(index={"dims": WordHashEmbeddings.dims, "embed": WordHashEmbeddings()})
+        super().__init__(index={"dims": 256, "embed": WordHashEmbeddings(256)})
         self.batches: list[list[str]] = []
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
