@@ -15,6 +15,7 @@ __all__ = [
     "SCHEME",
     "WRITABLE_NAMESPACES",
     "ContextPath",
+    "memory_uri",
     "parse_context_path",
 ]
 
@@ -59,6 +60,21 @@ class ContextPath:
     def writable(self) -> bool:
         """Whether the model may write here."""
         return self.namespace in WRITABLE_NAMESPACES
+
+
+def memory_uri(key: str) -> str:
+    """How the model names a memory entry: `context://memory/<key>`.
+
+    The one place the address of an entry is spelled; every text that names an entry uses it.
+
+    Example:
+        ```python
+        from langchain_contextchef._context_paths import memory_uri
+
+        assert memory_uri("lang") == "context://memory/lang"
+        ```
+    """
+    return f"{SCHEME}memory/{key}"
 
 
 def _not_a_path(raw: str) -> str:

@@ -24,6 +24,8 @@ from typing import Any, Literal, TypeAlias
 
 import orjson
 
+from langchain_contextchef._literals import DEFAULT_MEMORY_TYPES
+
 __all__ = [
     "DEFAULT_MEMORY_TYPES",
     "EntryStatus",
@@ -46,16 +48,6 @@ EntryStatus: TypeAlias = Literal["active", "quarantined"]
 
 HistoryStatus: TypeAlias = Literal["updated", "deleted", "superseded", "expired", "current"]
 """Why a version left memory; `current` marks the live version at the end of `Memory.history`."""
-
-DEFAULT_MEMORY_TYPES: tuple[str, ...] = (
-    "fact",
-    "preference",
-    "event",
-    "procedure",
-    "rule",
-    "project",
-)
-"""The memory types accepted by default: the guide's four plus the `rule` and `project` kinds."""
 
 
 def format_time(moment: datetime) -> str:

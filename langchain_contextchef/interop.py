@@ -47,7 +47,8 @@ from typing import Any, Literal
 
 from langchain_contextchef.entry import MemoryEntry, Provenance, format_time, parse_time
 from langchain_contextchef.gate import DEFAULT_GATE, WriteCandidate, WriteGate
-from langchain_contextchef.memory import Memory
+from langchain_contextchef.memory import Memory, texts
+from langchain_contextchef.memory.texts import Refusal
 
 __all__ = [
     "INDEX_FILE",
@@ -603,7 +604,7 @@ def import_kagent(
         raise TypeError(msg)
     # Memory's own gate judges the writes anyway; judging up front with it too keeps the
     # import all-or-nothing per file instead of failing halfway through the writes.
-    own: WriteGate | None = getattr(memory, "gate", None)
+    own: WriteGate | None = memory.gate
     checkers: list[WriteGate] = []
     if isinstance(gate, WriteGate):
         checkers.append(gate)
@@ -611,7 +612,7 @@ def import_kagent(
         checkers.append(DEFAULT_GATE)
     if own is not None and own not in checkers:
         checkers.append(own)
-    types: Sequence[str] | None = getattr(memory, "memory_types", None)
+    types: Sequence[str] | None = memory.memory_types
 
     paths = sorted(
         (p for p in root.iterdir() if p.suffix.lower() == ".md" and p.is_file()),
@@ -659,8 +660,7 @@ def import_kagent(
                 )
             )
             if decision.action == "reject":
-                address = f"context://memory/{planned.key}"
-                verdict = decision.error_message(address).removeprefix("Error: ")
+                verdict = texts.reason(Refusal("gate", planned.key, decision=decision))
                 break
             if decision.action == "quarantine":
                 found = "; ".join(dict.fromkeys(f.reason for f in decision.findings))

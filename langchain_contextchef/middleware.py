@@ -55,12 +55,13 @@ from langchain_core.messages import (
     SystemMessage,
     ToolMessage,
 )
-from langchain_core.runnables import RunnableConfig
 from langgraph.runtime import Runtime
 from pydantic import BaseModel
 from typing_extensions import NotRequired
 
-from langchain_contextchef.chef import CompiledPayload, ContextChef
+from langchain_contextchef._runtime import current_config
+from langchain_contextchef.chef import ContextChef
+from langchain_contextchef.compile import CompiledPayload
 from langchain_contextchef.memory import Memory
 from langchain_contextchef.reflection import (
     MemoryReflector,
@@ -68,6 +69,7 @@ from langchain_contextchef.reflection import (
     areflect_after_agent,
     reflect_after_agent,
 )
+from langchain_contextchef.splice import Tail
 
 __all__ = ["ContextChefMiddleware", "ContextChefState", "DynamicStateFn"]
 
@@ -78,8 +80,6 @@ DynamicStateFn: TypeAlias = Callable[
 
 STATE_KEY = "dynamic_state"
 """The agent state key the middleware reads dynamic state from."""
-
-_SEPARATOR = "\n\n"  # how `splice` joins a tail to a string message
 
 
 class ContextChefState(AgentState[Any]):
@@ -100,13 +100,6 @@ def _blocks(content: str | list[str | dict[str, Any]]) -> list[str | dict[str, A
     if isinstance(content, str):
         return [{"type": "text", "text": content}] if content else []
     return [{"type": "text", "text": b} if isinstance(b, str) else b for b in content]
-
-
-def _leading_systems(messages: Sequence[BaseMessage]) -> int:
-    count = 0
-    while count < len(messages) and isinstance(messages[count], SystemMessage):
-        count += 1
-    return count
 
 
 def _merge_system(run: Sequence[BaseMessage]) -> SystemMessage | None:
@@ -141,24 +134,19 @@ def _tagged(message: BaseMessage, cache_control: dict[str, Any]) -> BaseMessage 
 
 
 def _anchor_cache_control(
-    before: Sequence[BaseMessage],
-    after: list[BaseMessage],
-    cache_control: dict[str, Any],
+    history: list[BaseMessage], tail: Tail | None, offset: int, cache_control: dict[str, Any]
 ) -> list[BaseMessage] | None:
     """Put the message breakpoint on the last stable block before the volatile tail.
 
-    `before` is the history as the agent holds it; `after` is the same history once compiled:
-    identical, or with the tail appended to one user message, or with the tail as one new user
-    message. Returns the history carrying a block-level breakpoint (or none at all when no
-    stable user or tool block precedes the tail; the system breakpoint still holds), or `None`
-    to keep the top-level breakpoint, which is only safe when nothing volatile was added.
+    `history` is the compiled conversation after the system layer, and `tail` says where the
+    splice put the volatile text (its index counts from the start of the whole compiled list,
+    hence `offset`). Returns the history carrying a block-level breakpoint (or none at all
+    when no stable user or tool block precedes the tail; the system breakpoint still holds),
+    or `None` to keep the top-level breakpoint, which is only safe when nothing volatile was
+    added.
     """
-    changed = next(
-        (i for i, message in enumerate(after) if i >= len(before) or message is not before[i]),
-        None,
-    )
-    out = list(after)
-    if changed is None:
+    out = list(history)
+    if tail is None:
         # No tail: the newest user or tool turn is stable; anything else keeps the default.
         if out and isinstance(out[-1], HumanMessage | ToolMessage):
             tagged = _tagged(out[-1], cache_control)
@@ -166,32 +154,21 @@ def _anchor_cache_control(
                 out[-1] = tagged
                 return out
         return None
-    if len(after) == len(before) + 1:
+    index = tail.index - offset
+    if tail.original is None:
         # The tail is a message of its own; the tool result in front of it is stable.
-        previous = out[changed - 1] if changed > 0 else None
+        previous = out[index - 1] if index > 0 else None
         if isinstance(previous, ToolMessage):
             tagged = _tagged(previous, cache_control)
             if tagged is not None:
-                out[changed - 1] = tagged
+                out[index - 1] = tagged
         return out
-    original, spliced = before[changed], after[changed]
-    stable = _tag_last_block(original.content, cache_control)
+    stable = _tag_last_block(tail.original.content, cache_control)
     if stable is None:
         return out
-    tail = _tail_of(original.content, spliced.content)
-    out[changed] = spliced.model_copy(update={"content": [*stable, {"type": "text", "text": tail}]})
+    blocks = [*stable, {"type": "text", "text": tail.text}]
+    out[index] = out[index].model_copy(update={"content": blocks})
     return out
-
-
-def _tail_of(
-    original: str | list[str | dict[str, Any]], spliced: str | list[str | dict[str, Any]]
-) -> str:
-    if isinstance(spliced, list):
-        last = spliced[-1]
-        return str(last["text"] if isinstance(last, dict) else last)
-    if isinstance(original, str) and original and spliced.startswith(original + _SEPARATOR):
-        return spliced[len(original) + len(_SEPARATOR) :]
-    return spliced
 
 
 def _compile_input(request: ModelRequest[Any]) -> list[BaseMessage]:
@@ -201,15 +178,14 @@ def _compile_input(request: ModelRequest[Any]) -> list[BaseMessage]:
 
 def _rewrite(request: ModelRequest[Any], payload: CompiledPayload) -> ModelRequest[Any]:
     """The request the model sees: compiled system layer + history, breakpoints made safe."""
-    given = _compile_input(request)
-    lead_in = _leading_systems(given)
-    lead_out = _leading_systems(payload.messages)
-    system = _merge_system(payload.messages[:lead_out])
-    history = list(payload.messages[lead_out:])
+    layout = payload.layout
+    assert layout is not None  # a chef's compile always records its layout
+    system = _merge_system(layout.messages[: layout.system_end])
+    history = list(layout.messages[layout.system_end :])
     settings = dict(request.model_settings)
     cache_control = settings.get("cache_control")
     if isinstance(cache_control, dict):
-        anchored = _anchor_cache_control(given[lead_in:], history, cache_control)
+        anchored = _anchor_cache_control(history, layout.tail, layout.system_end, cache_control)
         if anchored is not None:
             history = anchored
             del settings["cache_control"]
@@ -218,15 +194,6 @@ def _rewrite(request: ModelRequest[Any], payload: CompiledPayload) -> ModelReque
         messages=cast("list[AnyMessage]", history),
         model_settings=settings,
     )
-
-
-def _config() -> RunnableConfig | None:
-    from langgraph.config import get_config  # noqa: PLC0415 - only inside a run
-
-    try:
-        return get_config()
-    except RuntimeError:
-        return None
 
 
 class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
@@ -326,7 +293,7 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
         payload = self.chef.compile(
             _compile_input(request),
             dynamic_state=dynamic,
-            config=_config(),
+            config=current_config(),
             context=request.runtime.context,
         )
         return handler(_rewrite(request, payload))
@@ -343,14 +310,14 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
         payload = await self.chef.acompile(
             _compile_input(request),
             dynamic_state=dynamic,
-            config=_config(),
+            config=current_config(),
             context=request.runtime.context,
         )
         return await handler(_rewrite(request, payload))
 
     def _reflection_memory(self, runtime: Any) -> Memory:
         return self.chef.get_memory(
-            _config(),
+            current_config(),
             context=getattr(runtime, "context", None),
             store=getattr(runtime, "store", None),
         )
@@ -360,7 +327,7 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
         if self.reflector is not None:
             memory = self._reflection_memory(runtime)
             self.last_reflection = reflect_after_agent(
-                self.reflector, state, memory=memory, config=_config()
+                self.reflector, state, memory=memory, config=current_config()
             )
         return None
 
@@ -369,6 +336,6 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
         if self.reflector is not None:
             memory = self._reflection_memory(runtime)
             self.last_reflection = await areflect_after_agent(
-                self.reflector, state, memory=memory, config=_config()
+                self.reflector, state, memory=memory, config=current_config()
             )
         return None

@@ -71,10 +71,14 @@ from langchain_core.messages import (
 from langchain_core.runnables import Runnable, RunnableConfig, RunnableLambda
 from pydantic import BaseModel, Field, ValidationError
 
-from langchain_contextchef._driver import Invoke, Plan, run_async, run_sync
-from langchain_contextchef.entry import DEFAULT_MEMORY_TYPES, MemoryEntry, Provenance
+from langchain_contextchef._literals import DEFAULT_MEMORY_TYPES, MemoryType
+from langchain_contextchef._plan import Invoke, Plan
+from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.gate import DEFAULT_GATE, WriteCandidate, WriteGate
-from langchain_contextchef.memory import Memory, WriteResult
+from langchain_contextchef.memory import Memory, WriteResult, texts
+from langchain_contextchef.memory.config import MODEL_WRITE
+from langchain_contextchef.memory.plans import model_write, read_entries
+from langchain_contextchef.memory.texts import Refusal
 
 __all__ = [
     "MEMORY_TYPES",
@@ -91,9 +95,6 @@ __all__ = [
     "reflect_after_agent",
     "reflection_node",
 ]
-
-MemoryType: TypeAlias = Literal["preference", "fact", "rule", "project", "event", "procedure"]
-"""The kinds of memory a reflector may propose."""
 
 MEMORY_TYPES: tuple[str, ...] = tuple(DEFAULT_MEMORY_TYPES)
 """Every `MemoryType`, in the order the prompt explains them."""
@@ -263,9 +264,6 @@ class ReflectionReport:
 # ---- the plan: written once, run by a sync or an async driver ---------------------------------
 
 
-_Plan: TypeAlias = Plan[ReflectionReport]
-
-
 def _role(message: BaseMessage) -> str:
     if isinstance(message, HumanMessage):
         return "user"
@@ -326,15 +324,6 @@ def _coerce_result(raw: Any) -> tuple[list[ReflectionCandidate | str], bool]:
             )
             parsed.append(f"the candidate is malformed ({problems})")
     return parsed, True
-
-
-def _address(key: str) -> str:
-    return f"context://memory/{key}"
-
-
-def _plain(message: str) -> str:
-    # Model-facing texts start with "Error: "; a report states the reason alone.
-    return message.removeprefix("Error: ")
 
 
 def _find_source(evidence: str, messages: Sequence[BaseMessage], roles: Sequence[str]) -> Any:
@@ -466,14 +455,14 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
             return self.gate
         # Memory with its own gate already judges every model-path write; gating twice would
         # only repeat the same verdict.
-        return None if getattr(memory, "gate", None) is not None else DEFAULT_GATE
+        return None if memory.gate is not None else DEFAULT_GATE
 
     # ---- the plan -----------------------------------------------------------------------------
 
     def _plan(
         self, messages: list[BaseMessage], memory: Memory, config: RunnableConfig | None
-    ) -> _Plan:
-        entries, _ = yield from memory._read_all()
+    ) -> Plan[ReflectionReport]:
+        entries = yield from read_entries(memory.context)
         prompt: list[BaseMessage] = [
             SystemMessage(self.system_prompt),
             HumanMessage(_render_existing(entries) + "\n\n" + _render_conversation(messages)),
@@ -580,7 +569,7 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
                 )
             )
             if decision.action == "reject":
-                return refuse(_plain(decision.error_message(_address(target))), target)
+                return refuse(texts.reason(Refusal("gate", target, decision=decision)), target)
             if decision.action == "quarantine":
                 # Only a Memory with its own gate can hold an entry for review.
                 return refuse(
@@ -590,7 +579,8 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
                 )
             value, description = decision.value, decision.description
 
-        result: WriteResult = yield from memory._model_write(
+        result: WriteResult = yield from model_write(
+            memory.context,
             target,
             value,
             description=description,
@@ -598,14 +588,13 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
             must_exist=current is not None,
             type=kind,
         )
-        message: str | None = getattr(result, "message", None)
         if result.status == "quarantined":
             # Stored for review by Memory's own gate; never injected until approved.
-            reason = _plain(message) if message else "held for review"
+            reason = texts.reason(result.refusal) if result.refusal else "held for review"
             return ReflectionOutcome(target, "quarantined", candidate, reason, result.entry)
         if not result.ok:
-            if message:
-                return refuse(_plain(message), target)
+            if result.refusal is not None:
+                return refuse(texts.reason(result.refusal), target)
             reason = f"memory refused the write ({result.status})"
             if result.allowed_keys is not None and result.status == "not_allowed":
                 reason += f"; the allowed keys are {', '.join(result.allowed_keys)}"
@@ -639,8 +628,7 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
         """
         conversation = self._messages_of(messages)
         target = self._memory_for(memory, config)
-        target._refuse_async_hooks("on_memory_update", "on_memory_changed")
-        return run_sync(self._plan(conversation, target, config), target.store)
+        return target.run(self._plan(conversation, target, config), fires=MODEL_WRITE)
 
     async def areflect(
         self,
@@ -652,7 +640,7 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
         """Async `reflect`."""
         conversation = self._messages_of(messages)
         target = self._memory_for(memory, config)
-        return await run_async(self._plan(conversation, target, config), target.store)
+        return await target.arun(self._plan(conversation, target, config))
 
     def invoke(
         self, input: Any, config: RunnableConfig | None = None, **kwargs: Any

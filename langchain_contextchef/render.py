@@ -32,11 +32,12 @@ import xml.etree.ElementTree as ET
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Any, Literal, TypeAlias, get_args
+from typing import Any, TypeAlias
 
 from pydantic import BaseModel
 from pydantic_core import PydanticSerializationError, to_jsonable_python
 
+from langchain_contextchef._literals import ToolVocabulary, check_literal
 from langchain_contextchef.entry import MemoryEntry
 
 __all__ = [
@@ -50,13 +51,11 @@ __all__ = [
     "render_memory_block",
 ]
 
-Vocabulary: TypeAlias = Literal["legacy", "unified"]
-"""Which memory tools the model has: `create_memory`/`modify_memory`, or one `context` tool."""
+Vocabulary: TypeAlias = ToolVocabulary
+"""Which memory tools the model has (an alias of `_literals.ToolVocabulary`)."""
 
 ANCHOR_LINE = "The blocks above show where things stand right now; base your next step on them."
 """Closing line of the last user turn when dynamic state or implicit context is appended."""
-
-_VOCABULARIES: tuple[str, ...] = get_args(Vocabulary)
 
 _LEGACY_INSTRUCTION = (
     "You can keep facts across conversations with the create_memory and modify_memory tools.\n"
@@ -134,9 +133,7 @@ def _quote_key(key: str) -> str:
 
 
 def _check_vocabulary(vocabulary: str) -> None:
-    if vocabulary not in _VOCABULARIES:
-        msg = f"Unknown vocabulary {vocabulary!r}: pass 'legacy' or 'unified'."
-        raise ValueError(msg)
+    check_literal("vocabulary", vocabulary, ToolVocabulary)
 
 
 def memory_instruction(vocabulary: Vocabulary = "legacy") -> str:

@@ -25,7 +25,7 @@ from langchain_core.runnables import RunnableConfig
 
 from langchain_contextchef.errors import ScopeError
 
-__all__ = ["Scope", "encode_label", "resolve_scope", "template_fields"]
+__all__ = ["Scope", "check_scope", "encode_label", "resolve_scope", "template_fields"]
 
 Scope = Sequence[str]
 """A namespace prefix, possibly with `{field}` templates."""
@@ -119,3 +119,20 @@ def resolve_scope(
 
         labels.append(_FIELD.sub(fill, label))
     return tuple(labels)
+
+
+def check_scope(scope: Scope) -> tuple[str, ...]:
+    """Validate a scope when it is configured, before any run fills it.
+
+    Every label and template is checked as `resolve_scope` would check it at run time, with
+    a stand-in value for each template field, so a malformed scope fails at construction.
+
+    Returns:
+        The scope as a tuple.
+
+    Raises:
+        ScopeError: For a label that is not a non-empty string or holds several templates.
+    """
+    labels = tuple(scope)
+    resolve_scope(labels, {"configurable": dict.fromkeys(template_fields(labels), "x")})
+    return labels

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeAlias
 
-__all__ = ["TTL", "ResolvedExpiry", "Turns", "parse_ttl", "resolve_ttl"]
+__all__ = ["TTL", "ParsedTTL", "ResolvedExpiry", "Turns", "parse_ttl", "resolve_ttl"]
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,9 @@ class Turns:
 TTL: TypeAlias = int | Turns | timedelta | Mapping[str, int | float] | None
 """Every spelling of a TTL the public API accepts."""
 
+ParsedTTL: TypeAlias = Turns | timedelta | None
+"""A TTL after `parse_ttl`: turns, a duration, or never."""
+
 _ACCEPTED = (
     "Accepted TTLs: a non-negative int or Turns(n) (turns), {'turns': n}, {'ms': n}, "
     "a non-negative datetime.timedelta, or None (never expires)."
@@ -58,7 +61,7 @@ def _bad(value: object, why: str) -> ValueError:
     return ValueError(f"Invalid ttl {value!r}: {why}. {_ACCEPTED}")
 
 
-def parse_ttl(value: object) -> Turns | timedelta | None:
+def parse_ttl(value: object) -> ParsedTTL:
     """Normalise any accepted TTL spelling to `Turns`, `timedelta` or `None`.
 
     Args:
@@ -114,7 +117,7 @@ class ResolvedExpiry:
     at_time: datetime | None = None
 
 
-def resolve_ttl(ttl: Turns | timedelta | None, *, turn: int, now: datetime) -> ResolvedExpiry:
+def resolve_ttl(ttl: ParsedTTL, *, turn: int, now: datetime) -> ResolvedExpiry:
     """Turn a parsed TTL into an absolute expiry, relative to the current turn and time.
 
     Args:

@@ -1047,7 +1047,7 @@ def test_outside_a_run_only_the_hooks_fire(
 ) -> None:
     dispatched: list[str] = []
     monkeypatch.setattr(
-        "langchain_contextchef._driver.dispatch_custom_event",
+        "langchain_contextchef._plan.dispatch_custom_event",
         lambda name, data, **kwargs: dispatched.append(name),
     )
     hooked: list[MemoryChangeEvent] = []

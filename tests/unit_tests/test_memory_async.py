@@ -302,7 +302,7 @@ async def test_outside_an_async_run_only_hooks_fire(
     async def fake_dispatch(name: str, data: Any, **kwargs: Any) -> None:
         dispatched.append(name)
 
-    monkeypatch.setattr("langchain_contextchef._driver.adispatch_custom_event", fake_dispatch)
+    monkeypatch.setattr("langchain_contextchef._plan.adispatch_custom_event", fake_dispatch)
     hooked: list[MemoryChangeEvent] = []
     memory = Memory(astore, MemoryConfig(on_memory_changed=hooked.append))
     await memory.aset("k", "v", ttl=0)

@@ -239,7 +239,7 @@ def test_max_entries_is_validated(bad: object) -> None:
 
 
 def test_recall_mode_and_evict_policy_are_validated() -> None:
-    with pytest.raises(ValueError, match="recall must be 'inline'"):
+    with pytest.raises(ValueError, match="recall must be one of: 'inline', 'index'"):
         MemoryConfig(recall="lazy")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="evict must be"):
         MemoryConfig(evict="random")  # type: ignore[arg-type]

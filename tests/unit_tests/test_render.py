@@ -66,9 +66,9 @@ def test_instruction_is_a_few_lines_without_trailing_newline(vocabulary: str) ->
 
 
 def test_unknown_vocabulary_is_rejected_with_the_choices() -> None:
-    with pytest.raises(ValueError, match="'legacy' or 'unified'"):
+    with pytest.raises(ValueError, match="one of: 'legacy', 'unified'"):
         memory_instruction("mcp")  # type: ignore[arg-type]
-    with pytest.raises(ValueError, match="'legacy' or 'unified'"):
+    with pytest.raises(ValueError, match="one of: 'legacy', 'unified'"):
         render_memory_block([entry("a", "b")], vocabulary="mcp")  # type: ignore[arg-type]
 
 

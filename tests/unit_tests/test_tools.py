@@ -13,7 +13,6 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from langchain_contextchef._driver import run_async, run_sync
 from langchain_contextchef.entry import DEFAULT_MEMORY_TYPES
 from langchain_contextchef.errors import ToolNotOwnedError
 from langchain_contextchef.memory import Memory, MemoryConfig
@@ -626,7 +625,7 @@ def test_subset_on_every_local_backend(local_store: BaseStore) -> None:
         {"command": "str_replace", "path": "memory/lang", "old_str": "Py", "new_str": "Cy"},
         memory,
     )
-    assert run_sync(plan, local_store) == "Edited context://memory/lang."
+    assert memory.run(plan) == "Edited context://memory/lang."
     assert handle_tool("context", {"command": "view", "path": "memory/"}, memory) == (
         "context://memory/ (1 entry):\n- context://memory/lang"
     )
@@ -646,7 +645,7 @@ async def test_async_subset(kind: str, tmp_path: Path) -> None:
     store = make_local_store(kind, tmp_path)
     memory = Memory(store, MemoryConfig(allowed_keys=["lang"]))
     plan = dispatch("create_memory", {"key": "lang", "value": "Python"}, memory, tool_call_id="t1")
-    assert await run_async(plan, store) == "Created context://memory/lang."
+    assert await memory.arun(plan) == "Created context://memory/lang."
     before = dump(store)
     assert (await ahandle_tool("create_memory", {"key": "lang", "value": "Go"}, memory)).startswith(
         "Error: context://memory/lang already exists."

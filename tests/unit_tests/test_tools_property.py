@@ -12,10 +12,9 @@ from hypothesis import strategies as st
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from langchain_contextchef._dispatch import CONTEXT_COMMANDS
 from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.store import FileSystemStore
-from langchain_contextchef.tools import OWNED_TOOL_NAMES, handle_tool
+from langchain_contextchef.tools import CONTEXT_COMMANDS, OWNED_TOOL_NAMES, handle_tool
 
 ARG_NAMES = [
     "key", "value", "description", "action", "command", "path", "file_text", "old_str",

@@ -41,28 +41,35 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from functools import lru_cache
-from typing import Annotated, Any, Literal, TypeAlias
+from typing import Any, TypeAlias
 
 from langchain_core.callbacks import AsyncCallbackManagerForToolRun, CallbackManagerForToolRun
+from langchain_core.messages import ToolCall
 from langchain_core.runnables import RunnableConfig
-from langchain_core.tools import BaseTool, InjectedToolArg, ToolException
+from langchain_core.tools import BaseTool, ToolException
 from langchain_core.tools.base import ArgsSchema
-from langgraph.config import get_store
 from langgraph.prebuilt import ToolRuntime
-from langgraph.runtime import get_runtime
 from langgraph.store.base import BaseStore
-from pydantic import BaseModel, Field, ValidationError, WithJsonSchema, create_model
-from pydantic.json_schema import SkipJsonSchema
+from pydantic import Field
 
-from langchain_contextchef._dispatch import CONTEXT_COMMANDS, dispatch_plan
-from langchain_contextchef._driver import NO_STORE, Plan, run_async, run_sync
-from langchain_contextchef.entry import DEFAULT_MEMORY_TYPES
+from langchain_contextchef._literals import DEFAULT_MEMORY_TYPES, ToolVocabulary, check_literal
+from langchain_contextchef._plan import NO_STORE, Plan, run_async, run_sync
+from langchain_contextchef._runtime import current_context, current_store
 from langchain_contextchef.errors import ToolNotOwnedError
 from langchain_contextchef.memory import Memory, MemoryConfig
+from langchain_contextchef.memory.config import MODEL_WRITE
 from langchain_contextchef.scope import Scope, resolve_scope
+from langchain_contextchef.tools._dispatch import CONTEXT_COMMANDS, TOOL_HANDLERS, dispatch_plan
+from langchain_contextchef.tools._schemas import (
+    context_schema,
+    create_memory_schema,
+    modify_memory_schema,
+    recall_memory_schema,
+    validation_error_text,
+)
 
 __all__ = [
+    "CONTEXT_COMMANDS",
     "OWNED_TOOL_NAMES",
     "ContextTool",
     "CreateMemoryTool",
@@ -80,22 +87,19 @@ __all__ = [
     "make_dynamic_tools",
     "make_tools",
     "modify_memory_schema",
-    "recall_memory_schema",
     "owns_tool",
+    "recall_memory_schema",
+    "unpack_tool_call",
 ]
 
-ToolsMode: TypeAlias = Literal["legacy", "unified"]
+ToolsMode: TypeAlias = ToolVocabulary
 """`legacy`: `create_memory` + `modify_memory`; `unified`: one `context` tool."""
 
-OWNED_TOOL_NAMES: frozenset[str] = frozenset(
-    {"create_memory", "modify_memory", "context", "recall_memory"}
-)
+OWNED_TOOL_NAMES: frozenset[str] = frozenset(TOOL_HANDLERS)
 """Tool names `dispatch` handles, in either mode (`recall_memory` is offered in recall mode)."""
 
 MemoryResolver: TypeAlias = Callable[[RunnableConfig], "Memory | None"]
 """Returns the `Memory` a tool call should use, given the run's config (`None`: no memory)."""
-
-# Never touched: a plan for a missing memory answers before its first store step.
 
 
 # ---- dispatch ---------------------------------------------------------------------------------
@@ -114,6 +118,41 @@ def owns_tool(name: str) -> bool:
     return name in OWNED_TOOL_NAMES
 
 
+def _refuse_unowned(name: str, owner: str) -> None:
+    if not owns_tool(name):
+        msg = (
+            f"{owner}({name!r}): langchain-contextchef does not own a tool named {name!r}. "
+            "Guard the call with owns_tool(name) and dispatch the other tools yourself."
+        )
+        raise ToolNotOwnedError(msg)
+
+
+def unpack_tool_call(
+    call: ToolCall | Mapping[str, Any], *, owner: str = "handle_tool"
+) -> tuple[str, Any, str | None]:
+    """The name, arguments and id of a tool call this package owns.
+
+    Args:
+        call: A LangChain `ToolCall` (`{"name", "args", "id"}`) or a provider-style mapping
+            `{"name", "arguments"}` whose arguments are a JSON text or a dict.
+        owner: The caller's name, for the error messages.
+
+    Raises:
+        TypeError: If `call` is neither form.
+        ToolNotOwnedError: If the tool is not one of `OWNED_TOOL_NAMES`.
+    """
+    if not isinstance(call, Mapping) or not isinstance(call.get("name"), str):
+        msg = (
+            f"{owner} needs a LangChain ToolCall ({{'name', 'args', 'id'}}) or "
+            "{'name', 'arguments'}; got " + repr(call)[:200]
+        )
+        raise TypeError(msg)
+    name: str = call["name"]
+    _refuse_unowned(name, owner)
+    arguments = call["args"] if "args" in call else call.get("arguments")
+    return name, arguments, call.get("id")
+
+
 def dispatch(
     name: str,
     arguments: str | Mapping[str, Any] | None,
@@ -121,7 +160,7 @@ def dispatch(
     *,
     tool_call_id: str | None = None,
 ) -> Plan[str]:
-    """Plan one tool call; run it with `_driver.run_sync` / `run_async` on `memory.store`.
+    """Plan one tool call; run it with `memory.run` / `memory.arun`.
 
     Both vocabularies are understood whatever the tools mode. The plan's result is the text to
     return to the model: a success text such as `Created context://memory/lang.` or an
@@ -140,13 +179,10 @@ def dispatch(
     Raises:
         ToolNotOwnedError: If `name` is not one of `OWNED_TOOL_NAMES` (raised right away).
     """
-    if not owns_tool(name):
-        msg = (
-            f"dispatch({name!r}): langchain-contextchef does not own a tool named {name!r}. "
-            "Guard the call with owns_tool(name) and dispatch the other tools yourself."
-        )
-        raise ToolNotOwnedError(msg)
-    return dispatch_plan(name, arguments, memory, tool_call_id)
+    _refuse_unowned(name, "dispatch")
+    return dispatch_plan(
+        name, arguments, memory.context if memory is not None else None, tool_call_id
+    )
 
 
 def handle_tool(
@@ -185,8 +221,7 @@ def handle_tool(
     plan = dispatch(name, arguments, memory, tool_call_id=tool_call_id)
     if memory is None:
         return run_sync(plan, NO_STORE)
-    memory._refuse_async_hooks("on_memory_update", "on_memory_changed")
-    return run_sync(plan, memory.store)
+    return memory.run(plan, fires=MODEL_WRITE)
 
 
 async def ahandle_tool(
@@ -198,236 +233,9 @@ async def ahandle_tool(
 ) -> str:
     """Async `handle_tool`: uses the store's async API and awaits async hooks."""
     plan = dispatch(name, arguments, memory, tool_call_id=tool_call_id)
-    return await run_async(plan, memory.store if memory is not None else NO_STORE)
-
-
-# ---- schemas ----------------------------------------------------------------------------------
-#
-# Fields are typed `Any` for validation and carry their model-facing JSON schema separately:
-# pydantic then never rejects a wrongly typed argument, and the dispatcher answers every mistake
-# with its own `Error: ...` text in one fixed check order. Only a missing required argument
-# fails validation, and `_validation_error_text` words it exactly as the dispatcher would.
-
-_Runtime = Annotated[Any, InjectedToolArg(), SkipJsonSchema()]
-
-
-def _field(description: str, schema: dict[str, Any], *, required: bool = False) -> Any:
-    return (
-        Annotated[Any, WithJsonSchema(schema)],
-        Field(... if required else None, description=description),
-    )
-
-
-def _string(description: str, *, required: bool = False, enum: Sequence[str] = ()) -> Any:
-    schema: dict[str, Any] = {"type": "string"}
-    if enum:
-        schema["enum"] = list(enum)
-    return _field(description, schema, required=required)
-
-
-def _type_field(types: tuple[str, ...] | None, description: str) -> Any:
-    return _string(description, enum=types or ())
-
-
-def _version_field(when: str) -> Any:
-    return _field(
-        f"{when}: the version your memory shows for the entry. If the entry has changed "
-        "since, the write is refused and you get its current value and version.",
-        {"type": "integer", "minimum": 1},
-    )
-
-
-def _supersedes_field(when: str) -> Any:
-    return _field(
-        f"{when}: keys of existing entries the new one replaces (for example the old home "
-        "city after a move); they are retired to history and no longer shown.",
-        {"type": "array", "items": {"type": "string"}},
-    )
-
-
-def _check_enum(name: str, keys: Sequence[str] | None) -> tuple[str, ...] | None:
-    if keys is None:
-        return None
-    if isinstance(keys, str) or not all(isinstance(k, str) and k for k in keys):
-        msg = f"{name} must be a list of non-empty strings, e.g. ['persona', 'lang']."
-        raise ValueError(msg)
-    return tuple(dict.fromkeys(keys))
-
-
-@lru_cache(maxsize=64)
-def _create_memory_schema(
-    allowed_keys: tuple[str, ...] | None, memory_types: tuple[str, ...] | None
-) -> type[BaseModel]:
-    key_text = (
-        "The name to store the fact under; only these keys are accepted."
-        if allowed_keys
-        else 'A short, stable snake_case name for the fact, e.g. "preferred_language".'
-    )
-    return create_model(
-        "create_memory",
-        __doc__="Arguments of create_memory.",
-        key=_string(key_text, required=True, enum=allowed_keys or ()),
-        value=_string("The fact itself, stated briefly and completely.", required=True),
-        description=_string("Optional: what this entry is for and when it should be consulted."),
-        type=_type_field(memory_types, "Optional: the kind of memory this is."),
-        supersedes=_supersedes_field("Optional"),
-        runtime=(_Runtime, None),
-    )
-
-
-def create_memory_schema(
-    allowed_keys: Sequence[str] | None = None,
-    memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
-) -> type[BaseModel]:
-    """The `create_memory` argument schema; with `allowed_keys`, `key` is an enum of them.
-
-    The class is built once per distinct key list and reused, so the emitted JSON schema is
-    byte-stable. An empty list emits no enum (providers reject empty enums); dispatch still
-    refuses every key.
-
-    Args:
-        allowed_keys: The keys the model may write, or `None` for any key.
-        memory_types: The enum of the optional `type` argument (`None`: free text).
-
-    Returns:
-        A pydantic model class usable as a tool's `args_schema`.
-
-    Raises:
-        ValueError: If `allowed_keys` is not a list of non-empty strings.
-    """
-    return _create_memory_schema(
-        _check_enum("allowed_keys", allowed_keys), _check_enum("memory_types", memory_types)
-    )
-
-
-@lru_cache(maxsize=64)
-def _modify_memory_schema(
-    existing_keys: tuple[str, ...] | None, memory_types: tuple[str, ...] | None
-) -> type[BaseModel]:
-    key_text = (
-        "The key of the entry to change."
-        if existing_keys
-        else "The key of an entry already in memory; your context lists the stored keys. "
-        "Unknown keys are refused with an explanation."
-    )
-    return create_model(
-        "modify_memory",
-        __doc__="Arguments of modify_memory.",
-        action=_string(
-            '"update" replaces the value of an existing entry; "delete" forgets the entry.',
-            required=True,
-            enum=("update", "delete"),
-        ),
-        key=_string(key_text, required=True, enum=existing_keys or ()),
-        value=_string('The new value. Required for "update"; ignored for "delete".'),
-        description=_string(
-            'Optional new description for "update"; the current one is kept when omitted.'
-        ),
-        type=_type_field(
-            memory_types, 'Optional new kind of memory for "update"; kept when omitted.'
-        ),
-        version=_version_field("Optional"),
-        runtime=(_Runtime, None),
-    )
-
-
-def modify_memory_schema(
-    existing_keys: Sequence[str] | None = None,
-    memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
-) -> type[BaseModel]:
-    """The `modify_memory` argument schema.
-
-    Args:
-        existing_keys: `None` (the default, static): `key` is any string. A list: `key` is an
-            enum of those keys; this is the dynamic variant, which changes the schema whenever
-            keys are added or removed and so invalidates prompt caches.
-        memory_types: The enum of the optional `type` argument (`None`: free text).
-
-    Returns:
-        A pydantic model class usable as a tool's `args_schema`.
-
-    Raises:
-        ValueError: If `existing_keys` is not a list of non-empty strings.
-    """
-    return _modify_memory_schema(
-        _check_enum("existing_keys", existing_keys), _check_enum("memory_types", memory_types)
-    )
-
-
-def context_schema(
-    memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
-) -> type[BaseModel]:
-    """The `context` tool's argument schema (one class per type list, always the same).
-
-    Args:
-        memory_types: The enum of the optional `type` argument (`None`: free text).
-
-    Returns:
-        A pydantic model class usable as a tool's `args_schema`.
-    """
-    return _context_schema(_check_enum("memory_types", memory_types))
-
-
-@lru_cache(maxsize=16)
-def _context_schema(memory_types: tuple[str, ...] | None) -> type[BaseModel]:
-    return create_model(
-        "context",
-        __doc__="Arguments of the context tool.",
-        command=_string(
-            "What to do: view a file or list a directory, create a new entry, str_replace "
-            "one exact snippet, insert lines, delete, rename to new_path, or search.",
-            required=True,
-            enum=CONTEXT_COMMANDS,
-        ),
-        path=_string(
-            "The address, e.g. context://memory/preferred_language or notes/plan.md; "
-            "a path ending in / (or a bare namespace) is a directory.",
-            required=True,
-        ),
-        file_text=_string("For create: the full text of the new entry."),
-        old_str=_string(
-            "For str_replace: text that occurs exactly once in the entry, copied exactly."
-        ),
-        new_str=_string("For str_replace: the replacement text (empty or omitted removes it)."),
-        insert_line=_field(
-            "For insert: the line after which to insert; 0 inserts at the top.",
-            {"type": "integer", "minimum": 0},
-        ),
-        insert_text=_string("For insert: the text to insert."),
-        new_path=_string("For rename: the new address, in the same namespace."),
-        query=_string("For search: text to look for, case-insensitively."),
-        description=_string(
-            "For create under memory/: what the entry is for and when to consult it. "
-            "Ignored elsewhere."
-        ),
-        type=_type_field(memory_types, "For create under memory/: the kind of memory."),
-        supersedes=_supersedes_field("For create under memory/ (optional)"),
-        version=_version_field("For str_replace, insert, delete or rename under memory/"),
-        runtime=(_Runtime, None),
-    )
-
-
-@lru_cache(maxsize=1)
-def recall_memory_schema() -> type[BaseModel]:
-    """The `recall_memory` argument schema: one required `key` (always the same class)."""
-    return create_model(
-        "recall_memory",
-        __doc__="Arguments of recall_memory.",
-        key=_string(
-            "The key of a stored entry, as listed in <memory_index> in your context.",
-            required=True,
-        ),
-        runtime=(_Runtime, None),
-    )
-
-
-def _validation_error_text(error: ValidationError) -> str:
-    # Fields are `Any`, so the only possible failure is a missing required argument.
-    for detail in error.errors():
-        loc = detail.get("loc") or ()
-        if detail.get("type") == "missing" and loc and isinstance(loc[0], str):
-            return f'Error: the "{loc[0]}" argument is required and must be a non-empty string.'
-    return "Error: the tool arguments do not match the tool's schema."
+    if memory is None:
+        return await run_async(plan, NO_STORE)
+    return await memory.arun(plan)
 
 
 # ---- tools ------------------------------------------------------------------------------------
@@ -446,7 +254,7 @@ class MemoryTool(BaseTool):
 
     resolver: MemoryResolver
     handle_tool_error: bool | str | Callable[[ToolException], Any] | None = True
-    handle_validation_error: bool | str | Callable[[Any], str] | None = _validation_error_text
+    handle_validation_error: bool | str | Callable[[Any], str] | None = validation_error_text
 
     def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, str | None]:
         runtime = kwargs.pop("runtime", None)
@@ -614,9 +422,7 @@ def make_tools(
         assert key["enum"] == ["lang"]
         ```
     """
-    if mode not in ("legacy", "unified"):
-        msg = f"mode must be 'legacy' or 'unified', got {mode!r}."
-        raise ValueError(msg)
+    check_literal("mode", mode, ToolVocabulary)
     create_schema = create_memory_schema(allowed_keys, memory_types)
     if mode == "unified":
         if dynamic_modify_keys is not None:
@@ -670,10 +476,7 @@ def make_dynamic_tools(
 
 
 def _graph_store() -> BaseStore:
-    try:
-        store: BaseStore | None = get_store()
-    except (RuntimeError, KeyError):  # outside any graph, or a graph run without a runtime
-        store = None
+    store = current_store()
     if store is None:
         msg = (
             "No store for the memory tools: pass store=... to default_resolver, or run the "
@@ -681,13 +484,6 @@ def _graph_store() -> BaseStore:
         )
         raise ValueError(msg)
     return store
-
-
-def _graph_context() -> Any:
-    try:
-        return get_runtime().context
-    except (RuntimeError, AttributeError, KeyError):
-        return None
 
 
 def default_resolver(
@@ -726,7 +522,7 @@ def default_resolver(
 
     def resolve(run_config: RunnableConfig) -> Memory:
         target = store if store is not None else _graph_store()
-        prefix = resolve_scope(scope, run_config, _graph_context())
+        prefix = resolve_scope(scope, run_config, current_context())
         return Memory(target, config, scope=prefix)
 
     return resolve

@@ -1,0 +1,277 @@
+"""Plans, and the one bridge that runs them on a store for sync and async callers.
+
+Every operation of the package is written once, as a generator (a *plan*) that yields
+*steps* - store batches, user hooks, runnable calls, LangChain custom events - and receives
+their results. `run_sync` and `run_async` execute those steps; they are the only places where
+the two worlds differ, so no operation has a sync and an async body.
+
+Steps are immutable data and the drivers dispatch on them exhaustively: an unknown step is a
+bug that fails loudly. When a step raises, the exception is thrown into the plan at the
+`yield` that asked for it, so a plan can clean up (or handle it); a plan that does not catch
+it ends with the exception.
+
+Example:
+    ```python
+    from langgraph.store.base import GetOp, PutOp
+    from langgraph.store.memory import InMemoryStore
+    from langchain_contextchef._plan import Io, gather, run_sync
+
+
+    def bump(namespace):
+        got = yield from gather(current=GetOp(namespace, "n"))
+        n = (got.current.value["n"] if got.current else 0) + 1
+        yield Io([PutOp(namespace, "n", {"n": n})])
+        return n
+
+
+    store = InMemoryStore()
+    assert run_sync(bump(("c",)), store) == 1
+    assert run_sync(bump(("c",)), store) == 2
+    ```
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+from collections.abc import Callable, Generator, Sequence
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any, TypeAlias, TypeVar
+
+from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
+from langchain_core.runnables import Runnable, RunnableConfig
+from langchain_core.runnables.config import var_child_runnable_config
+from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, SearchOp
+from typing_extensions import assert_never
+
+from langchain_contextchef.store import SupportsAtomicUpdate
+
+__all__ = [
+    "NO_STORE",
+    "Atomic",
+    "Call",
+    "Emit",
+    "Invoke",
+    "Io",
+    "Plan",
+    "Step",
+    "gather",
+    "run_async",
+    "run_sync",
+]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Io:
+    """Run these ops in one `batch` (one round trip) and send back the results, in op order."""
+
+    ops: Sequence[Op]
+
+
+@dataclass(frozen=True)
+class Atomic:
+    """Read-modify-write one item; atomically on stores that support it (see `FileSystemStore`).
+
+    `fn` receives the current value (or `None`) and returns the new one, which is sent back.
+    Stores without an atomic update apply `fn` to `known`, the value the plan already read,
+    and write the result: one write, no second read, but concurrent writers may collide.
+    """
+
+    namespace: tuple[str, ...]
+    key: str
+    fn: Callable[[dict[str, Any] | None], dict[str, Any]]
+    known: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Call:
+    """Call a user hook; its result is sent back (awaited first on the async path)."""
+
+    fn: Callable[..., Any]
+    args: tuple[Any, ...]
+    name: str
+
+
+@dataclass(frozen=True)
+class Invoke:
+    """Invoke a runnable (e.g. a chat model): `invoke` on the sync path, `ainvoke` on the async."""
+
+    runnable: Runnable[Any, Any]
+    input: Any
+    config: RunnableConfig | None = None
+
+
+@dataclass(frozen=True)
+class Emit:
+    """Dispatch a LangChain custom event when running inside a LangChain run."""
+
+    name: str
+    data: dict[str, Any]
+
+
+Step: TypeAlias = Io | Atomic | Call | Invoke | Emit
+Plan: TypeAlias = Generator[Step, Any, T]
+
+# What a named read may hold: one op, a tuple of ops, or nothing (a read this plan skips).
+_Read: TypeAlias = "Op | Sequence[Op] | None"
+_OPS = (GetOp, SearchOp, PutOp, ListNamespacesOp)
+
+
+def gather(**reads: _Read) -> Plan[SimpleNamespace]:
+    """Run several named reads in one batch and answer them by name, never by position.
+
+    Each keyword is one op, a sequence of ops (answered as a list), or `None` (answered
+    `None`, no op sent), so a plan can skip a read without shifting any other answer.
+
+    Returns:
+        A namespace with one attribute per keyword.
+    """
+    ops: list[Op] = []
+    slots: dict[str, int | slice | None] = {}
+    for name, read in reads.items():
+        if read is None:
+            slots[name] = None
+        elif isinstance(read, _OPS):  # ops are NamedTuples, so test them before sequences
+            slots[name] = len(ops)
+            ops.append(read)
+        else:
+            slots[name] = slice(len(ops), len(ops) + len(read))
+            ops.extend(read)
+    results = (yield Io(ops)) if ops else []
+    answers: dict[str, Any] = {}
+    for name, slot in slots.items():
+        if slot is None:
+            answers[name] = None
+        elif isinstance(slot, slice):
+            answers[name] = list(results[slot])
+        else:
+            answers[name] = results[slot]
+    return SimpleNamespace(**answers)
+
+
+def _inside_run() -> bool:
+    config = var_child_runnable_config.get()
+    return bool(config and config.get("callbacks"))
+
+
+def _atomic_sync(store: BaseStore, step: Atomic) -> dict[str, Any]:
+    if isinstance(store, SupportsAtomicUpdate):
+        return store.atomic_update(step.namespace, step.key, step.fn)
+    new = step.fn(step.known)
+    store.put(step.namespace, step.key, new, index=False)
+    return new
+
+
+async def _atomic_async(store: BaseStore, step: Atomic) -> dict[str, Any]:
+    if isinstance(store, SupportsAtomicUpdate):
+        return await store.aatomic_update(step.namespace, step.key, step.fn)
+    new = step.fn(step.known)
+    await store.aput(step.namespace, step.key, new, index=False)
+    return new
+
+
+def _refuse_awaitable(step: Call, reply: Any) -> None:
+    if inspect.iscoroutine(reply):
+        reply.close()
+    msg = (
+        f"The {step.name} hook returned an awaitable, which a sync call cannot wait "
+        "for. Use the async method (e.g. `acompile`, `aset`) or give a sync hook."
+    )
+    raise TypeError(msg)
+
+
+def _execute_sync(step: Step, store: BaseStore) -> Any:
+    match step:
+        case Io(ops):
+            return store.batch(ops)
+        case Atomic():
+            return _atomic_sync(store, step)
+        case Invoke(runnable, value, config):
+            return runnable.invoke(value, config)
+        case Call(fn, args):
+            reply = fn(*args)
+            if inspect.isawaitable(reply):
+                _refuse_awaitable(step, reply)
+            return reply
+        case Emit(name, data):
+            if _inside_run():
+                # No parent run after all: the hooks already fired, the event has no audience.
+                with contextlib.suppress(RuntimeError):
+                    dispatch_custom_event(name, data)
+            return None
+        case _:
+            assert_never(step)
+
+
+async def _execute_async(step: Step, store: BaseStore) -> Any:
+    match step:
+        case Io(ops):
+            return await store.abatch(ops)
+        case Atomic():
+            return await _atomic_async(store, step)
+        case Invoke(runnable, value, config):
+            return await runnable.ainvoke(value, config)
+        case Call(fn, args):
+            reply = fn(*args)
+            return (await reply) if inspect.isawaitable(reply) else reply
+        case Emit(name, data):
+            if _inside_run():
+                with contextlib.suppress(RuntimeError):
+                    await adispatch_custom_event(name, data)
+            return None
+        case _:
+            assert_never(step)
+
+
+def run_sync(plan: Plan[T], store: BaseStore) -> T:
+    """Execute a plan with the store's sync API.
+
+    Raises:
+        TypeError: If a hook returns an awaitable; async hooks need the async method.
+    """
+    reply: Any = None
+    failure: BaseException | None = None
+    while True:
+        try:
+            step = plan.send(reply) if failure is None else plan.throw(failure)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        failure = None
+        try:
+            reply = _execute_sync(step, store)
+        except Exception as exc:  # handed to the plan, which re-raises unless it handles it
+            reply, failure = None, exc
+
+
+async def run_async(plan: Plan[T], store: BaseStore) -> T:
+    """Execute a plan with the store's async API; awaits async hooks."""
+    reply: Any = None
+    failure: BaseException | None = None
+    while True:
+        try:
+            step = plan.send(reply) if failure is None else plan.throw(failure)
+        except StopIteration as done:
+            return done.value  # type: ignore[no-any-return]
+        failure = None
+        try:
+            reply = await _execute_async(step, store)
+        except Exception as exc:
+            reply, failure = None, exc
+
+
+class _NoStore(BaseStore):
+    """The store of a plan that must not touch storage (memory disabled); any access is a bug."""
+
+    def batch(self, ops: Any) -> Any:
+        msg = "memory is disabled here, so no store access is possible"
+        raise RuntimeError(msg)
+
+    async def abatch(self, ops: Any) -> Any:
+        return self.batch(ops)
+
+
+NO_STORE: BaseStore = _NoStore()
+"""Run a plan with this when it has no memory: it answers without I/O or fails loudly."""

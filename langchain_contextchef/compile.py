@@ -1,0 +1,357 @@
+"""The compile pipeline, top to bottom: read -> sweep -> clock -> select -> fit -> render -> splice.
+
+One plan per compile, run by the sync or the async driver:
+
+1. the `on_before_compile` hook (implicit context) and the dynamic state are rendered;
+2. memory's compile read sweeps expired entries, advances the turn clock and selects
+   (`memory.plans.compile_read`);
+3. the selected entries are fitted to the memory token budget and rendered (`fit_block`);
+4. with a `ContextBudget`, every layer is counted and memory is trimmed first
+   (`fit_context`);
+5. the blocks are spliced into the messages (`splice.place`), and the layout is kept in the
+   payload for steps that need to know what went where.
+
+`ContextChef` builds the settings once and runs this plan; the prompt runnable depends only on
+the `Compiler` protocol, not on the facade.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeAlias
+
+from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage
+from langchain_core.runnables import RunnableConfig
+from langchain_core.tools import BaseTool
+from pydantic import BaseModel
+
+from langchain_contextchef._literals import DynamicStatePlacement, MemoryPlacement, ToolVocabulary
+from langchain_contextchef._plan import Call, Plan
+from langchain_contextchef.budget import (
+    LAYERS,
+    ContextBudget,
+    FittedMemory,
+    check_context_budget,
+    fit_memory,
+    token_counter,
+)
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.memory import CompileRead, MemoryContext
+from langchain_contextchef.memory.plans import compile_read
+from langchain_contextchef.render import (
+    memory_instruction,
+    render_dynamic_state,
+    render_implicit_context,
+    render_memory_block,
+)
+from langchain_contextchef.splice import Spliced, place
+
+__all__ = [
+    "BeforeCompileHook",
+    "CompileInput",
+    "CompileMeta",
+    "CompileSettings",
+    "CompiledPayload",
+    "Compiler",
+    "DynamicState",
+    "compile_plan",
+    "fit_block",
+    "last_user_text",
+]
+
+DynamicState: TypeAlias = "BaseModel | Mapping[str, Any] | None"
+BeforeCompileHook: TypeAlias = "Callable[[CompileInput], str | None]"
+
+
+@dataclass(frozen=True)
+class CompileInput:
+    """What an `on_before_compile` hook sees.
+
+    Attributes:
+        messages: The caller's messages, untouched.
+        dynamic_state: The dynamic state given to this compile, if any.
+        config: The run's config, if any.
+    """
+
+    messages: Sequence[BaseMessage]
+    dynamic_state: Any
+    config: RunnableConfig | None
+
+
+@dataclass(frozen=True)
+class CompileMeta:
+    """What a compile did, for logs, traces and tests.
+
+    Attributes:
+        injected_keys: Keys rendered into the prompt, in the order shown.
+        expired_keys: Keys this compile's sweep deleted.
+        turn: The scope's turn clock after this compile (the number of compiles so far).
+        scope: The resolved namespace prefix the memory was read from.
+        omitted: Stored keys that were not injected, with the reason: `"selector"`,
+            `"budget"` (the memory token budget), `"context_budget"` (trimmed so the whole
+            call fits `ContextBudget`), or `"quarantined"`.
+        indexed_keys: Keys listed in `<memory_index>` without their value (recall mode).
+        evicted_keys: Keys evicted over `max_entries` since the previous compile; the block
+            tells the model about them once.
+        tokens: Tokens per layer (`system`, `memory`, `dynamic_state`, `history`, `tools`)
+            and `total`, when the chef has a `context_budget`; with only a memory
+            `token_budget`, just `memory`.
+    """
+
+    injected_keys: list[str] = field(default_factory=list)
+    expired_keys: list[str] = field(default_factory=list)
+    turn: int = 0
+    scope: tuple[str, ...] = ()
+    omitted: dict[str, str] = field(default_factory=dict)
+    indexed_keys: list[str] = field(default_factory=list)
+    evicted_keys: list[str] = field(default_factory=list)
+    tokens: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class CompiledPayload:
+    """The result of `ContextChef.compile`.
+
+    Attributes:
+        messages: The messages to send, with memory and dynamic state spliced in.
+        tools: The memory tools to bind; the same objects on every compile.
+        meta: What the compile did.
+        layout: Where the splice put things (the system layer's end, the volatile tail).
+    """
+
+    messages: list[BaseMessage]
+    tools: list[BaseTool]
+    meta: CompileMeta
+    layout: Spliced | None = None
+
+
+class Compiler(Protocol):
+    """Anything that compiles messages into a payload, sync and async (`ContextChef` does)."""
+
+    def compile(
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        dynamic_state: DynamicState = None,
+        config: RunnableConfig | None = None,
+        context: Any = None,
+    ) -> CompiledPayload:
+        """Build the messages for one model call."""
+        ...
+
+    async def acompile(
+        self,
+        messages: Sequence[BaseMessage],
+        *,
+        dynamic_state: DynamicState = None,
+        config: RunnableConfig | None = None,
+        context: Any = None,
+    ) -> CompiledPayload:
+        """Async `compile`."""
+        ...
+
+
+@dataclass(frozen=True)
+class CompileSettings:
+    """Everything about a compile that is fixed when the chef is built.
+
+    Attributes:
+        vocabulary: The memory tools the model has (named by the instruction and block).
+        tools: The memory tools, counted in the `tools` layer of a context budget.
+        dynamic_state_placement: Where dynamic state and implicit context go.
+        dynamic_state_schema: A pydantic model dynamic state must validate against.
+        on_before_compile: A hook returning implicit context, or `None`.
+        context_budget: A token budget for the whole call, or `None`.
+    """
+
+    vocabulary: ToolVocabulary
+    tools: tuple[BaseTool, ...] = ()
+    dynamic_state_placement: DynamicStatePlacement = "last_user"
+    dynamic_state_schema: type[BaseModel] | None = None
+    on_before_compile: BeforeCompileHook | None = None
+    context_budget: ContextBudget | None = None
+
+
+def last_user_text(messages: Sequence[BaseMessage]) -> str:
+    """The text of the last user message, which relevance selectors rank against."""
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return str(message.text)
+    return ""
+
+
+def fit_block(
+    read: CompileRead,
+    ctx: MemoryContext,
+    *,
+    vocabulary: ToolVocabulary,
+    budget: int | None,
+    count: Callable[[str], int],
+) -> tuple[FittedMemory, dict[str, str]]:
+    """Render the compile's memory block within `budget`, and say why each key is left out.
+
+    Returns:
+        The fitted block, and key -> reason for every surviving entry not shown in full
+        and not indexed (`"selector"`, `"budget"`, `"quarantined"`).
+    """
+    index_mode = ctx.config.recall == "index"
+
+    def render(full: Sequence[MemoryEntry], index: Sequence[MemoryEntry], more: int) -> str:
+        return render_memory_block(
+            full,
+            allowed_keys=ctx.allowed_keys,
+            vocabulary=vocabulary,
+            index=index,
+            unlisted=more,
+            evicted_keys=read.evicted_keys,
+        )
+
+    fitted = fit_memory(
+        read.selected,
+        read.unselected,
+        render=render,
+        budget=budget,
+        count=count,
+        index_mode=index_mode,
+    )
+    shown = {e.key for e in fitted.full} | {e.key for e in fitted.index}
+    omitted = {k: why for k, why in read.omitted.items() if k not in shown}
+    for entry in read.selected:
+        if entry.key not in shown:
+            omitted[entry.key] = "budget"
+    if index_mode:  # unselected entries would have been indexed but for the budget
+        for entry in read.unselected:
+            if entry.key not in shown:
+                omitted[entry.key] = "budget"
+    return fitted, omitted
+
+
+def layer_tokens(
+    settings: CompileSettings,
+    messages: Sequence[BaseMessage],
+    instruction: str | None,
+    state: str,
+    block: str,
+) -> dict[str, int]:
+    """Tokens per layer of one call, counted with the context budget's counter."""
+    assert settings.context_budget is not None
+    counter = token_counter(settings.context_budget.token_counter)
+    system = [m for m in messages if isinstance(m, SystemMessage)]
+    history = [m for m in messages if not isinstance(m, SystemMessage)]
+    sizes = {
+        "system": (counter.messages(system) if system else 0)
+        + (counter.text(instruction) if instruction else 0),
+        "memory": counter.text(block) if block else 0,
+        "dynamic_state": counter.text(state) if state else 0,
+        "history": counter.messages(history) if history else 0,
+        "tools": counter.tools(settings.tools) + settings.context_budget.extra_tools,
+    }
+    return {layer: sizes[layer] for layer in LAYERS}
+
+
+def fit_context(
+    settings: CompileSettings,
+    read: CompileRead,
+    ctx: MemoryContext,
+    fitted: FittedMemory,
+    omitted: dict[str, str],
+    layers: tuple[Sequence[BaseMessage], str | None, str],
+) -> tuple[FittedMemory, dict[str, int]]:
+    """Trim memory until the whole call fits the context budget, or raise.
+
+    Raises:
+        ContextBudgetExceeded: When the call does not fit even without memory.
+    """
+    # Memory is knowledge the model can ask for again, so it gives way first; the
+    # system prompt, state and history are never cut here.
+    assert settings.context_budget is not None
+    counter = token_counter(settings.context_budget.token_counter)
+    tokens = layer_tokens(settings, *layers, fitted.block)
+    over = sum(tokens.values()) - settings.context_budget.input_budget
+    if over > 0 and fitted.block:
+        room = max(0, tokens["memory"] - over)
+        before = {e.key for e in [*fitted.full, *fitted.index]}
+        fitted, _ = fit_block(
+            read, ctx, vocabulary=settings.vocabulary, budget=room, count=counter.text
+        )
+        after = {e.key for e in [*fitted.full, *fitted.index]}
+        omitted.update((key, "context_budget") for key in before - after)
+        tokens["memory"] = counter.text(fitted.block) if fitted.block else 0
+    check_context_budget(settings.context_budget, tokens)
+    return fitted, {**tokens, "total": sum(tokens.values())}
+
+
+def _memory_budget(settings: CompileSettings, ctx: MemoryContext) -> int | None:
+    budgets = [ctx.config.token_budget]
+    if settings.context_budget is not None:
+        budgets.append(settings.context_budget.memory)
+    limits = [b for b in budgets if b is not None]
+    return min(limits) if limits else None
+
+
+def compile_plan(
+    settings: CompileSettings,
+    messages: Sequence[BaseMessage],
+    dynamic_state: Any,
+    config: RunnableConfig | None,
+    ctx: MemoryContext | None,
+) -> Plan[CompiledPayload]:
+    """The whole compile of one model call, as a plan (`ctx` is `None` without memory)."""
+    state_xml = ""
+    if dynamic_state is not None:
+        state_xml = render_dynamic_state(dynamic_state, schema=settings.dynamic_state_schema)
+    implicit = ""
+    if settings.on_before_compile is not None:
+        text = yield Call(
+            settings.on_before_compile,
+            (CompileInput(messages, dynamic_state, config),),
+            "on_before_compile",
+        )
+        if text:
+            implicit = render_implicit_context(str(text))
+    meta = CompileMeta()
+    instruction: str | None = None
+    block = ""
+    placement: MemoryPlacement = "after_system"
+    if ctx is not None:
+        read = yield from compile_read(ctx, last_user_text(messages))
+        instruction = memory_instruction(settings.vocabulary)
+        count = token_counter(ctx.config.token_counter).text
+        fitted, omitted = fit_block(
+            read,
+            ctx,
+            vocabulary=settings.vocabulary,
+            budget=_memory_budget(settings, ctx),
+            count=count,
+        )
+        tokens = {"memory": fitted.tokens} if ctx.config.token_budget is not None else {}
+        if settings.context_budget is not None:
+            layers = (messages, instruction, state_xml + implicit)
+            fitted, tokens = fit_context(settings, read, ctx, fitted, omitted, layers)
+        block = fitted.block
+        placement = ctx.config.memory_placement
+        meta = CompileMeta(
+            injected_keys=[e.key for e in fitted.full],
+            expired_keys=read.expired_keys,
+            turn=read.turn,
+            scope=ctx.scope,
+            omitted=omitted,
+            indexed_keys=[e.key for e in fitted.index],
+            evicted_keys=read.evicted_keys,
+            tokens=tokens,
+        )
+    elif settings.context_budget is not None:
+        tokens = layer_tokens(settings, messages, None, state_xml + implicit, "")
+        check_context_budget(settings.context_budget, tokens)
+        meta = CompileMeta(tokens={**tokens, "total": sum(tokens.values())})
+    layout = place(
+        messages,
+        instruction=instruction,
+        memory_block=block,
+        dynamic_state=state_xml,
+        implicit_context=implicit,
+        memory_placement=placement,
+        dynamic_state_placement=settings.dynamic_state_placement,
+    )
+    return CompiledPayload(layout.messages, list(settings.tools), meta, layout)

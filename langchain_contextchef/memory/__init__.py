@@ -1,0 +1,69 @@
+"""The memory engine: one scope's entries, turn clock and history in a LangGraph store.
+
+`Memory` is the public face; `MemoryConfig` says how it behaves. Inside, every operation is a
+plan over a `MemoryContext` (scope, config, clock), run by `Memory.run` / `Memory.arun`.
+The modules are layered strictly downward::
+
+    config, _checks          options and argument checks
+    texts, results           outcomes as data, and the one module that words them
+    _context                 the scope's layout in the store; op builders and read plans
+    _history, _events        history records; change reports
+    _recall                  recall and eviction (least recently used)
+    _write, _model_write     the write core, the developer path, the model path
+    _compile_read            sweep, clock, select: what a compile learns
+    _governance, _snapshot   review, history, revert, forget; snapshot and restore
+    _memory                  `Memory`, the facade and the door
+    plans                    the plans other layers (tools, compile, reflection) compose
+
+Example:
+    ```python
+    from langgraph.store.memory import InMemoryStore
+    from langchain_contextchef.memory import Memory, MemoryConfig
+
+    memory = Memory(InMemoryStore(), MemoryConfig(allowed_keys=["lang"]))
+    memory.set("persona", "A terse senior engineer")
+    assert memory.get("persona") == "A terse senior engineer"
+    assert memory.create_memory("tone", "dry").status == "not_allowed"
+    assert memory.create_memory("lang", "Python").status == "created"
+    ```
+"""
+
+from __future__ import annotations
+
+from langchain_contextchef._literals import MemoryPlacement
+from langchain_contextchef.memory._checks import UNSET
+from langchain_contextchef.memory._context import (
+    FORGET_NAMESPACES,
+    HISTORY_NAMESPACE,
+    MEMORY_NAMESPACE,
+    META_NAMESPACE,
+    NOTES_NAMESPACE,
+    MemoryContext,
+)
+from langchain_contextchef.memory._memory import Memory
+from langchain_contextchef.memory.config import MemoryConfig
+from langchain_contextchef.memory.results import (
+    CompileRead,
+    ForgetReceipt,
+    Refusal,
+    WriteResult,
+    WriteStatus,
+)
+
+__all__ = [
+    "FORGET_NAMESPACES",
+    "HISTORY_NAMESPACE",
+    "MEMORY_NAMESPACE",
+    "META_NAMESPACE",
+    "NOTES_NAMESPACE",
+    "UNSET",
+    "CompileRead",
+    "ForgetReceipt",
+    "Memory",
+    "MemoryConfig",
+    "MemoryContext",
+    "MemoryPlacement",
+    "Refusal",
+    "WriteResult",
+    "WriteStatus",
+]

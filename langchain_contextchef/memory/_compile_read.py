@@ -1,0 +1,151 @@
+"""The compile read: what one compile learns from memory, in one plan.
+
+One bulk read of the scope (plus the eviction note and a semantic search when they apply),
+the expiry sweep (hooks, then one batched retirement to history), the turn clock's advance
+(atomic on stores that support it), the selector (exactly once, after the sweep), and the
+clearing of the eviction note it reported.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from langgraph.store.base import SearchOp
+
+from langchain_contextchef._plan import Atomic, Call, Io, Plan, gather
+from langchain_contextchef.budget import token_counter
+from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry
+from langchain_contextchef.memory import _history
+from langchain_contextchef.memory._context import (
+    CLOCK_KEY,
+    MemoryContext,
+    clock_op,
+    entries_of,
+    evicted_op,
+    own,
+    scan_op,
+    turn_of,
+)
+from langchain_contextchef.memory._events import changed
+from langchain_contextchef.memory._recall import consume_evicted
+from langchain_contextchef.memory.results import CompileRead
+from langchain_contextchef.selectors import MemorySelector, SelectionContext
+
+__all__ = ["compile_read", "select"]
+
+
+def _semantic_search(ctx: MemoryContext, query: str | None) -> SearchOp | None:
+    # One semantic search when the selector asks for it, there is a query, and the store
+    # has a vector index.
+    selector = ctx.config.selector
+    if (
+        isinstance(selector, MemorySelector)
+        and selector.uses_search
+        and query
+        and query.strip()
+        and ctx.indexed
+    ):
+        return SearchOp(ctx.entries_ns, query=query, limit=selector.search_limit, refresh_ttl=False)
+    return None
+
+
+def select(
+    ctx: MemoryContext,
+    entries: list[MemoryEntry],
+    *,
+    turn: int,
+    now: datetime,
+    query: str | None,
+    relevance: dict[str, float] | None,
+) -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
+    """Run the selector once on the active entries.
+
+    Returns:
+        The selected entries (selector order), the active entries it left out (creation
+        order), and why each stored entry that will not be injected was left out.
+    """
+    omitted: dict[str, str] = {e.key: e.status for e in entries if e.status != "active"}
+    visible = [e for e in entries if e.status == "active"]
+    selector = ctx.config.selector
+    if selector is None:
+        return visible, [], omitted
+    if isinstance(selector, MemorySelector):
+        context = SelectionContext(
+            query=query or "",
+            token_budget=ctx.config.token_budget,
+            count_tokens=token_counter(ctx.config.token_counter).text,
+            turn=turn,
+            now=now,
+            relevance=relevance,
+        )
+        chosen = list(selector.select(list(visible), context))
+    else:
+        chosen = list(selector(list(visible)))
+    picked = {e.key for e in chosen}
+    unselected = [e for e in visible if e.key not in picked]
+    omitted.update((e.key, "selector") for e in unselected)
+    return chosen, unselected, omitted
+
+
+def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRead]:
+    """Sweep expired entries, advance the turn clock once, and select what to inject.
+
+    Args:
+        ctx: The scope.
+        query: The text relevance selectors rank against (the last user message).
+    """
+    capped = ctx.config.max_entries is not None
+    search = _semantic_search(ctx, query)
+    got = yield from gather(
+        items=scan_op(ctx.entries_ns),
+        clock=clock_op(ctx),
+        evicted=evicted_op(ctx) if capped else None,
+        hits=search,
+    )
+    entries = entries_of(ctx, got.items)
+    turn = turn_of(got.clock)
+    evicted: list[str] = []
+    if got.evicted is not None:
+        evicted = [k for k in got.evicted.value.get("keys", []) if isinstance(k, str)]
+    relevance: dict[str, float] | None = None
+    if search is not None:
+        relevance = {
+            item.key: float(item.score)
+            for item in own(ctx.entries_ns, got.hits)
+            if item.score is not None
+        }
+
+    now = ctx.now()
+    expired = [e for e in entries if e.is_expired(turn=turn, now=now)]
+    if expired:
+        if ctx.config.on_memory_expired is not None:
+            for entry in expired:
+                yield Call(ctx.config.on_memory_expired, (entry,), "on_memory_expired")
+        ops: list[Any] = []
+        for entry in expired:
+            ops += _history.retire(ctx, entry, "expired", now=now, cause=None)
+        yield Io(ops)
+        for entry in expired:
+            event = MemoryChangeEvent("expire", entry.key, None, entry.value, ctx.scope)
+            yield from changed(ctx, event)
+        gone = {e.key for e in expired}
+        entries = [e for e in entries if e.key not in gone]
+
+    def advance(current: dict[str, Any] | None) -> dict[str, Any]:
+        return {"turn": int((current or {}).get("turn", turn)) + 1}
+
+    clock = yield Atomic(ctx.meta_ns, CLOCK_KEY, advance, known={"turn": turn})
+    selected, unselected, omitted = select(
+        ctx, entries, turn=turn, now=now, query=query, relevance=relevance
+    )
+    yield from consume_evicted(ctx, evicted)
+    return CompileRead(
+        selected,
+        entries,
+        [e.key for e in expired],
+        int(clock["turn"]),
+        unselected=unselected,
+        omitted=omitted,
+        evicted_keys=evicted,
+    )

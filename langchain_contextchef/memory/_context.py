@@ -1,0 +1,221 @@
+"""What every memory plan works on: one scope's namespaces, its config and its clock.
+
+Plans are module-level functions over a `MemoryContext`; they never see the store (the driver
+holds it) nor the `Memory` facade. This module also builds the ops plans send and reads their
+answers, so the layout of a scope in the store is spelled in one place:
+
+* `scope + ("memory",)`: one item per entry;
+* `scope + ("memory_meta",)`: the turn clock, the eviction note, and the last version of each
+  key that left memory;
+* `scope + ("memory_history",)`: every replaced, deleted, superseded or expired version;
+* `scope + ("notes",)`: the model's scratch notes (`context://notes/`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Any, TypeVar
+
+from langgraph.store.base import GetOp, Item, SearchOp
+
+from langchain_contextchef._plan import Io, Plan, gather
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.memory.config import MemoryConfig
+from langchain_contextchef.ttl import ParsedTTL, parse_ttl
+
+__all__ = [
+    "CLOCK_KEY",
+    "EVICTED_KEY",
+    "FORGET_NAMESPACES",
+    "HISTORY_NAMESPACE",
+    "MEMORY_NAMESPACE",
+    "META_NAMESPACE",
+    "NOTES_NAMESPACE",
+    "MemoryContext",
+    "clock_op",
+    "entries_of",
+    "entry_of",
+    "entry_op",
+    "evicted_op",
+    "own",
+    "read_all",
+    "read_entries",
+    "read_many",
+    "read_items",
+    "read_one",
+    "read_turn",
+    "scan_op",
+    "turn_of",
+]
+
+MEMORY_NAMESPACE = "memory"
+"""The label under a scope that holds memory entries."""
+
+META_NAMESPACE = "memory_meta"
+"""The label under a scope that holds the turn clock (and the last version of removed keys)."""
+
+HISTORY_NAMESPACE = "memory_history"
+"""The label under a scope that keeps every replaced, deleted, superseded or expired version."""
+
+NOTES_NAMESPACE = "notes"
+"""The label under a scope that holds the model's notes (`context://notes/`)."""
+
+FORGET_NAMESPACES: tuple[str, ...] = (
+    MEMORY_NAMESPACE,
+    HISTORY_NAMESPACE,
+    META_NAMESPACE,
+    NOTES_NAMESPACE,
+)
+"""Every label under a scope that `Memory.forget` empties."""
+
+CLOCK_KEY = "clock"
+"""The item beside the entries that holds the turn clock."""
+
+EVICTED_KEY = "evicted"
+"""The item beside the turn clock that lists keys evicted since the last compile."""
+
+ItemT = TypeVar("ItemT", bound=Item)
+
+# One search must return every item of a namespace: a compile reads the whole scope at once.
+BULK_LIMIT = 1_000_000
+
+
+def _utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+@dataclass(frozen=True)
+class MemoryContext:
+    """One resolved scope, its config and its clock: the only thing plans receive.
+
+    Attributes:
+        scope: The namespace prefix, already resolved (no templates).
+        config: The memory's behaviour.
+        now: Returns "now" as an aware datetime.
+        indexed: Whether the store has a vector index, so semantic search can rank entries.
+        entries_ns: `scope + ("memory",)`.
+        meta_ns: `scope + ("memory_meta",)`.
+        history_ns: `scope + ("memory_history",)`.
+        notes_ns: `scope + ("notes",)`.
+        default_ttl: `config.default_ttl`, parsed.
+    """
+
+    scope: tuple[str, ...]
+    config: MemoryConfig
+    now: Callable[[], datetime] = _utcnow
+    indexed: bool = False
+    entries_ns: tuple[str, ...] = field(init=False)
+    meta_ns: tuple[str, ...] = field(init=False)
+    history_ns: tuple[str, ...] = field(init=False)
+    notes_ns: tuple[str, ...] = field(init=False)
+    default_ttl: ParsedTTL = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        scope = tuple(self.scope)
+        object.__setattr__(self, "scope", scope)
+        object.__setattr__(self, "entries_ns", (*scope, MEMORY_NAMESPACE))
+        object.__setattr__(self, "meta_ns", (*scope, META_NAMESPACE))
+        object.__setattr__(self, "history_ns", (*scope, HISTORY_NAMESPACE))
+        object.__setattr__(self, "notes_ns", (*scope, NOTES_NAMESPACE))
+        object.__setattr__(self, "default_ttl", parse_ttl(self.config.default_ttl))
+
+    @property
+    def allowed_keys(self) -> tuple[str, ...] | None:
+        """The keys the model may write, or `None` for any key."""
+        keys = self.config.allowed_keys
+        return tuple(keys) if keys is not None else None
+
+    @property
+    def memory_types(self) -> tuple[str, ...] | None:
+        """The memory types writes may carry, or `None` for any type."""
+        types = self.config.memory_types
+        return tuple(types) if types is not None else None
+
+
+# ---- ops and their answers --------------------------------------------------------------------
+
+
+def scan_op(namespace: tuple[str, ...], *, filter: dict[str, Any] | None = None) -> SearchOp:
+    """The op that reads every item under `namespace` in one round trip (answer with `own`)."""
+    return SearchOp(namespace, filter=filter, limit=BULK_LIMIT, refresh_ttl=False)
+
+
+def own(namespace: tuple[str, ...], items: Sequence[ItemT]) -> list[ItemT]:
+    """The items of exactly `namespace` among search results (a search matches a prefix)."""
+    return [item for item in items if tuple(item.namespace) == namespace]
+
+
+def entry_op(ctx: MemoryContext, key: str) -> GetOp:
+    """The op that reads the entry at `key` (answer with `entry_of`)."""
+    return GetOp(ctx.entries_ns, key, refresh_ttl=False)
+
+
+def entry_of(item: Item | None) -> MemoryEntry | None:
+    """The entry a `GetOp` found, or `None`."""
+    return MemoryEntry.from_stored(item.key, item.value) if item is not None else None
+
+
+def entries_of(ctx: MemoryContext, items: Sequence[Item]) -> list[MemoryEntry]:
+    """The entries among a scan's results, in creation order (key as tiebreak).
+
+    The order is the same on every backend, whatever the store's own order, so a compile's
+    block is byte-stable until memory changes.
+    """
+    entries = [MemoryEntry.from_stored(item.key, item.value) for item in own(ctx.entries_ns, items)]
+    return sorted(entries, key=lambda e: (e.created_at, e.key))
+
+
+def clock_op(ctx: MemoryContext) -> GetOp:
+    """The op that reads the turn clock (answer with `turn_of`)."""
+    return GetOp(ctx.meta_ns, CLOCK_KEY, refresh_ttl=False)
+
+
+def turn_of(clock: Item | None) -> int:
+    """The turn a `clock_op` found (0 before the first compile)."""
+    return int(clock.value.get("turn", 0)) if clock is not None else 0
+
+
+def evicted_op(ctx: MemoryContext) -> GetOp:
+    """The op that reads the eviction note (keys evicted since the last compile)."""
+    return GetOp(ctx.meta_ns, EVICTED_KEY, refresh_ttl=False)
+
+
+# ---- read plans -------------------------------------------------------------------------------
+
+
+def read_one(ctx: MemoryContext, key: str) -> Plan[MemoryEntry | None]:
+    """The entry at `key`, or `None`."""
+    (item,) = yield Io([entry_op(ctx, key)])
+    return entry_of(item)
+
+
+def read_many(ctx: MemoryContext, keys: Sequence[str]) -> Plan[list[MemoryEntry | None]]:
+    """The entry at each key (`None` where nothing is stored), in one round trip."""
+    got = yield from gather(items=[entry_op(ctx, key) for key in keys])
+    return [entry_of(item) for item in got.items]
+
+
+def read_entries(ctx: MemoryContext) -> Plan[list[MemoryEntry]]:
+    """Every entry of the scope, in creation order."""
+    (items,) = yield Io([scan_op(ctx.entries_ns)])
+    return entries_of(ctx, items)
+
+
+def read_all(ctx: MemoryContext) -> Plan[tuple[list[MemoryEntry], int]]:
+    """Every entry of the scope and the turn clock, in one round trip."""
+    got = yield from gather(items=scan_op(ctx.entries_ns), clock=clock_op(ctx))
+    return entries_of(ctx, got.items), turn_of(got.clock)
+
+
+def read_items(namespace: tuple[str, ...]) -> Plan[list[Item]]:
+    """Every item of exactly `namespace` (the notes, for instance)."""
+    (items,) = yield Io([scan_op(namespace)])
+    return own(namespace, items)
+
+
+def read_turn(ctx: MemoryContext) -> Plan[int]:
+    """The turn clock."""
+    (clock,) = yield Io([clock_op(ctx)])
+    return turn_of(clock)

@@ -1,0 +1,107 @@
+"""Recall and eviction: the least-recently-used pair behind recall mode and `max_entries`.
+
+A full read by the model (`recall_memory`, `context view`) records `last_recalled_at`; when a
+new key pushes the scope over `max_entries`, the entries whose last use is oldest are retired
+to history, and the next compile tells the model which keys went.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from langgraph.store.base import PutOp
+
+from langchain_contextchef._plan import Atomic, Io, Plan, gather
+from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry, Provenance
+from langchain_contextchef.memory._context import (
+    EVICTED_KEY,
+    MemoryContext,
+    entries_of,
+    evicted_op,
+    read_one,
+    scan_op,
+)
+from langchain_contextchef.memory._events import changed
+from langchain_contextchef.memory._history import retire
+
+__all__ = ["consume_evicted", "enforce_cap", "recall_entry"]
+
+
+def _last_use(entry: MemoryEntry) -> datetime:
+    # Never recalled: the last write stands in; a recent write also counts as a use.
+    recalled = entry.last_recalled_at
+    return entry.updated_at if recalled is None else max(recalled, entry.updated_at)
+
+
+def enforce_cap(ctx: MemoryContext, written: str) -> Plan[list[str]]:
+    """After a new key was written: evict the least recently used entries over the cap.
+
+    The entry just written is never a candidate. Evicted entries are archived in history,
+    reported through `on_memory_changed` (`evict`), and added to the note the next compile
+    renders for the model.
+    """
+    cap = ctx.config.max_entries
+    if cap is None:
+        return []
+    got = yield from gather(items=scan_op(ctx.entries_ns), noted=evicted_op(ctx))
+    entries = entries_of(ctx, got.items)
+    excess = len(entries) - cap
+    if excess <= 0:
+        return []
+    candidates = sorted(
+        (e for e in entries if e.key != written),
+        key=lambda e: (_last_use(e), e.created_at, e.key),
+    )
+    victims = candidates[:excess]
+    now = ctx.now()
+    cause = Provenance(written_by="developer", source="eviction")
+    ops: list[Any] = []
+    for victim in victims:
+        ops += retire(
+            ctx, victim, "deleted", now=now, cause=cause, note=f"evicted: over max_entries={cap}"
+        )
+    yield Io(ops)
+    keys = [v.key for v in victims]
+
+    def note(current: dict[str, Any] | None) -> dict[str, Any]:
+        earlier = [k for k in (current or {}).get("keys", []) if k not in keys]
+        return {"keys": [*earlier, *keys]}
+
+    known = dict(got.noted.value) if got.noted is not None else None
+    yield Atomic(ctx.meta_ns, EVICTED_KEY, note, known=known)
+    for victim in victims:
+        yield from changed(
+            ctx, MemoryChangeEvent("evict", victim.key, None, victim.value, ctx.scope)
+        )
+    return keys
+
+
+def consume_evicted(ctx: MemoryContext, keys: list[str]) -> Plan[None]:
+    """Clear the keys a compile reported from the eviction note.
+
+    Atomic where the store can be, so an eviction racing with the compile is reported next time.
+    """
+    if not keys:
+        return
+    reported = set(keys)
+
+    def drop(current: dict[str, Any] | None) -> dict[str, Any]:
+        left = [k for k in (current or {}).get("keys", []) if k not in reported]
+        return {"keys": left}
+
+    yield Atomic(ctx.meta_ns, EVICTED_KEY, drop, known={"keys": list(keys)})
+
+
+def recall_entry(ctx: MemoryContext, key: str) -> Plan[MemoryEntry | None]:
+    """Read one entry in full; an active entry gets `last_recalled_at = now` when tracked.
+
+    Recording a recall is not a change: no version bump, no history, no change event, and no
+    new embedding (the indexed text did not change).
+    """
+    entry = yield from read_one(ctx, key)
+    if entry is None or entry.status != "active" or not ctx.config.tracks_recall:
+        return entry
+    touched = entry.evolve(last_recalled_at=ctx.now())
+    yield Io([PutOp(ctx.entries_ns, key, touched.to_stored(), index=False)])
+    return touched

@@ -1,0 +1,92 @@
+"""Snapshots: a JSON-serialisable copy of a scope's entries and turn clock, and its restore."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from langgraph.store.base import PutOp
+
+from langchain_contextchef._plan import Io, Plan
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.memory._checks import check_importance, check_key, check_text
+from langchain_contextchef.memory._context import CLOCK_KEY, MemoryContext, read_all
+
+__all__ = ["restore", "snapshot"]
+
+
+def snapshot(ctx: MemoryContext) -> Plan[dict[str, Any]]:
+    """Every entry (with its stored fields) and the turn clock, as plain data."""
+    entries, turn = yield from read_all(ctx)
+    return {
+        "version": 1,
+        "turn": turn,
+        "entries": [{"key": e.key, **e.to_stored()} for e in entries],
+    }
+
+
+def restore(ctx: MemoryContext, data: Mapping[str, Any]) -> Plan[None]:
+    """Replace the scope's entries and turn clock with a snapshot's, in one batch.
+
+    Raises:
+        ValueError: If the snapshot is malformed; nothing is read or written then.
+    """
+    restored, turn = _parse_snapshot(data)  # validate everything before touching the store
+    current, _ = yield from read_all(ctx)
+    keep = {e.key for e in restored}
+    ops: list[Any] = [PutOp(ctx.entries_ns, e.key, None) for e in current if e.key not in keep]
+    ops += [PutOp(ctx.entries_ns, e.key, e.to_stored(), index=["value"]) for e in restored]
+    ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn}, index=False))
+    yield Io(ops)
+
+
+def _parse_snapshot(snapshot: Mapping[str, Any]) -> tuple[list[MemoryEntry], int]:
+    if not isinstance(snapshot, Mapping) or snapshot.get("version") != 1:
+        msg = "Not a memory snapshot: expected a mapping with version 1 from Memory.snapshot()."
+        raise ValueError(msg)
+    turn = snapshot.get("turn")
+    if isinstance(turn, bool) or not isinstance(turn, int) or turn < 0:
+        msg = f"A snapshot's turn must be a non-negative int, got {turn!r}."
+        raise ValueError(msg)
+    raw = snapshot.get("entries")
+    if not isinstance(raw, list):
+        msg = "A snapshot's entries must be a list."
+        raise ValueError(msg)
+    entries: list[MemoryEntry] = []
+    seen: set[str] = set()
+    for item in raw:
+        if not isinstance(item, Mapping):
+            msg = f"A snapshot entry must be a mapping, got {item!r}."
+            raise ValueError(msg)
+        key = check_key(item.get("key"))
+        if key in seen:
+            msg = f"A snapshot has the key {key!r} twice."
+            raise ValueError(msg)
+        seen.add(key)
+        try:
+            entry = MemoryEntry.from_stored(key, item)
+            _check_restored(entry)
+            entries.append(entry)
+        except (KeyError, TypeError, ValueError) as exc:
+            msg = f"The snapshot entry {key!r} is malformed: {exc}"
+            raise ValueError(msg) from exc
+    return entries, turn
+
+
+def _check_restored(entry: MemoryEntry) -> None:
+    # `from_stored` is lenient on purpose (it reads what is already stored); a snapshot is
+    # outside input, so its fields are checked here before they can reach the store, where a
+    # non-int expiry turn would make every later compile fail.
+    check_text("description", entry.description, optional=True)
+    check_text("type", entry.type, optional=True)
+    check_importance(entry.importance)
+    turn = entry.expires_at_turn
+    if turn is not None and (isinstance(turn, bool) or not isinstance(turn, int)):
+        msg = f"expires_at_turn must be an int or None, got {turn!r}."
+        raise ValueError(msg)
+    if entry.update_count < 1:
+        msg = f"update_count must be at least 1, got {entry.update_count!r}."
+        raise ValueError(msg)
+    if entry.status not in ("active", "quarantined"):
+        msg = f"status must be 'active' or 'quarantined', got {entry.status!r}."
+        raise ValueError(msg)

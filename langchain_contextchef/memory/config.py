@@ -1,0 +1,194 @@
+"""`MemoryConfig`: how one memory behaves, checked once at construction.
+
+The config is frozen and built before any tool exists, so the tool schemas that depend on it
+(`allowed_keys`, `memory_types`) never change between compiles. It also knows which of its
+hooks are async and which hooks each kind of operation fires, so the sync door of `Memory`
+can refuse an async hook before anything is read or written (`refuse_async`).
+
+Example:
+    ```python
+    from langchain_contextchef.memory import MemoryConfig
+
+    config = MemoryConfig(allowed_keys=["lang"], default_ttl={"turns": 3})
+    assert config.allowed_keys == ("lang",)
+    try:
+        MemoryConfig(memory_placement="top")
+    except ValueError as exc:
+        assert "memory_placement" in str(exc)
+    ```
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TypeAlias
+
+from langchain_contextchef._literals import (
+    DEFAULT_MEMORY_TYPES,
+    EvictPolicy,
+    MemoryPlacement,
+    RecallMode,
+    check_literal,
+)
+from langchain_contextchef.budget import TokenCounterLike, token_counter
+from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry
+from langchain_contextchef.gate import DEFAULT_GATE, WriteGate
+from langchain_contextchef.ttl import TTL, parse_ttl
+
+__all__ = [
+    "COMPILE",
+    "DEVELOPER_WRITE",
+    "MODEL_WRITE",
+    "ChangedHook",
+    "ExpiredHook",
+    "Hooks",
+    "MemoryConfig",
+    "Selector",
+    "VetoHook",
+]
+
+Selector: TypeAlias = Callable[[list[MemoryEntry]], Sequence[MemoryEntry]]
+VetoHook: TypeAlias = Callable[[str, "str | None", "str | None"], "bool | Awaitable[bool]"]
+ChangedHook: TypeAlias = Callable[[MemoryChangeEvent], "None | Awaitable[None]"]
+ExpiredHook: TypeAlias = Callable[[MemoryEntry], "None | Awaitable[None]"]
+
+Hooks: TypeAlias = tuple[str, ...]
+"""The names of the `MemoryConfig` hooks an operation may call."""
+
+DEVELOPER_WRITE: Hooks = ("on_memory_changed",)
+"""Hooks a developer write (`set`, `delete`, `approve`, `revert`) may call."""
+
+MODEL_WRITE: Hooks = ("on_memory_update", "on_memory_changed")
+"""Hooks a model write (the tools, `create_memory`, reflection) may call."""
+
+COMPILE: Hooks = ("on_memory_expired", "on_memory_changed")
+"""Hooks a compile (the expiry sweep) may call."""
+
+_HOOKS: Hooks = ("on_memory_update", "on_memory_changed", "on_memory_expired")
+
+
+def _is_async(hook: object) -> bool:
+    # `type(hook).__call__` catches objects with an `async def __call__`.
+    return hook is not None and (
+        inspect.iscoroutinefunction(hook) or inspect.iscoroutinefunction(type(hook).__call__)
+    )
+
+
+def _check_positive(name: str, value: object, what: str) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 1):
+        msg = f"{name} must be a positive int ({what}) or None, got {value!r}."
+        raise ValueError(msg)
+
+
+def _names(name: str, value: Sequence[str] | None, example: str) -> tuple[str, ...] | None:
+    if value is None:
+        return None
+    items = list(value)
+    if isinstance(value, str) or not all(isinstance(v, str) and v.strip() for v in items):
+        msg = f"{name} must be a list of non-empty strings, e.g. {example}."
+        raise ValueError(msg)
+    return tuple(items)
+
+
+@dataclass(frozen=True, kw_only=True)
+class MemoryConfig:
+    """How memory behaves. Construction-time config, so tool schemas stay static.
+
+    Attributes:
+        default_ttl: TTL for every write that does not pass one (`None`: never expire).
+        allowed_keys: When set, the only keys the model may write; becomes the key enum of
+            `create_memory` and is enforced again at dispatch. Developer writes are not limited.
+        selector: Chooses what is injected, once per compile, after the expiry sweep; it gets
+            the entries in creation order and may filter, sort or truncate them.
+        memory_placement: Where the volatile memory data lands in the prompt.
+        on_memory_update: The veto, `(key, new_value, old_value) -> bool`, run before every
+            model write (`new_value` is `None` for a delete). `False` blocks the write.
+        on_memory_changed: Notified after every set, delete and expiry.
+        on_memory_expired: Called with each entry the sweep is about to delete.
+        gate: The `WriteGate` every model-path write passes (after `allowed_keys` and the
+            existence check, before the veto); `None` disables it. Developer writes pass it
+            only with `WriteGate(gate_developer_writes=True)`.
+        memory_types: The memory types writes may carry (the `type` enum of the tools);
+            `None` accepts any type.
+        token_budget: The most tokens the rendered memory block may take in a compile;
+            entries are kept in the selector's order while they fit (`None`: no limit).
+        token_counter: How `token_budget` is counted: `None` for LangChain's
+            `count_tokens_approximately`, a chat model (its `get_num_tokens`), or a
+            `Callable[[str], int]`.
+        recall: `"inline"` injects every selected entry in full; `"index"` injects the
+            selected entries in full and lists the rest in a compact `<memory_index>` (key,
+            type, description) that the model reads in full on demand (`recall_memory` in
+            the legacy tools, `view context://memory/<key>` in the unified one).
+        max_entries: When set, a write that adds a key beyond this many evicts entries
+            (never the one being written) and the next compile tells the model which.
+        evict: How victims are chosen: `"least_recently_recalled"`, the entries whose last
+            full read or write is oldest.
+    """
+
+    default_ttl: TTL = None
+    allowed_keys: Sequence[str] | None = None
+    selector: Selector | None = None
+    memory_placement: MemoryPlacement = "after_system"
+    on_memory_update: VetoHook | None = None
+    on_memory_changed: ChangedHook | None = None
+    on_memory_expired: ExpiredHook | None = None
+    gate: WriteGate | None = DEFAULT_GATE
+    memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES
+    token_budget: int | None = None
+    token_counter: TokenCounterLike = None
+    recall: RecallMode = "inline"
+    max_entries: int | None = None
+    evict: EvictPolicy = "least_recently_recalled"
+    _async_hooks: frozenset[str] = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        parse_ttl(self.default_ttl)  # fail at construction, not at the first write
+        check_literal("memory_placement", self.memory_placement, MemoryPlacement)
+        check_literal("recall", self.recall, RecallMode)
+        check_literal("evict", self.evict, EvictPolicy)
+        _check_positive("token_budget", self.token_budget, "tokens for the memory block")
+        _check_positive("max_entries", self.max_entries, "entries kept per scope")
+        token_counter(self.token_counter)
+        if self.gate is not None and not isinstance(self.gate, WriteGate):
+            msg = f"gate must be a WriteGate or None, got {type(self.gate).__name__}."
+            raise TypeError(msg)
+        types = _names("memory_types", self.memory_types, "['fact', 'preference']")
+        if types is not None:
+            if not types:
+                msg = "memory_types must not be empty; pass None to accept any type."
+                raise ValueError(msg)
+            object.__setattr__(self, "memory_types", tuple(dict.fromkeys(types)))
+        keys = _names("allowed_keys", self.allowed_keys, "['persona', 'lang']")
+        if keys is not None:
+            if len(set(keys)) != len(keys):
+                msg = f"allowed_keys has duplicates: {list(keys)!r}."
+                raise ValueError(msg)
+            object.__setattr__(self, "allowed_keys", keys)
+        hooks = frozenset(name for name in _HOOKS if _is_async(getattr(self, name)))
+        object.__setattr__(self, "_async_hooks", hooks)
+
+    @property
+    def tracks_recall(self) -> bool:
+        """Whether reads record `last_recalled_at` (only when recall mode or eviction uses it)."""
+        return self.recall == "index" or self.max_entries is not None
+
+    def refuse_async(self, fires: Hooks) -> None:
+        """Raise if any hook in `fires` is async: a sync call cannot wait for it.
+
+        The driver could only notice an async hook once it was called, which on a compile
+        is after the sweep has deleted entries; checking at the door keeps a sync call
+        all-or-nothing.
+
+        Raises:
+            TypeError: Naming the async hook and the async method to use instead.
+        """
+        for name in fires:
+            if name in self._async_hooks:
+                msg = (
+                    f"The {name} hook is async, which a sync call cannot wait for. Use the "
+                    "async method (e.g. `acompile`, `aset`, `aread_for_compile`) or give a "
+                    "sync hook."
+                )
+                raise TypeError(msg)

@@ -1,0 +1,145 @@
+"""What memory operations report back: `WriteResult`, `CompileRead`, `ForgetReceipt`.
+
+Results are data. A `WriteResult` says exactly what a model-path write did; its texts for
+the model come from `memory.texts`, the one module that words outcomes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, TypeAlias
+
+from langchain_contextchef._context_paths import memory_uri
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.memory import texts
+from langchain_contextchef.memory.texts import Refusal
+
+__all__ = ["CompileRead", "ForgetReceipt", "Refusal", "WriteResult", "WriteStatus"]
+
+WriteStatus: TypeAlias = Literal[
+    "created",
+    "updated",
+    "deleted",
+    "quarantined",
+    "not_allowed",
+    "not_found",
+    "already_exists",
+    "vetoed",
+    "refused",
+    "stale",
+]
+
+
+@dataclass(frozen=True)
+class WriteResult:
+    """What a model-path write did.
+
+    Attributes:
+        status: `created`, `updated`, `deleted` (success); `quarantined` (stored for review,
+            never shown to the model); or `not_allowed`, `not_found`, `already_exists`,
+            `vetoed`, `refused` (the gate, a bad type or supersede target), `stale` (a
+            compare-and-set named an old version), which leave the store unchanged.
+        key: The key the write addressed (for `not_allowed`, the key that is not allowed).
+        entry: The entry after the write; for `already_exists` and `stale` the current one.
+        allowed_keys: The allowed keys, for `not_allowed` messages.
+        refusal: Why a `refused`, `stale` or `quarantined` write did not happen as asked.
+        notice: For a successful write the gate redacted: a note for the model.
+        superseded: Keys this write retired into history.
+    """
+
+    status: WriteStatus
+    key: str
+    entry: MemoryEntry | None = None
+    allowed_keys: tuple[str, ...] | None = None
+    refusal: Refusal | None = None
+    notice: str | None = None
+    superseded: tuple[str, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        """Whether the write happened and the model may see it."""
+        return self.status in ("created", "updated", "deleted")
+
+    @property
+    def stored(self) -> bool:
+        """Whether the store changed (a quarantined write is stored but not `ok`)."""
+        return self.ok or self.status == "quarantined"
+
+    @property
+    def message(self) -> str | None:
+        """For `refused`, `quarantined` and `stale`: the `Error: ...` text for the model."""
+        return texts.error(self.refusal) if self.refusal is not None else None
+
+    def for_model(self, success: str) -> str:
+        """The tool result for this write: `success` plus notes, or the `Error: ...` text.
+
+        Args:
+            success: What to say when the write happened, e.g. `Created context://memory/k.`
+
+        Returns:
+            The text to hand back to the model.
+        """
+        if self.refusal is not None and not self.ok:  # gate, type, supersede, stale, held
+            return texts.error(self.refusal)
+        uri = memory_uri(self.key)
+        match self.status:
+            case "not_allowed":
+                return texts.not_allowed(self.key, self.allowed_keys)
+            case "already_exists":
+                return texts.already_exists(uri)
+            case "not_found":
+                return texts.nothing_at(uri)
+            case "vetoed":
+                return texts.vetoed(self.key)
+        text = success
+        if self.superseded:
+            text += " " + texts.superseded(self.superseded)
+        if self.notice:
+            text += " " + self.notice
+        return text
+
+
+@dataclass(frozen=True)
+class ForgetReceipt:
+    """Proof of `Memory.forget`: what was deleted, and a re-read showing nothing is left.
+
+    Attributes:
+        scope: The scope that was forgotten.
+        deleted: Items deleted per namespace label (`memory`, `memory_history`, ...).
+        remaining: Items found per label by the re-read after the deletes (all zero if verified).
+        verified: Whether the re-read found nothing left in any of the namespaces.
+    """
+
+    scope: tuple[str, ...]
+    deleted: dict[str, int]
+    remaining: dict[str, int]
+    verified: bool
+
+    @property
+    def total(self) -> int:
+        """How many items were deleted in all."""
+        return sum(self.deleted.values())
+
+
+@dataclass(frozen=True)
+class CompileRead:
+    """What one compile learned from memory, after sweep, advance and selection.
+
+    Attributes:
+        selected: The entries to inject, in the selector's order.
+        entries: Every surviving entry, in creation order.
+        expired_keys: Keys the sweep deleted, in creation order.
+        turn: The turn clock after this compile advanced it (= compiles completed).
+        unselected: Active entries the selector left out, in creation order.
+        omitted: Why each surviving entry is not in `selected`: `"selector"`, or its status
+            (`"quarantined"`).
+        evicted_keys: Keys evicted (over `max_entries`) since the previous compile.
+    """
+
+    selected: list[MemoryEntry]
+    entries: list[MemoryEntry]
+    expired_keys: list[str]
+    turn: int
+    unselected: list[MemoryEntry] = field(default_factory=list)
+    omitted: dict[str, str] = field(default_factory=dict)
+    evicted_keys: list[str] = field(default_factory=list)
