@@ -1,7 +1,8 @@
 """Plans, and the one bridge that runs them on a store for sync and async callers.
 
 Every operation of the package is written once, as a generator (a *plan*) that yields
-*steps* - store batches, user hooks, runnable calls, LangChain custom events - and receives
+*steps* - store batches, exclusive sections, user hooks, runnable calls, LangChain custom
+events - and receives
 their results. `run_sync` and `run_async` execute those steps; they are the only places where
 the two worlds differ, so no operation has a sync and an async body.
 
@@ -45,13 +46,13 @@ from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, SearchOp
 from typing_extensions import assert_never
 
-from langchain_contextchef.store import SupportsAtomicUpdate
+from langchain_contextchef._locks import aexclusive, exclusive
 
 __all__ = [
     "NO_STORE",
-    "Atomic",
     "Call",
     "Emit",
+    "Exclusive",
     "Invoke",
     "Io",
     "Plan",
@@ -72,18 +73,15 @@ class Io:
 
 
 @dataclass(frozen=True)
-class Atomic:
-    """Read-modify-write one item; atomically on stores that support it (see `FileSystemStore`).
+class Exclusive:
+    """Run `plan` as one exclusive section of `scope`: no other writer of the scope runs meanwhile.
 
-    `fn` receives the current value (or `None`) and returns the new one, which is sent back.
-    Stores without an atomic update apply `fn` to `known`, the value the plan already read,
-    and write the result: one write, no second read, but concurrent writers may collide.
+    The driver holds the store's lock for the scope (see `_locks`) while it runs the nested
+    plan, and sends back the nested plan's result. Sections are re-entrant.
     """
 
-    namespace: tuple[str, ...]
-    key: str
-    fn: Callable[[dict[str, Any] | None], dict[str, Any]]
-    known: dict[str, Any] | None = None
+    scope: tuple[str, ...]
+    plan: Generator[Any, Any, Any]
 
 
 @dataclass(frozen=True)
@@ -112,7 +110,7 @@ class Emit:
     data: dict[str, Any]
 
 
-Step: TypeAlias = Io | Atomic | Call | Invoke | Emit
+Step: TypeAlias = Io | Exclusive | Call | Invoke | Emit
 Plan: TypeAlias = Generator[Step, Any, T]
 
 # What a named read may hold: one op, a tuple of ops, or nothing (a read this plan skips).
@@ -157,22 +155,6 @@ def _inside_run() -> bool:
     return bool(config and config.get("callbacks"))
 
 
-def _atomic_sync(store: BaseStore, step: Atomic) -> dict[str, Any]:
-    if isinstance(store, SupportsAtomicUpdate):
-        return store.atomic_update(step.namespace, step.key, step.fn)
-    new = step.fn(step.known)
-    store.put(step.namespace, step.key, new, index=False)
-    return new
-
-
-async def _atomic_async(store: BaseStore, step: Atomic) -> dict[str, Any]:
-    if isinstance(store, SupportsAtomicUpdate):
-        return await store.aatomic_update(step.namespace, step.key, step.fn)
-    new = step.fn(step.known)
-    await store.aput(step.namespace, step.key, new, index=False)
-    return new
-
-
 def _refuse_awaitable(step: Call, reply: Any) -> None:
     if inspect.iscoroutine(reply):
         reply.close()
@@ -187,8 +169,9 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
     match step:
         case Io(ops):
             return store.batch(ops)
-        case Atomic():
-            return _atomic_sync(store, step)
+        case Exclusive(scope, inner):
+            with exclusive(store, scope):
+                return run_sync(inner, store)
         case Invoke(runnable, value, config):
             return runnable.invoke(value, config)
         case Call(fn, args):
@@ -210,8 +193,9 @@ async def _execute_async(step: Step, store: BaseStore) -> Any:
     match step:
         case Io(ops):
             return await store.abatch(ops)
-        case Atomic():
-            return await _atomic_async(store, step)
+        case Exclusive(scope, inner):
+            async with aexclusive(store, scope):
+                return await run_async(inner, store)
         case Invoke(runnable, value, config):
             return await runnable.ainvoke(value, config)
         case Call(fn, args):

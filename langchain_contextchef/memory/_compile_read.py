@@ -1,19 +1,20 @@
 """The compile read: what one compile learns from memory, in one plan.
 
-One bulk read of the scope (plus the eviction note and a semantic search when they apply),
-the expiry sweep (hooks, then one batched retirement to history), the turn clock's advance
-(atomic on stores that support it), the selector (exactly once, after the sweep), and the
-clearing of the eviction note it reported.
+In one exclusive section of the scope: one bulk read (plus the eviction note and a semantic
+search when they apply), the expiry sweep decided on the turn this compile claims (hooks,
+then one batch that retires the expired entries to history, advances the clock and clears
+the eviction note it reports). After the section, the selector runs exactly once.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from langgraph.store.base import SearchOp
+from langgraph.store.base import PutOp, SearchOp
 
-from langchain_contextchef._plan import Atomic, Call, Io, Plan, gather
+from langchain_contextchef._plan import Call, Io, Plan, gather
 from langchain_contextchef.budget import token_counter
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry
 from langchain_contextchef.memory import _history
@@ -23,12 +24,13 @@ from langchain_contextchef.memory._context import (
     clock_op,
     entries_of,
     evicted_op,
+    exclusive,
     own,
     scan_op,
     turn_of,
 )
 from langchain_contextchef.memory._events import changed
-from langchain_contextchef.memory._recall import consume_evicted
+from langchain_contextchef.memory._recall import evicted_note_ops
 from langchain_contextchef.memory.results import CompileRead
 from langchain_contextchef.selectors import MemorySelector, SelectionContext
 
@@ -88,13 +90,21 @@ def select(
     return chosen, unselected, omitted
 
 
-def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRead]:
-    """Sweep expired entries, advance the turn clock once, and select what to inject.
+@dataclass(frozen=True)
+class _Swept:
+    """What the exclusive part of a compile found and did."""
 
-    Args:
-        ctx: The scope.
-        query: The text relevance selectors rank against (the last user message).
-    """
+    entries: list[MemoryEntry]
+    turn: int
+    expired: list[MemoryEntry]
+    evicted: list[str]
+    relevance: dict[str, float] | None
+
+
+@exclusive
+def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
+    # Alone in the scope: this compile claims turn `turn` (no other compile can), decides
+    # expiry on it, and writes the sweep and the advanced clock in one batch.
     capped = ctx.config.max_entries is not None
     search = _semantic_search(ctx, query)
     got = yield from gather(
@@ -118,34 +128,48 @@ def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRe
 
     now = ctx.now()
     expired = [e for e in entries if e.is_expired(turn=turn, now=now)]
-    if expired:
-        if ctx.config.on_memory_expired is not None:
-            for entry in expired:
-                yield Call(ctx.config.on_memory_expired, (entry,), "on_memory_expired")
-        ops: list[Any] = []
+    if ctx.config.on_memory_expired is not None:
         for entry in expired:
-            ops += _history.retire(ctx, entry, "expired", now=now, cause=None)
-        yield Io(ops)
-        for entry in expired:
-            event = MemoryChangeEvent("expire", entry.key, None, entry.value, ctx.scope)
-            yield from changed(ctx, event)
-        gone = {e.key for e in expired}
-        entries = [e for e in entries if e.key not in gone]
+            yield Call(ctx.config.on_memory_expired, (entry,), "on_memory_expired")
+    ops: list[Any] = []
+    for entry in expired:
+        ops += _history.retire(ctx, entry, "expired", now=now, cause=None)
+    ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn + 1}, index=False))
+    ops += evicted_note_ops(ctx, evicted, evicted)
+    yield Io(ops)
+    for entry in expired:
+        event = MemoryChangeEvent("expire", entry.key, None, entry.value, ctx.scope)
+        yield from changed(ctx, event)
+    gone = {e.key for e in expired}
+    return _Swept([e for e in entries if e.key not in gone], turn, expired, evicted, relevance)
 
-    def advance(current: dict[str, Any] | None) -> dict[str, Any]:
-        return {"turn": int((current or {}).get("turn", turn)) + 1}
 
-    clock = yield Atomic(ctx.meta_ns, CLOCK_KEY, advance, known={"turn": turn})
+def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRead]:
+    """Sweep expired entries, advance the turn clock once, and select what to inject.
+
+    The read, the sweep and the clock's advance are one exclusive section of the scope, so
+    concurrent compiles each claim their own turn and an entry with `{"turns": n}` is
+    injected at most `n` times. Selection (pure) runs after the section.
+
+    Args:
+        ctx: The scope.
+        query: The text relevance selectors rank against (the last user message).
+    """
+    swept = yield from _sweep_and_advance(ctx, query)
     selected, unselected, omitted = select(
-        ctx, entries, turn=turn, now=now, query=query, relevance=relevance
+        ctx,
+        swept.entries,
+        turn=swept.turn,
+        now=ctx.now(),
+        query=query,
+        relevance=swept.relevance,
     )
-    yield from consume_evicted(ctx, evicted)
     return CompileRead(
         selected,
-        entries,
-        [e.key for e in expired],
-        int(clock["turn"]),
+        swept.entries,
+        [e.key for e in swept.expired],
+        swept.turn + 1,
         unselected=unselected,
         omitted=omitted,
-        evicted_keys=evicted,
+        evicted_keys=swept.evicted,
     )

@@ -13,14 +13,15 @@ answers, so the layout of a scope in the store is spelled in one place:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from langgraph.store.base import GetOp, Item, SearchOp
 
-from langchain_contextchef._plan import Io, Plan, gather
+from langchain_contextchef._plan import Exclusive, Io, Plan, gather
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory.config import MemoryConfig
 from langchain_contextchef.ttl import ParsedTTL, parse_ttl
@@ -39,6 +40,7 @@ __all__ = [
     "entry_of",
     "entry_op",
     "evicted_op",
+    "exclusive",
     "own",
     "read_all",
     "read_entries",
@@ -77,6 +79,8 @@ EVICTED_KEY = "evicted"
 """The item beside the turn clock that lists keys evicted since the last compile."""
 
 ItemT = TypeVar("ItemT", bound=Item)
+T = TypeVar("T")
+P = ParamSpec("P")
 
 # One search must return every item of a namespace: a compile reads the whole scope at once.
 BULK_LIMIT = 1_000_000
@@ -132,6 +136,27 @@ class MemoryContext:
         """The memory types writes may carry, or `None` for any type."""
         types = self.config.memory_types
         return tuple(types) if types is not None else None
+
+
+# ---- one writer at a time ----------------------------------------------------------------------
+
+
+def exclusive(
+    plan: Callable[Concatenate[MemoryContext, P], Plan[T]],
+) -> Callable[Concatenate[MemoryContext, P], Plan[T]]:
+    """Make a plan one exclusive section of its scope: it reads, checks and writes alone.
+
+    Every plan that writes a scope runs this way, so concurrent writers (threads, processes,
+    machines, as far as the backend allows: see `_locks`) never interleave a read-check-write.
+    Sections are re-entrant, so exclusive plans compose.
+    """
+
+    @functools.wraps(plan)
+    def section(ctx: MemoryContext, /, *args: P.args, **kwargs: P.kwargs) -> Plan[T]:
+        result = yield Exclusive(ctx.scope, plan(ctx, *args, **kwargs))
+        return cast("T", result)
+
+    return section
 
 
 # ---- ops and their answers --------------------------------------------------------------------

@@ -18,6 +18,7 @@ from langchain_contextchef.memory._context import (
     MemoryContext,
     entry_of,
     entry_op,
+    exclusive,
     own,
     read_entries,
     read_one,
@@ -44,6 +45,7 @@ def quarantined(ctx: MemoryContext) -> Plan[list[MemoryEntry]]:
     return [e for e in entries if e.status == "quarantined"]
 
 
+@exclusive
 def approve(ctx: MemoryContext, key: str) -> Plan[MemoryEntry]:
     """Make a quarantined entry active and retire the active entries it supersedes.
 
@@ -97,6 +99,7 @@ def _revert_target(
     return matches[-1]
 
 
+@exclusive
 def revert(ctx: MemoryContext, key: str, version: int | None) -> Plan[MemoryEntry]:
     """Write an earlier version of `key` again, as a new version (the default TTL applies).
 
@@ -134,6 +137,7 @@ def revert(ctx: MemoryContext, key: str, version: int | None) -> Plan[MemoryEntr
     )
 
 
+@exclusive
 def forget(ctx: MemoryContext, labels: Sequence[str]) -> Plan[ForgetReceipt]:
     """Delete every item under each `scope + (label,)`, then re-read them all.
 

@@ -16,7 +16,7 @@ from langchain_contextchef._context_paths import memory_uri
 from langchain_contextchef._plan import Call, Plan
 from langchain_contextchef.entry import EntryStatus, MemoryEntry, Provenance
 from langchain_contextchef.memory._checks import UNSET, check_key, check_text
-from langchain_contextchef.memory._context import MemoryContext, read_one
+from langchain_contextchef.memory._context import MemoryContext, exclusive, read_one
 from langchain_contextchef.memory._write import (
     gate_check,
     read_before_write,
@@ -62,6 +62,7 @@ def check_writable(existing: MemoryEntry, expected_version: int | None) -> Write
     return None
 
 
+@exclusive
 def model_write(
     ctx: MemoryContext,
     key: str,
@@ -170,6 +171,7 @@ def model_write(
     return WriteResult(done, key, entry, notice=notice, superseded=tuple(e.key for e in retire))
 
 
+@exclusive
 def model_delete(
     ctx: MemoryContext,
     key: str,

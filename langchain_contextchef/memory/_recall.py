@@ -12,20 +12,21 @@ from typing import Any
 
 from langgraph.store.base import PutOp
 
-from langchain_contextchef._plan import Atomic, Io, Plan, gather
+from langchain_contextchef._plan import Io, Plan, gather
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry, Provenance
 from langchain_contextchef.memory._context import (
     EVICTED_KEY,
     MemoryContext,
     entries_of,
     evicted_op,
+    exclusive,
     read_one,
     scan_op,
 )
 from langchain_contextchef.memory._events import changed
 from langchain_contextchef.memory._history import retire
 
-__all__ = ["consume_evicted", "enforce_cap", "recall_entry"]
+__all__ = ["enforce_cap", "evicted_note_ops", "recall_entry"]
 
 
 def _last_use(entry: MemoryEntry) -> datetime:
@@ -64,12 +65,10 @@ def enforce_cap(ctx: MemoryContext, written: str) -> Plan[list[str]]:
     yield Io(ops)
     keys = [v.key for v in victims]
 
-    def note(current: dict[str, Any] | None) -> dict[str, Any]:
-        earlier = [k for k in (current or {}).get("keys", []) if k not in keys]
-        return {"keys": [*earlier, *keys]}
-
-    known = dict(got.noted.value) if got.noted is not None else None
-    yield Atomic(ctx.meta_ns, EVICTED_KEY, note, known=known)
+    # Inside the write's exclusive section, so the note read above is still current.
+    noted = got.noted.value.get("keys", []) if got.noted is not None else []
+    note = [k for k in noted if k not in keys] + keys
+    yield Io([PutOp(ctx.meta_ns, EVICTED_KEY, {"keys": note}, index=False)])
     for victim in victims:
         yield from changed(
             ctx, MemoryChangeEvent("evict", victim.key, None, victim.value, ctx.scope)
@@ -77,22 +76,15 @@ def enforce_cap(ctx: MemoryContext, written: str) -> Plan[list[str]]:
     return keys
 
 
-def consume_evicted(ctx: MemoryContext, keys: list[str]) -> Plan[None]:
-    """Clear the keys a compile reported from the eviction note.
-
-    Atomic where the store can be, so an eviction racing with the compile is reported next time.
-    """
-    if not keys:
-        return
-    reported = set(keys)
-
-    def drop(current: dict[str, Any] | None) -> dict[str, Any]:
-        left = [k for k in (current or {}).get("keys", []) if k not in reported]
-        return {"keys": left}
-
-    yield Atomic(ctx.meta_ns, EVICTED_KEY, drop, known={"keys": list(keys)})
+def evicted_note_ops(ctx: MemoryContext, noted: list[str], reported: list[str]) -> list[PutOp]:
+    """The op that clears the keys a compile reported from the eviction note (none if none)."""
+    if not reported:
+        return []
+    left = [k for k in noted if k not in set(reported)]
+    return [PutOp(ctx.meta_ns, EVICTED_KEY, {"keys": left}, index=False)]
 
 
+@exclusive
 def recall_entry(ctx: MemoryContext, key: str) -> Plan[MemoryEntry | None]:
     """Read one entry in full; an active entry gets `last_recalled_at = now` when tracked.
 

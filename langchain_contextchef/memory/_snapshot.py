@@ -10,7 +10,7 @@ from langgraph.store.base import PutOp
 from langchain_contextchef._plan import Io, Plan
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory._checks import check_importance, check_key, check_text
-from langchain_contextchef.memory._context import CLOCK_KEY, MemoryContext, read_all
+from langchain_contextchef.memory._context import CLOCK_KEY, MemoryContext, exclusive, read_all
 
 __all__ = ["restore", "snapshot"]
 
@@ -32,6 +32,11 @@ def restore(ctx: MemoryContext, data: Mapping[str, Any]) -> Plan[None]:
         ValueError: If the snapshot is malformed; nothing is read or written then.
     """
     restored, turn = _parse_snapshot(data)  # validate everything before touching the store
+    yield from _replace(ctx, restored, turn)
+
+
+@exclusive
+def _replace(ctx: MemoryContext, restored: list[MemoryEntry], turn: int) -> Plan[None]:
     current, _ = yield from read_all(ctx)
     keep = {e.key for e in restored}
     ops: list[Any] = [PutOp(ctx.entries_ns, e.key, None) for e in current if e.key not in keep]

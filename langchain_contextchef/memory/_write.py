@@ -40,6 +40,7 @@ from langchain_contextchef.memory._context import (
     clock_op,
     entry_of,
     entry_op,
+    exclusive,
     own,
     read_one,
     scan_op,
@@ -289,6 +290,7 @@ def remove(
 # ---- the developer path -----------------------------------------------------------------------
 
 
+@exclusive
 def set_entry(
     ctx: MemoryContext,
     key: str,
@@ -355,6 +357,7 @@ def set_entry(
     )
 
 
+@exclusive
 def delete_entry(ctx: MemoryContext, key: str) -> Plan[bool]:
     """`Memory.delete`: remove directly, keeping the deleted version in history."""
     check_key(key)

@@ -25,7 +25,7 @@ from langchain_contextchef._context_paths import (
     memory_uri,
     parse_context_path,
 )
-from langchain_contextchef._plan import Plan
+from langchain_contextchef._plan import Exclusive, Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.memory import MemoryContext
 from langchain_contextchef.memory.plans import (
@@ -364,6 +364,13 @@ TOOL_HANDLERS: dict[str, ToolHandler] = {
 """The handler of each tool this package owns."""
 
 
+def _writes(name: str, args: Mapping[str, Any]) -> bool:
+    if name == "context":
+        command = args.get("command")
+        return isinstance(command, str) and command in _WRITE_COMMANDS
+    return name in ("create_memory", "modify_memory")
+
+
 def _unavailable_root(name: str, args: Mapping[str, Any]) -> str:
     if name == "context":
         path = args.get("path")
@@ -384,6 +391,12 @@ def dispatch_plan(
         if ctx is None:
             return unavailable(_unavailable_root(name, args))
         provenance = Provenance(written_by="model", tool_call_id=tool_call_id)
-        return (yield from TOOL_HANDLERS[name](ctx, args, provenance))
+        plan = TOOL_HANDLERS[name](ctx, args, provenance)
+        if not _writes(name, args):
+            return (yield from plan)
+        # A command that may write reads, checks and writes alone in its scope: a rename's
+        # copy and delete, or a note's create-if-absent, cannot interleave with another call.
+        result: str = yield Exclusive(ctx.scope, plan)
+        return result
     except _args.Refusal as refusal:
         return refusal.text
