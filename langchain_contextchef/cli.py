@@ -36,9 +36,10 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, NoReturn
 
-from langchain_core.messages import AIMessage, BaseMessage, ToolCall, convert_to_messages
+from langchain_core.messages import BaseMessage, convert_to_messages
 from langgraph.store.memory import InMemoryStore
 
+from langchain_contextchef._format import format_messages
 from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.errors import ContextChefError
@@ -49,8 +50,6 @@ from langchain_contextchef.ttl import TTL
 __all__ = [
     "CliError",
     "build_parser",
-    "format_call",
-    "format_messages",
     "main",
     "parse_scope",
     "parse_ttl_option",
@@ -163,55 +162,6 @@ def parse_ttl_option(text: str) -> TTL:
         "(1500ms, 30s, 10m, 2h, 7d) or never."
     )
     raise CliError(msg)
-
-
-def format_call(call: ToolCall) -> str:
-    """Show a tool call as `name(arg='value', ...)`."""
-    args = ", ".join(f"{name}={value!r}" for name, value in call["args"].items())
-    return f"{call['name']}({args})"
-
-
-def _message_text(message: BaseMessage) -> str:
-    # Content blocks (a merged system prompt, images) stay visibly separate.
-    if isinstance(message.content, str):
-        return message.content
-    parts: list[str] = []
-    for block in message.content:
-        if isinstance(block, str):
-            parts.append(block)
-        elif block.get("type") == "text":
-            parts.append(str(block.get("text", "")))
-        else:
-            parts.append(f"[{block.get('type', 'unknown')} block]")
-    return "\n\n".join(parts)
-
-
-def format_messages(messages: Sequence[BaseMessage]) -> str:
-    r"""Render a message list as readable text, one headed section per message.
-
-    Args:
-        messages: Any LangChain messages.
-
-    Returns:
-        Plain text such as `--- message 1: system ---` followed by the message's text.
-
-    Example:
-        ```python
-        from langchain_core.messages import HumanMessage
-        from langchain_contextchef.cli import format_messages
-
-        assert format_messages([HumanMessage("Hi")]) == "--- message 1: human ---\nHi"
-        ```
-    """
-    parts: list[str] = []
-    for index, message in enumerate(messages, start=1):
-        parts.append(f"--- message {index}: {message.type} ---")
-        text = _message_text(message)
-        if text:
-            parts.append(text)
-        if isinstance(message, AIMessage):
-            parts.extend(f"(tool call) {format_call(call)}" for call in message.tool_calls)
-    return "\n".join(parts)
 
 
 # ---- store access -------------------------------------------------------------------------------

@@ -38,9 +38,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 
+from langchain_contextchef._format import format_call, format_messages
 from langchain_contextchef._scripted import ScriptedChatModel
 from langchain_contextchef.chef import ContextChef
-from langchain_contextchef.cli import format_call, format_messages
 from langchain_contextchef.errors import ContextChefError
 from langchain_contextchef.memory import MemoryConfig
 from langchain_contextchef.middleware import ContextChefMiddleware
