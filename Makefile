@@ -25,8 +25,10 @@ $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# Development tools are PEP 735 dependency groups, which pip installs from version 25.1 on.
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
+	$(BIN)/python -m pip install --quiet -e ".[sqlite,postgres]" --group dev
 	touch $@ $(VENV)/.installed-base
 
 # ---- the main job --------------------------------------------------------------------------
