@@ -1,6 +1,6 @@
 # langchain-contextchef: every target works from a fresh clone; `.venv` is created on demand.
 SHELL := /bin/bash
-.PHONY: help demo test test-fast lint format type bench clean
+.PHONY: help demo test test-fast lint format type docs bench clean
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -14,6 +14,7 @@ help:
 	@echo "make lint       ruff check + ruff format --check"
 	@echo "make type       mypy --strict on the package"
 	@echo "make format     ruff format + import sorting"
+	@echo "make docs       build the API reference into site/ (mkdocs, warnings are errors)"
 	@echo "make bench      run the benchmarks and write benchmarks/results.json"
 
 # ---- environment ---------------------------------------------------------------------------
@@ -55,8 +56,11 @@ format: $(VENV)/.installed-dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --select I --fix .
 
+docs: $(VENV)/.installed-dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) .context .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .context .pytest_cache .mypy_cache .ruff_cache site
