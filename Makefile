@@ -1,6 +1,6 @@
 # langchain-contextchef: every target works from a fresh clone; `.venv` is created on demand.
 SHELL := /bin/bash
-.PHONY: help demo test test-fast lint format type docs bench clean
+.PHONY: help demo test test-fast lint format type docs install-check bench clean
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -15,6 +15,7 @@ help:
 	@echo "make type       mypy --strict on the package"
 	@echo "make format     ruff format + import sorting"
 	@echo "make docs       build the API reference into site/ (mkdocs, warnings are errors)"
+	@echo "make install-check  install the package the README's three ways into throwaway projects"
 	@echo "make bench      run the benchmarks and write benchmarks/results.json"
 
 # ---- environment ---------------------------------------------------------------------------
@@ -58,6 +59,9 @@ format: $(VENV)/.installed-dev
 
 docs: $(VENV)/.installed-dev
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+install-check:
+	PYTHON=$(PYTHON) bash scripts/install_check.sh
 
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m benchmarks
