@@ -15,8 +15,8 @@ Commands (each takes `--store PATH`, default `./.context`, and `--scope a/b`):
 
 User mistakes exit with code 2 and a message on stderr, never a traceback; so does a read in a
 scope the store does not hold, naming the scopes it does. When the reader of the output goes
-away (`contextchef list | head -1`), the command stops quietly with exit code 141, as a program
-ended by SIGPIPE does.
+away before it is all written (`contextchef export | head -1`), the command stops quietly with
+exit code 141, as a program ended by SIGPIPE does.
 
 Example:
     ```python
