@@ -1,6 +1,6 @@
 # langchain-contextchef: every target works from a fresh clone; `.venv` is created on demand.
 SHELL := /bin/bash
-.PHONY: help demo test test-fast lint format type bench clean
+.PHONY: help demo test test-fast lint format type docs install-check bench clean
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -14,6 +14,8 @@ help:
 	@echo "make lint       ruff check + ruff format --check"
 	@echo "make type       mypy --strict on the package"
 	@echo "make format     ruff format + import sorting"
+	@echo "make docs       build the API reference into site/ (mkdocs, warnings are errors)"
+	@echo "make install-check  install the package the README's three ways into throwaway projects"
 	@echo "make bench      run the benchmarks and write benchmarks/results.json"
 
 # ---- environment ---------------------------------------------------------------------------
@@ -25,8 +27,10 @@ $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# Development tools are PEP 735 dependency groups, which pip installs from version 25.1 on.
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e ".[dev]"
+	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
+	$(BIN)/python -m pip install --quiet -e ".[sqlite,postgres]" --group dev
 	touch $@ $(VENV)/.installed-base
 
 # ---- the main job --------------------------------------------------------------------------
@@ -53,8 +57,14 @@ format: $(VENV)/.installed-dev
 	$(BIN)/ruff format .
 	$(BIN)/ruff check --select I --fix .
 
+docs: $(VENV)/.installed-dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir site
+
+install-check:
+	PYTHON=$(PYTHON) bash scripts/install_check.sh
+
 bench: $(VENV)/.installed-dev
 	$(BIN)/python -m benchmarks
 
 clean:
-	rm -rf $(VENV) .context .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) .context .pytest_cache .mypy_cache .ruff_cache site

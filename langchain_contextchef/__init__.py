@@ -60,6 +60,7 @@ from langchain_contextchef.selectors import (
 from langchain_contextchef.store import FileSystemStore
 from langchain_contextchef.ttl import Turns
 
+# The one version source: pyproject.toml reads it at build time (tool.hatch.version).
 __version__ = "0.1.0"
 
 __all__ = [

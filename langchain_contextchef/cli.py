@@ -2,16 +2,21 @@
 
 Commands (each takes `--store PATH`, default `./.context`, and `--scope a/b`):
 
+* `scopes`: the scopes the store holds, with their entry counts and turn clocks;
 * `list`: keys, descriptions, last update and TTL of every entry;
 * `show KEY`: one entry as JSON;
 * `set KEY VALUE [--description D] [--ttl N|Nms|never]`: write an entry (developer path);
 * `delete KEY`: remove an entry;
+* `history KEY`: every kept version of a key: when and by whom each was written and replaced;
 * `turns`: the persisted turn clock and the entries that expire by turn;
-* `export [FILE]` / `import FILE`: a JSON snapshot of the scope, out or back in;
+* `export [-o FILE]` / `import FILE [--replace]`: a JSON snapshot of the scope, out or back in;
 * `preview MESSAGES.json|-`: the prompt a message list would get, without touching the store;
 * `demo`: the two-process memory demo (see `langchain_contextchef.demo`).
 
-User mistakes exit with code 2 and a message on stderr, never a traceback.
+User mistakes exit with code 2 and a message on stderr, never a traceback; so does a read in a
+scope the store does not hold, naming the scopes it does. When the reader of the output goes
+away before it is all written (`contextchef export | head -1`), the command stops quietly with
+exit code 141, as a program ended by SIGPIPE does.
 
 Example:
     ```python
@@ -28,7 +33,9 @@ Example:
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
+import os
 import re
 import sys
 from collections.abc import Callable, Sequence
@@ -36,21 +43,23 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, NoReturn
 
-from langchain_core.messages import AIMessage, BaseMessage, ToolCall, convert_to_messages
+from langchain_core.messages import BaseMessage, convert_to_messages
+from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
+from langchain_contextchef import __version__
+from langchain_contextchef._format import format_messages
+from langchain_contextchef._snapshot_import import import_snapshot, read_snapshot
 from langchain_contextchef.chef import ContextChef
-from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.entry import HistoryRecord, MemoryEntry
 from langchain_contextchef.errors import ContextChefError
-from langchain_contextchef.memory import UNSET, Memory, MemoryConfig
+from langchain_contextchef.memory import FORGET_NAMESPACES, UNSET, Memory, MemoryConfig
 from langchain_contextchef.store import FileSystemStore
 from langchain_contextchef.ttl import TTL
 
 __all__ = [
     "CliError",
     "build_parser",
-    "format_call",
-    "format_messages",
     "main",
     "parse_scope",
     "parse_ttl_option",
@@ -60,6 +69,9 @@ DEFAULT_STORE = ".context"
 """The store folder used when `--store` is not given."""
 
 _PROG = "contextchef"
+_EXIT_BROKEN_PIPE = 128 + 13  # what a shell reports for a program ended by SIGPIPE
+_NAMESPACE_PAGE = 1000
+_SCOPES_SHOWN = 10  # in the message about a missing scope; `contextchef scopes` lists all
 _TTL_SPAN = re.compile(r"(\d+)(ms|s|m|h|d)")
 _SPAN_UNITS = {"ms": "milliseconds", "s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 
@@ -165,55 +177,6 @@ def parse_ttl_option(text: str) -> TTL:
     raise CliError(msg)
 
 
-def format_call(call: ToolCall) -> str:
-    """Show a tool call as `name(arg='value', ...)`."""
-    args = ", ".join(f"{name}={value!r}" for name, value in call["args"].items())
-    return f"{call['name']}({args})"
-
-
-def _message_text(message: BaseMessage) -> str:
-    # Content blocks (a merged system prompt, images) stay visibly separate.
-    if isinstance(message.content, str):
-        return message.content
-    parts: list[str] = []
-    for block in message.content:
-        if isinstance(block, str):
-            parts.append(block)
-        elif block.get("type") == "text":
-            parts.append(str(block.get("text", "")))
-        else:
-            parts.append(f"[{block.get('type', 'unknown')} block]")
-    return "\n\n".join(parts)
-
-
-def format_messages(messages: Sequence[BaseMessage]) -> str:
-    r"""Render a message list as readable text, one headed section per message.
-
-    Args:
-        messages: Any LangChain messages.
-
-    Returns:
-        Plain text such as `--- message 1: system ---` followed by the message's text.
-
-    Example:
-        ```python
-        from langchain_core.messages import HumanMessage
-        from langchain_contextchef.cli import format_messages
-
-        assert format_messages([HumanMessage("Hi")]) == "--- message 1: human ---\nHi"
-        ```
-    """
-    parts: list[str] = []
-    for index, message in enumerate(messages, start=1):
-        parts.append(f"--- message {index}: {message.type} ---")
-        text = _message_text(message)
-        if text:
-            parts.append(text)
-        if isinstance(message, AIMessage):
-            parts.extend(f"(tool call) {format_call(call)}" for call in message.tool_calls)
-    return "\n".join(parts)
-
-
 # ---- store access -------------------------------------------------------------------------------
 
 
@@ -235,7 +198,48 @@ def _open(args: argparse.Namespace, *, create: bool) -> Memory:
             )
             raise CliError(msg)
         path.mkdir(parents=True)
-    return Memory(FileSystemStore(path), MemoryConfig(), scope=args.scope_labels)
+    # Any memory type: the CLI does not know the application's list, and must not refuse
+    # to copy what the store already holds.
+    return Memory(FileSystemStore(path), MemoryConfig(memory_types=None), scope=args.scope_labels)
+
+
+def _store_scopes(store: BaseStore) -> list[tuple[str, ...]]:
+    """Every scope that holds memory entries, history, a turn clock or notes, sorted."""
+    found: set[tuple[str, ...]] = set()
+    offset = 0
+    while True:
+        page = store.list_namespaces(limit=_NAMESPACE_PAGE, offset=offset)
+        found.update(tuple(ns[:-1]) for ns in page if ns and ns[-1] in FORGET_NAMESPACES)
+        if len(page) < _NAMESPACE_PAGE:
+            return sorted(found)
+        offset += _NAMESPACE_PAGE
+
+
+def _fail_if_unknown_scope(memory: Memory, args: argparse.Namespace) -> None:
+    """Raise when the scope was never written: an empty answer would hide a typo in --scope.
+
+    Called only once a read came back empty, so a normal read never pays for the walk over
+    the store's namespaces.
+    """
+    scopes = _store_scopes(memory.store)
+    if memory.scope in scopes:
+        return
+    here = _scope_text(memory.scope)
+    msg = f"Scope {here} does not exist in store {args.store}: nothing was ever written there."
+    if not scopes:
+        msg += " The store holds no memory at all yet."
+        raise CliError(msg)
+    names = [_scope_text(scope) for scope in scopes]
+    below = [_scope_text(s) for s in scopes if s[: len(memory.scope)] == memory.scope]
+    close = difflib.get_close_matches(here, names, n=3, cutoff=0.6)
+    if below and memory.scope:
+        msg += f" Scopes under it: {', '.join(below[:_SCOPES_SHOWN])}."
+    elif close:
+        msg += f" Did you mean {' or '.join(close)}?"
+    shown = ", ".join(names[:_SCOPES_SHOWN])
+    more = f" and {len(names) - _SCOPES_SHOWN} more" if len(names) > _SCOPES_SHOWN else ""
+    msg += f" Scopes in this store: {shown}{more} (see '{_PROG} scopes')."
+    raise CliError(msg)
 
 
 def _where(args: argparse.Namespace) -> str:
@@ -245,6 +249,7 @@ def _where(args: argparse.Namespace) -> str:
 def _entry_or_fail(memory: Memory, key: str, args: argparse.Namespace) -> MemoryEntry:
     entry = memory.get_entry(key)
     if entry is None:
+        _fail_if_unknown_scope(memory, args)
         msg = f"No memory entry {key!r} in {_where(args)}. Run 'contextchef list' to see the keys."
         raise CliError(msg)
     return entry
@@ -307,10 +312,31 @@ def _entry_json(entry: MemoryEntry) -> dict[str, Any]:
 # ---- commands -----------------------------------------------------------------------------------
 
 
+def _plural(count: int, one: str, many: str) -> str:
+    return f"{count} {one if count == 1 else many}"
+
+
+def _cmd_scopes(args: argparse.Namespace) -> int:
+    memory = _open(args, create=False)
+    prefix = memory.scope
+    scopes = [s for s in _store_scopes(memory.store) if s[: len(prefix)] == prefix]
+    if not scopes:
+        where = f" under scope {_scope_text(prefix)}" if prefix else ""
+        print(f"No memory{where} in store {args.store}.")
+        return 0
+    rows = [["SCOPE", "ENTRIES", "TURN"]]
+    for scope in scopes:
+        each = Memory(memory.store, memory.config, scope=scope)
+        rows.append([_scope_text(scope), str(len(each.list())), str(each.turn)])
+    print(_table(rows))
+    return 0
+
+
 def _cmd_list(args: argparse.Namespace) -> int:
     memory = _open(args, create=False)
     entries = memory.list()
     if not entries:
+        _fail_if_unknown_scope(memory, args)
         print(f"No memory in {_where(args)}.")
         return 0
     turn = memory.turn
@@ -353,32 +379,51 @@ def _cmd_delete(args: argparse.Namespace) -> int:
     return 0
 
 
+def _history_cause(record: HistoryRecord) -> str:
+    parts = [
+        f"superseded by {record.superseded_by!r}" if record.superseded_by else "",
+        f"tool call {record.tool_call_id}" if record.tool_call_id else "",
+        record.note or "",
+    ]
+    return "; ".join(part for part in parts if part) or "-"
+
+
 def _cmd_history(args: argparse.Namespace) -> int:
     memory = _open(args, create=False)
     records = memory.history(args.key)
     if not records:
+        _fail_if_unknown_scope(memory, args)
         msg = f"No entry and no history for {args.key!r} in {_where(args)}."
         raise CliError(msg)
-    rows = [["VERSION", "STATUS", "VALUE", "WHEN", "CAUSE"]]
+    # A record holds two moments: when its version was written (the entry's own update time)
+    # and when it left memory (the record's time). Each gets its own column.
+    rows = [
+        [
+            "VERSION",
+            "STATUS",
+            "VALUE",
+            "WRITTEN AT",
+            "WRITTEN BY",
+            "REPLACED AT",
+            "REPLACED BY",
+            "CAUSE",
+        ]
+    ]
     for record in records:
-        when = record.recorded_at or record.entry.updated_at
-        cause = ", ".join(
-            part
-            for part in (
-                record.changed_by or "",
-                f"call {record.tool_call_id}" if record.tool_call_id else "",
-                f"superseded by {record.superseded_by!r}" if record.superseded_by else "",
-                record.note or "",
-            )
-            if part
-        )
+        entry = record.entry
+        current = record.status == "current"
         rows.append(
             [
                 str(record.version),
                 record.status,
-                _clip(record.entry.value, 40),
-                _short_time(when),
-                cause or "-",
+                _clip(entry.value, 30),
+                _short_time(entry.updated_at),
+                entry.provenance.written_by if entry.provenance else "-",
+                "-" if current or record.recorded_at is None else _short_time(record.recorded_at),
+                "-"
+                if current
+                else record.changed_by or ("expiry" if record.status == "expired" else "-"),
+                _history_cause(record),
             ]
         )
     print(_table(rows))
@@ -387,11 +432,14 @@ def _cmd_history(args: argparse.Namespace) -> int:
 
 def _cmd_turns(args: argparse.Namespace) -> int:
     memory = _open(args, create=False)
+    entries = memory.list()
     turn = memory.turn
+    if not entries and turn == 0:
+        _fail_if_unknown_scope(memory, args)
     print(
         f"Turn clock of {_where(args)}: {turn} (compiles so far; the next one is turn {turn + 1})."
     )
-    timed = [e for e in memory.list() if e.expires_at_turn is not None or e.expires_at is not None]
+    timed = [e for e in entries if e.expires_at_turn is not None or e.expires_at is not None]
     if timed:
         print("Entries with a TTL:")
         for entry in timed:
@@ -401,35 +449,76 @@ def _cmd_turns(args: argparse.Namespace) -> int:
     return 0
 
 
+def _output_file(args: argparse.Namespace) -> str | None:
+    if args.file is not None and args.output is not None:
+        msg = f"Give the output file once: either -o {args.output} or {args.file}, not both."
+        raise CliError(msg)
+    target: str | None = args.output if args.output is not None else args.file
+    if target is None or target == "-":
+        return None
+    parent = Path(target).parent
+    if not parent.is_dir():
+        msg = f"Cannot write {target}: the folder {parent} does not exist."
+        raise CliError(msg)
+    if Path(target).is_dir():
+        msg = f"Cannot write {target}: it is a folder; name a file such as {target}/memory.json."
+        raise CliError(msg)
+    return target
+
+
 def _cmd_export(args: argparse.Namespace) -> int:
+    target = _output_file(args)  # before any read: a bad path is a usage mistake
     memory = _open(args, create=False)
-    text = json.dumps(memory.snapshot(), indent=2, ensure_ascii=False)
-    if args.file in (None, "-"):
+    snapshot = memory.snapshot()
+    if not snapshot["entries"] and snapshot["turn"] == 0:
+        _fail_if_unknown_scope(memory, args)
+    text = json.dumps(snapshot, indent=2, ensure_ascii=False)
+    if target is None:
         print(text)
         return 0
-    Path(args.file).write_text(text + "\n", encoding="utf-8")
-    count = len(memory.list())
-    print(
-        f"Exported {count} entr{'y' if count == 1 else 'ies'} from {_where(args)} to {args.file}."
-    )
+    Path(target).write_text(text + "\n", encoding="utf-8")
+    count = len(snapshot["entries"])
+    print(f"Exported {_plural(count, 'entry', 'entries')} from {_where(args)} to {target}.")
     return 0
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
-    snapshot = _load_json(args.file)
-    # Validate against a throwaway store first: a bad file must not touch the real one.
+    data = _load_json(args.file)
+    source = "standard input" if args.file == "-" else args.file
     try:
-        Memory(InMemoryStore(), MemoryConfig()).restore(snapshot)
-    except (ValueError, TypeError) as exc:
-        msg = f"{args.file} is not a memory snapshot; nothing was imported. {exc}"
+        entries, _ = read_snapshot(data)
+    except ValueError as exc:
+        msg = f"{source} is not a memory snapshot; nothing was imported. {exc}"
         raise CliError(msg) from exc
     memory = _open(args, create=True)
-    memory.restore(snapshot)
-    count = len(snapshot["entries"])
+    current = memory.list()
+    if current and not args.replace:
+        keys = ", ".join(e.key for e in current[:_SCOPES_SHOWN])
+        more = ", ..." if len(current) > _SCOPES_SHOWN else ""
+        msg = (
+            f"The {_where(args)} already holds {_plural(len(current), 'entry', 'entries')} "
+            f"({keys}{more}); nothing was imported. Pass --replace to replace what is there "
+            f"(every replaced or removed version stays in history: '{_PROG} history KEY'), "
+            "or import into another --scope."
+        )
+        raise CliError(msg)
+    try:
+        report = import_snapshot(memory, data, source=source)
+    except ValueError as exc:
+        msg = f"{source} cannot be imported; nothing was changed. {exc}"
+        raise CliError(msg) from exc
+    parts = [f"{len(report.written)} written"]
+    if report.unchanged:
+        parts.append(f"{len(report.unchanged)} already as in the file")
+    if report.removed:
+        parts.append(f"{len(report.removed)} removed ({', '.join(report.removed)})")
     print(
-        f"Imported {count} entr{'y' if count == 1 else 'ies'} into {_where(args)}; "
-        f"turn clock set to {snapshot['turn']}."
+        f"Imported {_plural(len(entries), 'entry', 'entries')} from {source} into {_where(args)}: "
+        f"{', '.join(parts)}; turn clock set to {report.turn}."
     )
+    before = {entry.key for entry in current}
+    if report.removed or any(key in before for key in report.written):
+        print(f"What was replaced or removed is kept: '{_PROG} history KEY' lists it.")
     return 0
 
 
@@ -452,10 +541,13 @@ def _messages_of(data: Any, source: str) -> list[BaseMessage]:
 def _cmd_preview(args: argparse.Namespace) -> int:
     messages = _messages_of(_load_json(args.messages), args.messages)
     memory = _open(args, create=False)
+    snapshot = memory.snapshot()
+    if not snapshot["entries"] and snapshot["turn"] == 0:
+        _fail_if_unknown_scope(memory, args)
     # Compile against a copy: a preview must not sweep entries or advance the real turn clock.
     copy = InMemoryStore()
-    config = MemoryConfig(memory_placement=args.placement)
-    Memory(copy, config, scope=memory.scope).restore(memory.snapshot())
+    config = MemoryConfig(memory_placement=args.placement, memory_types=None)
+    Memory(copy, config, scope=memory.scope).restore(snapshot)
     chef = ContextChef(store=copy, memory=config, scope=memory.scope)
     payload = chef.compile(messages)
     if args.json:
@@ -516,6 +608,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Inspect and edit langchain-contextchef memory, or run the demo.",
         parents=[_common(suppress=False)],
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     common = [_common(suppress=True)]
 
@@ -524,6 +617,7 @@ def build_parser() -> argparse.ArgumentParser:
         command.set_defaults(handler=handler)
         return command
 
+    add("scopes", _cmd_scopes, "list the scopes the store holds (under --scope, if given)")
     add("list", _cmd_list, "list the keys, descriptions, update times and TTLs")
     add("show", _cmd_show, "print one entry as JSON").add_argument("key")
     set_cmd = add("set", _cmd_set, "write an entry (developer path: no veto)")
@@ -532,15 +626,30 @@ def build_parser() -> argparse.ArgumentParser:
     set_cmd.add_argument("--description", default=None)
     set_cmd.add_argument("--ttl", default=None, help="N turns, a duration (500ms, 2h), or never")
     add("delete", _cmd_delete, "delete an entry").add_argument("key")
-    add("history", _cmd_history, "show every kept version of a key, oldest first").add_argument(
-        "key"
-    )
+    add(
+        "history",
+        _cmd_history,
+        "show every kept version of a key, oldest first: when and by whom each version was "
+        "written, and when, by whom and why it was replaced",
+    ).add_argument("key")
     add("turns", _cmd_turns, "show the persisted turn clock and TTLs by turn")
-    add("export", _cmd_export, "write a JSON snapshot of the scope").add_argument(
-        "file", nargs="?", help="output file (default: standard output)"
+    export = add("export", _cmd_export, "write a JSON snapshot of the scope")
+    export.add_argument(
+        "-o", "--output", metavar="FILE", default=None, help="write to FILE (default: stdout)"
     )
-    add("import", _cmd_import, "replace the scope with a JSON snapshot").add_argument(
+    export.add_argument("file", nargs="?", help="the same as -o FILE")
+    import_cmd = add(
+        "import",
+        _cmd_import,
+        "load a JSON snapshot into the scope; entries are written as new versions",
+    )
+    import_cmd.add_argument(
         "file", help="a snapshot from 'contextchef export', or - for standard input"
+    )
+    import_cmd.add_argument(
+        "--replace",
+        action="store_true",
+        help="replace a scope that already holds memory (what is replaced stays in history)",
     )
     preview = add("preview", _cmd_preview, "print the prompt a message list would get")
     preview.add_argument("messages", help="a JSON file with a list of messages, or -")
@@ -565,7 +674,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         argv: The arguments after the program name; `sys.argv[1:]` by default.
 
     Returns:
-        The exit code: 0 on success, 2 for a usage or input mistake, 1 for anything else.
+        The exit code: 0 on success, 2 for a usage or input mistake, 141 when the reader of
+        standard output went away (`contextchef list | head -1`), 1 for anything else.
     """
     parser = build_parser()
     try:
@@ -576,9 +686,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.store = args.store or DEFAULT_STORE
         args.scope_labels = parse_scope(args.scope)
         code: int = args.handler(args)
+        # Flushed here, inside the try: a reader that went away is noticed now, not in the
+        # interpreter's final flush, which would print "Exception ignored ... BrokenPipeError".
+        sys.stdout.flush()
         return code
     except SystemExit as exc:  # --help, --version
         return exc.code if isinstance(exc.code, int) else 0
+    except BrokenPipeError:
+        _discard_stdout()
+        return _EXIT_BROKEN_PIPE
     except (ContextChefError, ValueError, TypeError, OSError) as exc:
         print(f"{_PROG}: error: {exc}", file=sys.stderr)
         return 2
@@ -587,6 +703,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # the last line of defence: no traceback for users
         print(f"{_PROG}: unexpected {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1
+
+
+def _discard_stdout() -> None:
+    # The reader is gone and whatever is still buffered can never reach it: point the stdout
+    # descriptor at the null device so the interpreter's last flush succeeds quietly. (This
+    # is what Python's documentation recommends for SIGPIPE; restoring SIGPIPE's default
+    # action instead would kill a process that calls `main` in-process.)
+    try:
+        descriptor = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # captured or replaced stdout: no descriptor
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, descriptor)
+    finally:
+        os.close(null)
 
 
 if __name__ == "__main__":

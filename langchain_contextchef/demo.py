@@ -25,6 +25,8 @@ Example:
 from __future__ import annotations
 
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 from collections.abc import Sequence
@@ -38,9 +40,9 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 
+from langchain_contextchef._format import format_call, format_messages
 from langchain_contextchef._scripted import ScriptedChatModel
 from langchain_contextchef.chef import ContextChef
-from langchain_contextchef.cli import format_call, format_messages
 from langchain_contextchef.errors import ContextChefError
 from langchain_contextchef.memory import MemoryConfig
 from langchain_contextchef.middleware import ContextChefMiddleware
@@ -52,6 +54,7 @@ __all__ = [
     "RUN_2_MESSAGE",
     "SYSTEM_PROMPT",
     "DemoError",
+    "cli_command",
     "run_demo",
 ]
 
@@ -256,9 +259,51 @@ def _run_once(
     else:
         printer.line()
         scope = "/".join(DEMO_SCOPE)
-        printer.line(f"Inspect the memory: contextchef list --store {store} --scope {scope}")
+        command = f"{cli_command()} list --store {shlex.quote(store)} --scope {scope}"
+        printer.line(f"Inspect the memory: {command}")
     out.flush()
     return 0
+
+
+def cli_command() -> str:
+    """The shell command that runs this installation's `contextchef`, as a person would type it.
+
+    `contextchef` when the one on `PATH` is this interpreter's; else the script beside the
+    interpreter, relative to the working folder when it is inside it (`.venv/bin/contextchef`
+    after `make demo`); else `python -m langchain_contextchef` with this interpreter.
+
+    Returns:
+        A command prefix, quoted for a POSIX shell.
+
+    Example:
+        ```python
+        import shlex
+        import subprocess
+        from langchain_contextchef.demo import cli_command
+
+        done = subprocess.run(
+            [*shlex.split(cli_command()), "--help"], capture_output=True, text=True
+        )
+        assert done.returncode == 0 and "scopes" in done.stdout
+        ```
+    """
+    # Not resolved: a virtual environment's interpreter is a symlink to the base Python, and
+    # the scripts live beside the link.
+    interpreter = Path(sys.executable)
+    script = interpreter.parent / ("contextchef.exe" if os.name == "nt" else "contextchef")
+    if script.is_file():
+        found = shutil.which("contextchef")
+        if found is not None and Path(found).resolve() == script.resolve():
+            return "contextchef"
+        return shlex.quote(_relative(script))
+    return f"{shlex.quote(_relative(interpreter))} -m langchain_contextchef"
+
+
+def _relative(path: Path) -> str:
+    try:
+        return str(path.relative_to(Path.cwd()))
+    except ValueError:
+        return str(path)
 
 
 def _run_both(*, store: str, fresh: bool, model: str | None, out: TextIO) -> int:

@@ -4,16 +4,28 @@ from __future__ import annotations
 
 import io
 import json
-from datetime import timedelta
+import os
+import re
+import shlex
+import subprocess
+import sys
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
+from langchain_contextchef import __version__
+from langchain_contextchef._snapshot_import import import_snapshot
 from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.cli import main, parse_scope, parse_ttl_option
-from langchain_contextchef.memory import Memory
+from langchain_contextchef.demo import run_demo
+from langchain_contextchef.entry import Provenance
+from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.store import FileSystemStore
+from langchain_contextchef.ttl import Turns
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -82,6 +94,8 @@ def test_list_shows_keys_descriptions_times_and_ttls(capsys, store_dir):
 
 def test_list_of_an_empty_scope_says_so(capsys, store_dir):
     run(capsys, "set", "lang", "Python", "--store", store_dir)
+    run(capsys, "set", "gone", "soon", "--store", store_dir, "--scope", "other")
+    run(capsys, "delete", "gone", "--store", store_dir, "--scope", "other")
     code, out, _ = run(capsys, "list", "--store", store_dir, "--scope", "other")
     assert code == 0
     assert out.strip() == f"No memory in scope other of store {store_dir}."
@@ -113,7 +127,16 @@ def test_history_lists_every_kept_version_oldest_first(capsys, store_dir):
     code, out, _ = run(capsys, "history", "city", "--store", store_dir)
     assert code == 0
     lines = out.strip().splitlines()
-    assert lines[0].split() == ["VERSION", "STATUS", "VALUE", "WHEN", "CAUSE"]
+    assert [h.strip() for h in lines[0].split("  ") if h.strip()] == [
+        "VERSION",
+        "STATUS",
+        "VALUE",
+        "WRITTEN AT",
+        "WRITTEN BY",
+        "REPLACED AT",
+        "REPLACED BY",
+        "CAUSE",
+    ]
     assert lines[1].split()[:3] == ["1", "updated", "Brisbane"]
     assert "developer" in lines[1]
     assert lines[2].split()[:3] == ["2", "current", "Sydney"]
@@ -149,9 +172,9 @@ def test_scopes_isolate_and_both_spellings_agree(capsys, store_dir):
     run(capsys, "set", "lang", "Python", "--store", store_dir, "--scope", "users/alice")
     assert memory_at(store_dir, "users", "alice").get("lang") == "Python"
     assert memory_at(store_dir).get("lang") is None
-    code, out, _ = run(capsys, "list", "--store", store_dir, "--scope", "users/bob")
-    assert code == 0
-    assert out.startswith("No memory")
+    code, out, err = run(capsys, "list", "--store", store_dir, "--scope", "users/bob")
+    assert code == 2
+    assert "Scope users/bob does not exist" in err
     code, out, _ = run(
         capsys, "show", "lang", "--store", store_dir, "--scope", "users", "--scope", "alice"
     )
@@ -268,7 +291,9 @@ def test_import_replaces_the_scope(capsys, store_dir, tmp_path):
     target = tmp_path / "snap.json"
     run(capsys, "export", str(target), "--store", store_dir)
     run(capsys, "set", "extra", "gone soon", "--store", store_dir, "--scope", "copy")
-    code, out, _ = run(capsys, "import", str(target), "--store", store_dir, "--scope", "copy")
+    code, out, _ = run(
+        capsys, "import", str(target), "--store", store_dir, "--scope", "copy", "--replace"
+    )
     assert code == 0
     assert "Imported 2 entries" in out
     copy = memory_at(store_dir, "copy")
@@ -426,3 +451,395 @@ def test_demo_with_a_malformed_model_name_is_exit_2(capsys, store_dir):
     code, _, err = run(capsys, "demo", "--run", "1", "--model", "gpt", "--store", store_dir)
     assert code == 2
     assert "provider:name" in err
+
+
+# ---- scopes, and reads in a scope that does not exist -----------------------------------------
+
+
+def table_rows(out: str) -> list[list[str]]:
+    return [re.split(r"\s{2,}", line.strip()) for line in out.strip().splitlines()]
+
+
+def test_scopes_lists_each_scope_with_its_entries_and_turn(capsys, store_dir):
+    run(capsys, "set", "lang", "Python", "--store", store_dir)
+    run(capsys, "set", "a", "1", "--store", store_dir, "--scope", "users/alice")
+    run(capsys, "set", "b", "2", "--store", store_dir, "--scope", "users/alice")
+    run(capsys, "set", "c", "3", "--store", store_dir, "--scope", "users/bob")
+    ContextChef(store=FileSystemStore(store_dir), scope=("users", "bob")).compile(
+        [HumanMessage("hi")]
+    )
+    code, out, _ = run(capsys, "scopes", "--store", store_dir)
+    assert code == 0
+    assert table_rows(out) == [
+        ["SCOPE", "ENTRIES", "TURN"],
+        ["(root)", "1", "0"],
+        ["users/alice", "2", "0"],
+        ["users/bob", "1", "1"],
+    ]
+    code, out, _ = run(capsys, "scopes", "--store", store_dir, "--scope", "users")
+    assert code == 0
+    assert [row[0] for row in table_rows(out)] == ["SCOPE", "users/alice", "users/bob"]
+
+
+def test_scopes_keeps_a_scope_whose_entries_were_all_deleted(capsys, store_dir):
+    run(capsys, "set", "a", "1", "--store", store_dir, "--scope", "team")
+    run(capsys, "delete", "a", "--store", store_dir, "--scope", "team")
+    code, out, _ = run(capsys, "scopes", "--store", store_dir)
+    assert code == 0
+    assert table_rows(out)[1:] == [["team", "0", "0"]]
+
+
+def test_scopes_of_an_empty_store_says_so(capsys, tmp_path):
+    code, out, _ = run(capsys, "scopes", "--store", str(tmp_path))
+    assert code == 0
+    assert out.strip() == f"No memory in store {tmp_path}."
+
+
+def test_a_typo_in_the_scope_is_exit_2_with_a_suggestion(capsys, store_dir):
+    run(capsys, "set", "lang", "Python", "--store", store_dir, "--scope", "demo")
+    run(capsys, "set", "lang", "Go", "--store", store_dir, "--scope", "users/alice")
+    before = Path(store_dir).rglob("*")
+    names_before = sorted(str(p) for p in before)
+    code, out, err = run(capsys, "list", "--store", store_dir, "--scope", "dmeo")
+    assert code == 2
+    assert out == ""
+    assert f"Scope dmeo does not exist in store {store_dir}" in err
+    assert "Did you mean demo?" in err
+    assert "Scopes in this store: demo, users/alice (see 'contextchef scopes')" in err
+    # Reading a missing scope created nothing.
+    assert sorted(str(p) for p in Path(store_dir).rglob("*")) == names_before
+
+
+def test_the_root_scope_of_a_store_that_has_only_named_scopes_points_at_them(capsys, store_dir):
+    run(capsys, "set", "lang", "Python", "--store", store_dir, "--scope", "demo")
+    code, _, err = run(capsys, "list", "--store", store_dir)
+    assert code == 2
+    assert "Scope (root) does not exist" in err
+    assert "Scopes in this store: demo" in err
+
+
+def test_a_parent_scope_names_the_scopes_under_it(capsys, store_dir):
+    for user in ("alice", "bob", "carol"):
+        run(capsys, "set", "k", "v", "--store", store_dir, "--scope", f"tenants/acme/{user}")
+    code, _, err = run(capsys, "list", "--store", store_dir, "--scope", "tenants")
+    assert code == 2
+    assert "Scopes under it: tenants/acme/alice, tenants/acme/bob, tenants/acme/carol." in err
+
+
+def test_a_store_with_no_memory_at_all_says_so(capsys, tmp_path):
+    code, _, err = run(capsys, "list", "--store", str(tmp_path))
+    assert code == 2
+    assert "The store holds no memory at all yet." in err
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["list"], ["show", "lang"], ["delete", "lang"], ["history", "lang"], ["turns"], ["export"]],
+)
+def test_every_read_command_refuses_an_unknown_scope(capsys, store_dir, command):
+    run(capsys, "set", "lang", "Python", "--store", store_dir, "--scope", "demo")
+    before = memory_at(store_dir, "demo").snapshot()
+    code, out, err = run(capsys, *command, "--store", store_dir, "--scope", "dmeo")
+    assert code == 2
+    assert out == ""
+    assert "Scope dmeo does not exist" in err
+    assert "Did you mean demo?" in err
+    assert memory_at(store_dir, "demo").snapshot() == before
+
+
+def test_preview_refuses_an_unknown_scope(capsys, store_dir, tmp_path):
+    run(capsys, "set", "lang", "Python", "--store", store_dir, "--scope", "demo")
+    code, out, err = run(
+        capsys, "preview", _messages_file(tmp_path), "--store", store_dir, "--scope", "dmeo"
+    )
+    assert code == 2
+    assert "Did you mean demo?" in err
+
+
+def test_an_unknown_key_in_an_existing_scope_is_still_about_the_key(capsys, store_dir):
+    run(capsys, "set", "lang", "Python", "--store", store_dir, "--scope", "demo")
+    code, _, err = run(capsys, "show", "nope", "--store", store_dir, "--scope", "demo")
+    assert code == 2
+    assert "No memory entry 'nope' in scope demo" in err
+    assert "does not exist" not in err
+
+
+def test_version_option(capsys):
+    code, out, _ = run(capsys, "--version")
+    assert code == 0
+    assert out.strip() == f"contextchef {__version__}"
+
+
+# ---- export -o ---------------------------------------------------------------------------------
+
+
+def test_export_with_output_option(capsys, store_dir, tmp_path):
+    run(capsys, "set", "lang", "Python", "--store", store_dir)
+    for flag in ("-o", "--output"):
+        target = tmp_path / f"snap{flag}.json"
+        code, out, _ = run(capsys, "export", flag, str(target), "--store", store_dir)
+        assert code == 0
+        assert (
+            out.strip() == f"Exported 1 entry from scope (root) of store {store_dir} to {target}."
+        )
+        assert json.loads(target.read_text()) == memory_at(store_dir).snapshot()
+    code, out, _ = run(capsys, "export", "-o", "-", "--store", store_dir)
+    assert code == 0
+    assert json.loads(out) == memory_at(store_dir).snapshot()
+
+
+def test_export_output_mistakes_are_exit_2_and_write_nothing(capsys, store_dir, tmp_path):
+    run(capsys, "set", "lang", "Python", "--store", store_dir)
+    a, b = tmp_path / "a.json", tmp_path / "b.json"
+    code, _, err = run(capsys, "export", str(a), "-o", str(b), "--store", store_dir)
+    assert code == 2
+    assert "either -o" in err
+    missing = tmp_path / "no" / "such" / "folder" / "x.json"
+    code, _, err = run(capsys, "export", "-o", str(missing), "--store", store_dir)
+    assert code == 2
+    assert "does not exist" in err
+    code, _, err = run(capsys, "export", "-o", str(tmp_path), "--store", store_dir)
+    assert code == 2
+    assert "it is a folder" in err
+    assert not a.exists() and not b.exists() and not missing.parent.exists()
+
+
+# ---- import --replace, history kept ---------------------------------------------------------
+
+
+def snapshot_file(tmp_path: Path, entries: list[dict], turn: int = 0) -> str:
+    path = tmp_path / "snap.json"
+    stamp = "2026-01-01T00:00:00.000000Z"
+    full = [{"created_at": stamp, "updated_at": stamp, **e} for e in entries]
+    path.write_text(json.dumps({"version": 1, "turn": turn, "entries": full}))
+    return str(path)
+
+
+def test_import_into_a_scope_that_holds_memory_needs_replace(capsys, store_dir, tmp_path):
+    run(capsys, "set", "lang", "Python", "--store", store_dir)
+    run(capsys, "set", "style", "terse", "--store", store_dir)
+    before = memory_at(store_dir).snapshot()
+    snap = snapshot_file(tmp_path, [{"key": "lang", "value": "Go"}])
+    code, out, err = run(capsys, "import", snap, "--store", store_dir)
+    assert code == 2
+    assert out == ""
+    assert "already holds 2 entries (lang, style); nothing was imported" in err
+    assert "--replace" in err
+    assert memory_at(store_dir).snapshot() == before
+    assert memory_at(store_dir).history("lang")[0].status == "current"
+
+
+def test_import_replace_keeps_what_it_replaces_in_history(capsys, store_dir, tmp_path):
+    run(capsys, "set", "lang", "Python", "--store", store_dir)
+    run(capsys, "set", "style", "terse", "--store", store_dir)
+    snap = snapshot_file(
+        tmp_path,
+        [
+            {"key": "lang", "value": "Go", "description": "Language", "type": "preference"},
+            {"key": "editor", "value": "vim"},
+        ],
+    )
+    code, out, _ = run(capsys, "import", snap, "--store", store_dir, "--replace")
+    assert code == 0
+    assert "Imported 2 entries" in out
+    assert "2 written, 1 removed (style)" in out
+    assert "contextchef history KEY" in out
+    memory = memory_at(store_dir)
+    assert {e.key: e.value for e in memory.list()} == {"lang": "Go", "editor": "vim"}
+    lang = memory.get_entry("lang")
+    assert lang is not None
+    assert (lang.version, lang.description, lang.type) == (2, "Language", "preference")
+    assert lang.provenance is not None
+    assert (lang.provenance.written_by, lang.provenance.source) == ("import", snap)
+    assert lang.provenance.observed_at == datetime(2026, 1, 1, tzinfo=timezone.utc)
+    history = memory.history("lang")
+    assert [(r.version, r.status, r.entry.value, r.changed_by) for r in history] == [
+        (1, "updated", "Python", "import"),
+        (2, "current", "Go", None),
+    ]
+    assert [(r.status, r.entry.value) for r in memory.history("style")] == [("deleted", "terse")]
+    # The CLI shows the same history, labelled.
+    code, out, _ = run(capsys, "history", "lang", "--store", store_dir)
+    rows = table_rows(out)
+    assert rows[1][:2] == ["1", "updated"]
+    assert rows[1][4] == "developer"  # written by
+    assert rows[1][6] == "import"  # replaced by
+    assert rows[2][:2] == ["2", "current"]
+    assert rows[2][4] == "import"
+
+
+def test_importing_the_same_file_twice_writes_nothing_new(capsys, store_dir, tmp_path):
+    run(capsys, "set", "lang", "Python", "--description", "Language", "--store", store_dir)
+    target = tmp_path / "out.json"
+    run(capsys, "export", "-o", str(target), "--store", store_dir)
+    code, out, _ = run(capsys, "import", str(target), "--store", store_dir, "--replace")
+    assert code == 0
+    assert "0 written, 1 already as in the file" in out
+    assert "history" not in out
+    entry = memory_at(store_dir).get_entry("lang")
+    assert entry is not None and entry.version == 1
+    assert len(memory_at(store_dir).history("lang")) == 1
+
+
+def test_import_does_not_inherit_fields_the_file_leaves_out(capsys, store_dir, tmp_path):
+    run(capsys, "set", "lang", "Python", "--description", "Language", "--store", store_dir)
+    snap = snapshot_file(tmp_path, [{"key": "lang", "value": "Go"}])
+    code, _, _ = run(capsys, "import", snap, "--store", store_dir, "--replace")
+    assert code == 0
+    memory = memory_at(store_dir)
+    entry = memory.get_entry("lang")
+    assert entry is not None
+    assert (entry.value, entry.description, entry.version) == ("Go", None, 2)
+    old = memory.history("lang")[0]
+    assert (old.version, old.entry.description) == (1, "Language")
+
+
+def test_import_keeps_the_turn_clock_and_expiries(capsys, store_dir, tmp_path):
+    later = (datetime.now(timezone.utc) + timedelta(hours=2)).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    snap = snapshot_file(
+        tmp_path,
+        [
+            {"key": "file", "value": "auth.py", "expires_at_turn": 7},
+            {"key": "token", "value": "t", "expires_at": later},
+        ],
+        turn=5,
+    )
+    code, out, _ = run(capsys, "import", snap, "--store", store_dir)
+    assert code == 0
+    assert "turn clock set to 5" in out
+    memory = memory_at(store_dir)
+    assert memory.turn == 5
+    file, token = memory.get_entry("file"), memory.get_entry("token")
+    assert file is not None and file.expires_at_turn == 7
+    assert token is not None and token.expires_at is not None
+    assert abs(token.expires_at - datetime.fromisoformat(later.replace("Z", "+00:00"))) < timedelta(
+        seconds=5
+    )
+
+
+@pytest.mark.parametrize(
+    ("extra", "phrase"),
+    [
+        ({"status": "quarantined"}, "quarantined"),
+        (
+            {"expires_at_turn": 3, "expires_at": "2030-01-01T00:00:00Z"},
+            "both at a turn and at a time",
+        ),
+    ],
+)
+def test_import_refuses_what_it_cannot_reproduce(capsys, store_dir, tmp_path, extra, phrase):
+    run(capsys, "set", "lang", "Python", "--store", store_dir)
+    before = memory_at(store_dir).snapshot()
+    snap = snapshot_file(tmp_path, [{"key": "lang", "value": "Go", **extra}])
+    code, _, err = run(capsys, "import", snap, "--store", store_dir, "--replace")
+    assert code == 2
+    assert phrase in err
+    assert "nothing was imported" in err
+    assert memory_at(store_dir).snapshot() == before
+
+
+def test_import_snapshot_rehearses_before_writing(tmp_path):
+    # A config that refuses one of the file's types: the rehearsal fails first, so not even
+    # the deletes that would have come before the refused write reach the store.
+    events = []
+    config = MemoryConfig(memory_types=("fact",), on_memory_changed=events.append)
+    memory = Memory(FileSystemStore(tmp_path), config)
+    memory.set("old", "x")
+    events.clear()
+    before = memory.snapshot()
+    stamp = "2026-01-01T00:00:00.000000Z"
+    snapshot = {
+        "version": 1,
+        "turn": 0,
+        "entries": [
+            {"key": "a", "value": "1", "type": "fact", "created_at": stamp, "updated_at": stamp},
+            {"key": "b", "value": "2", "type": "mood", "created_at": stamp, "updated_at": stamp},
+        ],
+    }
+    with pytest.raises(ValueError, match="not a memory type"):
+        import_snapshot(memory, snapshot, source="test")
+    assert memory.snapshot() == before
+    assert events == []  # hooks never saw the rehearsal
+
+
+def test_import_snapshot_runs_hooks_once_per_real_change(tmp_path):
+    events = []
+    memory = Memory(FileSystemStore(tmp_path), MemoryConfig(on_memory_changed=events.append))
+    memory.set("old", "x", ttl=Turns(3), provenance=Provenance(written_by="model"))
+    events.clear()
+    stamp = "2026-01-01T00:00:00.000000Z"
+    entry = {"key": "new", "value": "y", "created_at": stamp, "updated_at": stamp}
+    report = import_snapshot(memory, {"version": 1, "turn": 0, "entries": [entry]}, source="t")
+    assert (report.written, report.removed, report.unchanged) == (("new",), ("old",), ())
+    assert sorted((e.type, e.key) for e in events) == [("delete", "old"), ("set", "new")]
+
+
+# ---- a closed pipe -----------------------------------------------------------------------------
+
+
+def _cli_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    return env
+
+
+@pytest.mark.parametrize(
+    ("command", "read_first"),
+    [
+        # `list` prints less than a pipe holds: the reader leaves before the command writes.
+        (["list"], 0),
+        # These print far more than a pipe holds: the reader takes a little, then leaves while
+        # the command is still writing, as `head -c 10` does.
+        (["export"], 10),
+        (["show", "big"], 10),
+    ],
+)
+def test_a_reader_that_goes_away_ends_the_command_quietly(store_dir, command, read_first):
+    memory = Memory(FileSystemStore(store_dir))
+    memory.set("big", "x" * 300_000)
+    for index in range(20):
+        memory.set(f"key{index}", f"value {index}")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "langchain_contextchef", *command, "--store", store_dir],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=_cli_env(),
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    if read_first:
+        assert len(proc.stdout.read(read_first)) == read_first
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    code = proc.wait(timeout=120)
+    assert err == ""
+    assert code == 141
+
+
+def test_a_pipe_into_head_prints_no_error(store_dir):
+    memory = Memory(FileSystemStore(store_dir))
+    memory.set("big", "x" * 300_000)
+    shell = f"{shlex.quote(sys.executable)} -m langchain_contextchef export --store {shlex.quote(store_dir)} | head -c 20"
+    done = subprocess.run(
+        ["bash", "-c", shell], capture_output=True, text=True, env=_cli_env(), timeout=120
+    )
+    assert done.returncode == 0
+    assert done.stdout == '{\n  "version": 1,\n  "'[:20]
+    assert done.stderr == ""
+
+
+# ---- the demo's closing hint -------------------------------------------------------------------
+
+
+def test_the_demo_hint_is_a_command_that_works(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    assert run_demo(1, store=".context", fresh=True, out=out) == 0
+    assert run_demo(2, store=".context", out=out) == 0
+    hint = re.search(r"^Inspect the memory: (.+)$", out.getvalue(), re.M)
+    assert hint is not None
+    argv = shlex.split(hint.group(1))
+    assert argv[-4:] == ["--store", ".context", "--scope", "demo"]
+    done = subprocess.run(argv, capture_output=True, text=True, env=_cli_env(), timeout=120)
+    assert done.returncode == 0, done.stderr
+    keys = {row[0] for row in table_rows(done.stdout)[1:]}
+    assert keys == {"user_name", "language", "code_style", "answer_length", "deploy_rule"}
