@@ -19,6 +19,7 @@ Example:
 
 from __future__ import annotations
 
+from langchain_contextchef._version import __version__
 from langchain_contextchef.budget import ContextBudget
 from langchain_contextchef.chef import CompiledPayload, CompileInput, CompileMeta, ContextChef
 from langchain_contextchef.compaction import recoverable_summarization
@@ -61,7 +62,6 @@ from langchain_contextchef.store import FileSystemStore
 from langchain_contextchef.ttl import Turns
 
 # The one version source: pyproject.toml reads it at build time (tool.hatch.version).
-__version__ = "0.1.0"
 
 __all__ = [
     "ByType",

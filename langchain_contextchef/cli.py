@@ -47,9 +47,9 @@ from langchain_core.messages import BaseMessage, convert_to_messages
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from langchain_contextchef import __version__
 from langchain_contextchef._format import format_messages
 from langchain_contextchef._snapshot_import import import_snapshot, read_snapshot
+from langchain_contextchef._version import __version__
 from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.entry import HistoryRecord, MemoryEntry
 from langchain_contextchef.errors import ContextChefError
