@@ -34,12 +34,12 @@ from pathlib import Path
 from typing import Any, Literal, TextIO
 
 from langchain.agents import create_agent
-from langchain.chat_models import init_chat_model
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.runnables import RunnableConfig
 
+from langchain_contextchef._chat_models import ModelLoadError, load_chat_model
 from langchain_contextchef._format import format_call, format_messages
 from langchain_contextchef._scripted import ScriptedChatModel
 from langchain_contextchef.chef import ContextChef
@@ -122,16 +122,10 @@ def _indent(text: str, pad: str = "    ") -> str:
 def _load_model(spec: str | None) -> BaseChatModel:
     if spec is None:
         return ScriptedChatModel()
-    if ":" not in spec:
-        msg = (
-            f"--model needs provider:name, e.g. anthropic:claude-sonnet-4-5 or "
-            f"openai:gpt-4.1-mini; got {spec!r}."
-        )
-        raise DemoError(msg)
     try:
-        return init_chat_model(spec)
-    except (ImportError, ValueError) as exc:
-        msg = f"Cannot load the model {spec!r}: {exc}"
+        return load_chat_model(spec)
+    except ModelLoadError as exc:
+        msg = f"--model PROVIDER:NAME: {exc}"
         raise DemoError(msg) from exc
 
 

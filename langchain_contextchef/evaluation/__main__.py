@@ -29,6 +29,7 @@ from langchain_core.language_models import BaseChatModel
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
+from langchain_contextchef._chat_models import ModelLoadError, load_chat_model
 from langchain_contextchef.evaluation.cases import BUILTIN_CASES
 from langchain_contextchef.evaluation.harness import (
     ChefFactory,
@@ -94,21 +95,11 @@ def _load_factory(spec: str) -> ChefFactory:
 
 
 def _load_model(spec: str) -> BaseChatModel:
-    provider, _, name = spec.partition(":")
-    if not provider or not name:
-        msg = f"--model takes PROVIDER:NAME, e.g. openai:gpt-4o-mini; got {spec!r}."
-        raise UsageError(msg)
-    from langchain.chat_models import init_chat_model  # noqa: PLC0415 - only with --model
-
     try:
-        model = init_chat_model(name, model_provider=provider)
-    except Exception as exc:  # provider packages raise many kinds; all mean "cannot start"
-        msg = f"--model {spec}: cannot start the model ({type(exc).__name__}: {exc})."
+        return load_chat_model(spec)
+    except ModelLoadError as exc:
+        msg = f"--model PROVIDER:NAME: {exc}"
         raise UsageError(msg) from exc
-    if not isinstance(model, BaseChatModel):
-        msg = f"--model {spec} did not give a chat model."
-        raise UsageError(msg)
-    return model
 
 
 def _check_backend(kind: str) -> None:

@@ -39,6 +39,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "_context_paths",
             "_runtime",
             "errors",
+            "_chat_models",
             "ttl",
             "entry",
             "scope",
@@ -109,7 +110,9 @@ def test_the_memory_engine_knows_nothing_of_presentation() -> None:
             assert not {_short(t) for t in targets} & {"render", "splice", "compile", "prompt"}
 
 
-@pytest.mark.parametrize("package", ["memory", "tools", "store", "evaluation"])
+@pytest.mark.parametrize(
+    "package", ["memory", "tools", "store", "evaluation", "reflection", "interop"]
+)
 def test_private_modules_are_used_only_inside_their_package(package: str) -> None:
     private = f"langchain_contextchef.{package}._"
     offenders = [

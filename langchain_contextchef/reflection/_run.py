@@ -1,0 +1,187 @@
+"""One reflection in progress: what it has seen so far, and the verdict on each candidate.
+
+A reflection judges the model's candidates in order, and each verdict depends on the ones
+before it: a key written by an earlier candidate exists for the later ones, and a second
+candidate for the same (normalised) key is skipped. `ReflectionRun` keeps that state in one
+visible place instead of threading it through parameters, and `ReflectionRun.judge` is the
+per-candidate plan: check the form, find the evidence, resolve the key, apply the gate,
+write through `Memory`'s model path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from langchain_core.messages import BaseMessage
+
+from langchain_contextchef._plan import Plan
+from langchain_contextchef.entry import MemoryEntry, Provenance
+from langchain_contextchef.gate import WriteCandidate, WriteGate
+from langchain_contextchef.memory import Memory, WriteResult, texts
+from langchain_contextchef.memory.plans import model_write
+from langchain_contextchef.memory.texts import Refusal
+from langchain_contextchef.reflection._evidence import find_source, normalise_key, source_of
+from langchain_contextchef.reflection._schema import (
+    MEMORY_TYPES,
+    ReflectionAction,
+    ReflectionCandidate,
+    ReflectionOutcome,
+)
+
+__all__ = ["ReflectionRun"]
+
+
+@dataclass
+class ReflectionRun:
+    """The state of one reflection over one conversation, and the plan that judges a candidate.
+
+    Attributes:
+        memory: The memory written to.
+        messages: The conversation the evidence must come from.
+        gate: The gate the reflector applies itself (`None`: Memory's own gate judges).
+        evidence_roles: Message types the evidence must occur in (`None`: no check).
+        min_confidence: Candidates below this confidence are refused.
+        existing: Key -> entry as stored now; a write in this run replaces the entry, so a
+            later candidate sees it.
+        by_norm: Normalised key -> stored key, so another spelling becomes an update.
+        seen: Normalised keys an earlier candidate of this run already addressed.
+    """
+
+    memory: Memory
+    messages: Sequence[BaseMessage]
+    gate: WriteGate | None
+    evidence_roles: tuple[str, ...] | None
+    min_confidence: float
+    existing: dict[str, MemoryEntry] = field(default_factory=dict)
+    by_norm: dict[str, str] = field(default_factory=dict)
+    seen: set[str] = field(default_factory=set)
+
+    def know(self, entries: Sequence[MemoryEntry]) -> None:
+        """Take in what the memory holds before the first candidate."""
+        for entry in entries:
+            self.existing[entry.key] = entry
+            self.by_norm[normalise_key(entry.key)] = entry.key
+
+    def judge(self, candidate: ReflectionCandidate) -> Plan[ReflectionOutcome]:
+        """Decide one candidate, write it when it passes, and remember what was written."""
+        outcome = yield from self._decide(candidate)
+        if outcome.entry is not None:
+            self.existing[outcome.key] = outcome.entry
+            self.by_norm.setdefault(normalise_key(outcome.key), outcome.key)
+        return outcome
+
+    # ---- the steps of one verdict -------------------------------------------------------------
+
+    def _decide(self, candidate: ReflectionCandidate) -> Plan[ReflectionOutcome]:
+        def refuse(reason: str, key: str | None = None) -> ReflectionOutcome:
+            return ReflectionOutcome(key or candidate.key, "refused", candidate, reason)
+
+        key = candidate.key.strip()
+        value = candidate.value.strip()
+        kind = candidate.type.strip().lower()
+        norm = normalise_key(key)
+        problem = self._malformed(candidate, key, value, kind, norm)
+        if problem is not None:
+            return refuse(problem)
+
+        if self.evidence_roles is not None:
+            source_message = find_source(candidate.evidence, self.messages, self.evidence_roles)
+            if source_message is None:
+                roles = ", ".join(self.evidence_roles)
+                return refuse(
+                    f"the evidence quote does not occur in any message of role {roles}; "
+                    "memories must rest on what was actually said there"
+                )
+        else:
+            source_message = find_source(candidate.evidence, self.messages, ("human", "ai"))
+
+        # An existing key, spelled exactly or differently, turns the candidate into an update.
+        target = key if key in self.existing else self.by_norm.get(norm, key)
+        if norm in self.seen:
+            return ReflectionOutcome(
+                target, "skipped", candidate, "an earlier candidate already wrote this key"
+            )
+        self.seen.add(norm)
+        current = self.existing.get(target)
+        if current is not None and current.value.strip() == value:
+            return ReflectionOutcome(target, "skipped", candidate, "the value is unchanged")
+
+        provenance = Provenance(
+            written_by="reflection",
+            confidence=candidate.confidence,
+            source=source_of(candidate.evidence, source_message),
+        )
+        description: str | None = candidate.description.strip() or None
+        if self.gate is not None:
+            decision = self.gate.check(
+                WriteCandidate(
+                    key=target,
+                    value=value,
+                    description=description,
+                    type=kind,
+                    provenance=provenance,
+                    written_by="reflection",
+                    is_new=current is None,
+                    entry_count=len(self.existing),
+                )
+            )
+            if decision.action == "reject":
+                return refuse(texts.reason(Refusal("gate", target, decision=decision)), target)
+            if decision.action == "quarantine":
+                # Only a Memory with its own gate can hold an entry for review.
+                return refuse(
+                    "the write gate would quarantine it for review, and this Memory cannot "
+                    "hold entries for review, so nothing was stored",
+                    target,
+                )
+            value, description = decision.value, decision.description
+
+        result: WriteResult = yield from model_write(
+            self.memory.context,
+            target,
+            value,
+            description=description,
+            provenance=provenance,
+            must_exist=current is not None,
+            type=kind,
+        )
+        return _outcome_of(result, target, candidate)
+
+    def _malformed(
+        self, candidate: ReflectionCandidate, key: str, value: str, kind: str, norm: str
+    ) -> str | None:
+        """Why the candidate cannot be a memory as written, or `None` when it is well formed."""
+        if not norm or "\x00" in key:
+            return "the key is empty or has no letters or digits"
+        if not value:
+            return "the value is empty"
+        allowed_types = self.memory.memory_types or MEMORY_TYPES
+        if kind not in allowed_types:
+            return f"the type {candidate.type!r} is not one of {', '.join(allowed_types)}"
+        confidence = candidate.confidence
+        if not 0.0 <= confidence <= 1.0:
+            return f"the confidence {confidence!r} is outside 0..1"
+        if confidence < self.min_confidence:
+            return f"the confidence {confidence:g} is below {self.min_confidence:g}"
+        return None
+
+
+def _outcome_of(
+    result: WriteResult, target: str, candidate: ReflectionCandidate
+) -> ReflectionOutcome:
+    """Word what the model-path write did as the candidate's outcome."""
+    if result.status == "quarantined":
+        # Stored for review by Memory's own gate; never injected until approved.
+        reason = texts.reason(result.refusal) if result.refusal else "held for review"
+        return ReflectionOutcome(target, "quarantined", candidate, reason, result.entry)
+    if not result.ok:
+        if result.refusal is not None:
+            reason = texts.reason(result.refusal)
+        else:
+            reason = f"memory refused the write ({result.status})"
+            if result.allowed_keys is not None and result.status == "not_allowed":
+                reason += f"; the allowed keys are {', '.join(result.allowed_keys)}"
+        return ReflectionOutcome(target, "refused", candidate, reason)
+    action: ReflectionAction = "created" if result.status == "created" else "updated"
+    return ReflectionOutcome(target, action, candidate, None, result.entry)
