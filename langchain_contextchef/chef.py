@@ -43,6 +43,7 @@ from langchain_contextchef.compile import (
     CompileMeta,
     CompileSettings,
     DynamicState,
+    check_messages,
     compile_plan,
 )
 from langchain_contextchef.errors import ContextChefError
@@ -220,7 +221,11 @@ class ContextChef:
 
         Returns:
             The messages, the (static) memory tools and what the compile did.
+
+        Raises:
+            TypeError: If `messages` is not a list of LangChain messages (nothing changes).
         """
+        messages = check_messages(messages)
         memory = self._memory_or_none(config, context)
         if memory is None:
             plan = compile_plan(self._settings, messages, dynamic_state, config, None)
@@ -237,6 +242,7 @@ class ContextChef:
         context: Any = None,
     ) -> CompiledPayload:
         """Async `compile`."""
+        messages = check_messages(messages)
         memory = self._memory_or_none(config, context)
         if memory is None:
             plan = compile_plan(self._settings, messages, dynamic_state, config, None)

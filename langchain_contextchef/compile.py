@@ -55,6 +55,7 @@ __all__ = [
     "CompiledPayload",
     "Compiler",
     "DynamicState",
+    "check_messages",
     "compile_plan",
     "fit_block",
     "last_user_text",
@@ -90,13 +91,15 @@ class CompileMeta:
         scope: The resolved namespace prefix the memory was read from.
         omitted: Stored keys that were not injected, with the reason: `"selector"`,
             `"budget"` (the memory token budget), `"context_budget"` (trimmed so the whole
-            call fits `ContextBudget`), or `"quarantined"`.
+            call fits `ContextBudget`), `"quarantined"`, or `"damaged"`.
         indexed_keys: Keys listed in `<memory_index>` without their value (recall mode).
         evicted_keys: Keys evicted over `max_entries` since the previous compile; the block
             tells the model about them once.
         tokens: Tokens per layer (`system`, `memory`, `dynamic_state`, `history`, `tools`)
             and `total`, when the chef has a `context_budget`; with only a memory
             `token_budget`, just `memory`.
+        damaged_keys: Stored keys whose data cannot be read (edited by hand or by other
+            code): skipped, never blocking the compile; repair them with `Memory.set`.
     """
 
     injected_keys: list[str] = field(default_factory=list)
@@ -107,6 +110,7 @@ class CompileMeta:
     indexed_keys: list[str] = field(default_factory=list)
     evicted_keys: list[str] = field(default_factory=list)
     tokens: dict[str, int] = field(default_factory=dict)
+    damaged_keys: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -171,6 +175,31 @@ class CompileSettings:
     dynamic_state_schema: type[BaseModel] | None = None
     on_before_compile: BeforeCompileHook | None = None
     context_budget: ContextBudget | None = None
+
+
+def check_messages(messages: object) -> list[BaseMessage]:
+    """The messages of a compile, refusing anything that is not a list of LangChain messages.
+
+    A string is refused rather than read as one user message: `compile("hi")` is a mistake
+    that must not advance the turn clock. (`ContextChef.prompt` accepts strings.)
+
+    Raises:
+        TypeError: Naming what was given and what to pass.
+    """
+    if isinstance(messages, str | bytes) or not isinstance(messages, Sequence):
+        msg = (
+            "compile() takes a list of LangChain messages, e.g. [HumanMessage('hi')]; got "
+            f"{type(messages).__name__}. (chef.prompt.invoke('hi') accepts a plain string.)"
+        )
+        raise TypeError(msg)
+    bad = next((m for m in messages if not isinstance(m, BaseMessage)), None)
+    if bad is not None:
+        msg = (
+            f"compile() takes LangChain messages, but the list holds a {type(bad).__name__}: "
+            f"{bad!r:.80}. Convert it with langchain_core.messages.convert_to_messages first."
+        )
+        raise TypeError(msg)
+    return list(messages)
 
 
 def last_user_text(messages: Sequence[BaseMessage]) -> str:
@@ -340,6 +369,7 @@ def compile_plan(
             indexed_keys=[e.key for e in fitted.index],
             evicted_keys=read.evicted_keys,
             tokens=tokens,
+            damaged_keys=read.damaged_keys,
         )
     elif settings.context_budget is not None:
         tokens = layer_tokens(settings, messages, None, state_xml + implicit, "")

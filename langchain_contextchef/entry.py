@@ -221,29 +221,77 @@ class MemoryEntry:
 
     @classmethod
     def _parse(cls, key: str, data: Mapping[str, Any]) -> MemoryEntry:
+        # Strict: a value written by hand or by another program with a wrong field type must
+        # fail here, with the field named, not later in a render or a compile.
         value = data.get("value")
         if not isinstance(value, str):
             msg = f"The item {key!r} is not a memory entry: its 'value' field is not a string."
             raise ValueError(msg)
         provenance = data.get("provenance")
+        if provenance is not None and not isinstance(provenance, Mapping):
+            raise _bad_field(key, "provenance", provenance, "an object")
+        supersedes = data.get("supersedes") or []
+        if not isinstance(supersedes, list) or not all(isinstance(k, str) for k in supersedes):
+            raise _bad_field(key, "supersedes", supersedes, "a list of keys")
+        status = data.get("status", "active")
+        if status not in ("active", "quarantined"):
+            raise _bad_field(key, "status", status, "'active' or 'quarantined'")
         return cls(
             key=key,
             value=value,
-            description=data.get("description"),
-            created_at=parse_time(data["created_at"]),
-            updated_at=parse_time(data["updated_at"]),
-            update_count=int(data.get("update_count", 1)),
-            importance=data.get("importance"),
-            expires_at_turn=data.get("expires_at_turn"),
-            expires_at=_opt_time(data.get("expires_at")),
-            type=data.get("type"),
-            status=data.get("status", "active"),
-            provenance=Provenance.from_stored(provenance)
-            if isinstance(provenance, Mapping)
-            else None,
-            supersedes=tuple(k for k in data.get("supersedes") or () if isinstance(k, str)),
-            last_recalled_at=_opt_time(data.get("last_recalled_at")),
+            description=_optional(key, data, "description", str, "a string"),
+            created_at=_time(key, data, "created_at", required=True),
+            updated_at=_time(key, data, "updated_at", required=True),
+            update_count=_count(key, data),
+            importance=_number(key, data, "importance"),
+            expires_at_turn=_optional(key, data, "expires_at_turn", int, "an integer"),
+            expires_at=_time(key, data, "expires_at"),
+            type=_optional(key, data, "type", str, "a string"),
+            status=status,
+            provenance=Provenance.from_stored(provenance) if provenance is not None else None,
+            supersedes=tuple(supersedes),
+            last_recalled_at=_time(key, data, "last_recalled_at"),
         )
+
+
+def _bad_field(key: str, name: str, value: Any, expected: str) -> ValueError:
+    return ValueError(
+        f"The memory entry {key!r} is damaged: its {name!r} field should be {expected}, "
+        f"got {type(value).__name__} {value!r:.60}."
+    )
+
+
+def _optional(key: str, data: Mapping[str, Any], name: str, kind: type, expected: str) -> Any:
+    value = data.get(name)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, kind)):
+        raise _bad_field(key, name, value, f"{expected} or null")
+    return value
+
+
+def _number(key: str, data: Mapping[str, Any], name: str) -> float | None:
+    value = data.get(name)
+    if value is not None and (isinstance(value, bool) or not isinstance(value, int | float)):
+        raise _bad_field(key, name, value, "a number or null")
+    return value
+
+
+def _count(key: str, data: Mapping[str, Any]) -> int:
+    value = data.get("update_count", 1)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise _bad_field(key, "update_count", value, "a positive integer")
+    return value
+
+
+def _time(key: str, data: Mapping[str, Any], name: str, *, required: bool = False) -> Any:
+    value = data.get(name)
+    if value is None and not required:
+        return None
+    if not isinstance(value, str):
+        raise _bad_field(key, name, value, "an ISO-8601 time" + ("" if required else " or null"))
+    try:
+        return parse_time(value)
+    except ValueError as exc:
+        raise _bad_field(key, name, value, "an ISO-8601 time") from exc
 
 
 def history_key(key: str, version: int) -> str:

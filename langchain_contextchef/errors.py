@@ -9,6 +9,7 @@ from __future__ import annotations
 __all__ = [
     "ContextBudgetExceeded",
     "ContextChefError",
+    "DamagedEntryError",
     "ScopeError",
     "ToolNotOwnedError",
 ]
@@ -27,6 +28,27 @@ class ScopeError(ContextChefError, KeyError):
     def __str__(self) -> str:
         # KeyError would quote the message; show it as written.
         return str(self.args[0]) if self.args else ""
+
+
+class DamagedEntryError(ContextChefError, ValueError):
+    """A stored memory item cannot be read as an entry (edited by hand, or by other code).
+
+    A damaged entry never blocks its scope: compiles and listings skip it (and report it in
+    `CompileMeta.damaged_keys`), and model writes to its key are refused. Repair it from code
+    with `Memory.set(key, ...)` or remove it with `Memory.delete(key)`.
+
+    Attributes:
+        key: The entry's key.
+        reason: What is wrong with it.
+    """
+
+    def __init__(self, key: str, reason: str) -> None:
+        super().__init__(
+            f"{reason} Repair it with memory.set({key!r}, ...) or remove it with "
+            f"memory.delete({key!r})."
+        )
+        self.key = key
+        self.reason = reason
 
 
 class ToolNotOwnedError(ContextChefError, ValueError):

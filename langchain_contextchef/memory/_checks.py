@@ -17,10 +17,17 @@ def check_key(key: object) -> str:
     """Return `key` if it is a usable memory key.
 
     Raises:
-        ValueError: For a key that is not a non-empty string or holds a NUL character.
+        ValueError: For a key that is not a non-empty string, starts or ends with whitespace,
+            or holds a NUL character.
     """
     if not isinstance(key, str) or not key.strip():
         msg = f"A memory key must be a non-empty string, got {key!r}."
+        raise ValueError(msg)
+    if key != key.strip():
+        # " lang" and "lang" would be two look-alike entries.
+        msg = (
+            f"A memory key may not start or end with whitespace, got {key!r}; use {key.strip()!r}."
+        )
         raise ValueError(msg)
     if "\x00" in key:
         msg = "A memory key cannot contain NUL characters."

@@ -22,7 +22,7 @@ from langchain_contextchef.memory._context import (
     CLOCK_KEY,
     MemoryContext,
     clock_op,
-    entries_of,
+    entries_and_damaged,
     evicted_op,
     exclusive,
     own,
@@ -95,6 +95,7 @@ class _Swept:
     """What the exclusive part of a compile found and did."""
 
     entries: list[MemoryEntry]
+    damaged: list[str]
     turn: int
     expired: list[MemoryEntry]
     evicted: list[str]
@@ -113,7 +114,7 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
         evicted=evicted_op(ctx) if capped else None,
         hits=search,
     )
-    entries = entries_of(ctx, got.items)
+    entries, damaged = entries_and_damaged(ctx, got.items)
     turn = turn_of(got.clock)
     evicted: list[str] = []
     if got.evicted is not None:
@@ -141,7 +142,8 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
         event = MemoryChangeEvent("expire", entry.key, None, entry.value, ctx.scope)
         yield from changed(ctx, event)
     gone = {e.key for e in expired}
-    return _Swept([e for e in entries if e.key not in gone], turn, expired, evicted, relevance)
+    kept = [e for e in entries if e.key not in gone]
+    return _Swept(kept, damaged, turn, expired, evicted, relevance)
 
 
 def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRead]:
@@ -164,6 +166,7 @@ def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRe
         query=query,
         relevance=swept.relevance,
     )
+    omitted.update((key, "damaged") for key in swept.damaged)
     return CompileRead(
         selected,
         swept.entries,
@@ -172,4 +175,5 @@ def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRe
         unselected=unselected,
         omitted=omitted,
         evicted_keys=swept.evicted,
+        damaged_keys=swept.damaged,
     )

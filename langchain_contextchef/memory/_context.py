@@ -14,6 +14,7 @@ answers, so the layout of a scope in the store is spelled in one place:
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -23,6 +24,7 @@ from langgraph.store.base import GetOp, Item, SearchOp
 
 from langchain_contextchef._plan import Exclusive, Io, Plan, gather
 from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory.config import MemoryConfig
 from langchain_contextchef.ttl import ParsedTTL, parse_ttl
 
@@ -36,6 +38,7 @@ __all__ = [
     "NOTES_NAMESPACE",
     "MemoryContext",
     "clock_op",
+    "entries_and_damaged",
     "entries_of",
     "entry_of",
     "entry_op",
@@ -77,6 +80,8 @@ CLOCK_KEY = "clock"
 
 EVICTED_KEY = "evicted"
 """The item beside the turn clock that lists keys evicted since the last compile."""
+
+logger = logging.getLogger(__name__)
 
 ItemT = TypeVar("ItemT", bound=Item)
 T = TypeVar("T")
@@ -178,18 +183,45 @@ def entry_op(ctx: MemoryContext, key: str) -> GetOp:
 
 
 def entry_of(item: Item | None) -> MemoryEntry | None:
-    """The entry a `GetOp` found, or `None`."""
-    return MemoryEntry.from_stored(item.key, item.value) if item is not None else None
+    """The entry a `GetOp` found, or `None`.
+
+    Raises:
+        DamagedEntryError: If the stored item cannot be read as an entry.
+    """
+    if item is None:
+        return None
+    try:
+        return MemoryEntry.from_stored(item.key, item.value)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise DamagedEntryError(item.key, str(exc)) from exc
 
 
-def entries_of(ctx: MemoryContext, items: Sequence[Item]) -> list[MemoryEntry]:
-    """The entries among a scan's results, in creation order (key as tiebreak).
+def entries_and_damaged(
+    ctx: MemoryContext, items: Sequence[Item]
+) -> tuple[list[MemoryEntry], list[str]]:
+    """The entries among a scan's results in creation order, and the keys that are damaged.
 
+    A damaged item is skipped with a logged warning, so one bad item never blocks its scope.
     The order is the same on every backend, whatever the store's own order, so a compile's
     block is byte-stable until memory changes.
     """
-    entries = [MemoryEntry.from_stored(item.key, item.value) for item in own(ctx.entries_ns, items)]
-    return sorted(entries, key=lambda e: (e.created_at, e.key))
+    entries: list[MemoryEntry] = []
+    damaged: list[str] = []
+    for item in own(ctx.entries_ns, items):
+        try:
+            entries.append(MemoryEntry.from_stored(item.key, item.value))
+        except (ValueError, TypeError, KeyError) as exc:
+            logger.warning(
+                "Skipping the damaged memory entry %r in %r: %s", item.key, ctx.scope, exc
+            )
+            damaged.append(item.key)
+    entries.sort(key=lambda e: (e.created_at, e.key))
+    return entries, sorted(damaged)
+
+
+def entries_of(ctx: MemoryContext, items: Sequence[Item]) -> list[MemoryEntry]:
+    """The readable entries among a scan's results, in creation order (damaged ones skipped)."""
+    return entries_and_damaged(ctx, items)[0]
 
 
 def clock_op(ctx: MemoryContext) -> GetOp:

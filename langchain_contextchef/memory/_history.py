@@ -28,7 +28,14 @@ from langchain_contextchef.memory._context import (
     scan_op,
 )
 
-__all__ = ["archive", "last_version", "read_history", "retire", "version_marker_op"]
+__all__ = [
+    "archive",
+    "highest_version",
+    "last_version",
+    "read_history",
+    "retire",
+    "version_marker_op",
+]
 
 # Beside the turn clock: the last version of a key that left memory.
 _VERSION_PREFIX = "version:"
@@ -88,6 +95,17 @@ def retire(
     ops = [PutOp(ctx.entries_ns, entry.key, None)]
     ops += archive(ctx, entry, status, now=now, cause=cause, superseded_by=superseded_by, note=note)
     return ops
+
+
+def highest_version(ctx: MemoryContext, key: str) -> Plan[int]:
+    """The highest version history holds for `key` (0 when none)."""
+    got = yield from gather(records=scan_op(ctx.history_ns, filter={"key": key}))
+    versions = [
+        item.value.get("version", 0)
+        for item in own(ctx.history_ns, got.records)
+        if item.value.get("key") == key
+    ]
+    return max((v for v in versions if isinstance(v, int) and not isinstance(v, bool)), default=0)
 
 
 def read_history(

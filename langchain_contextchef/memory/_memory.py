@@ -44,6 +44,7 @@ from langchain_contextchef.memory.results import (
     ForgetReceipt,
     WriteResult,
 )
+from langchain_contextchef.scope import Scope, check_resolved_scope
 from langchain_contextchef.ttl import TTL
 
 __all__ = ["Memory"]
@@ -73,7 +74,8 @@ class Memory:
         store: Any LangGraph `BaseStore` (`FileSystemStore`, `InMemoryStore`, `SqliteStore`,
             `PostgresStore`, ...). Async methods need a store with a working `abatch`.
         config: Memory behaviour; defaults to `MemoryConfig()`.
-        scope: The namespace prefix of this memory, already resolved (no templates).
+        scope: The namespace prefix of this memory, already resolved: a tuple of labels
+            without templates (a string is refused).
         clock: Returns "now" as an aware datetime; injectable for tests.
 
     Example:
@@ -94,16 +96,17 @@ class Memory:
         store: BaseStore,
         config: MemoryConfig | None = None,
         *,
-        scope: Sequence[str] = (),
+        scope: Scope = (),
         clock: Callable[[], datetime] | None = None,
     ) -> None:
         self.store = store
         self.config = config or MemoryConfig()
+        resolved = check_resolved_scope(scope)
         indexed = bool(getattr(store, "index_config", None))
         self.context = (
-            MemoryContext(tuple(scope), self.config, clock, indexed=indexed)
+            MemoryContext(resolved, self.config, clock, indexed=indexed)
             if clock is not None
-            else MemoryContext(tuple(scope), self.config, indexed=indexed)
+            else MemoryContext(resolved, self.config, indexed=indexed)
         )
 
     def __repr__(self) -> str:

@@ -15,6 +15,7 @@ from typing import Any
 from langchain_contextchef._context_paths import memory_uri
 from langchain_contextchef._plan import Call, Plan
 from langchain_contextchef.entry import EntryStatus, MemoryEntry, Provenance
+from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory._checks import UNSET, check_key, check_text
 from langchain_contextchef.memory._context import MemoryContext, exclusive, read_one
 from langchain_contextchef.memory._write import (
@@ -114,9 +115,12 @@ def model_write(
         return WriteResult("refused", key, refusal=bad_type)
     if provenance is None:
         provenance = Provenance(written_by="model")
-    before = yield from read_before_write(
-        ctx, key, retire_keys, ttl=ttl, may_be_new=not must_exist, known=known
-    )
+    try:
+        before = yield from read_before_write(
+            ctx, key, retire_keys, ttl=ttl, may_be_new=not must_exist, known=known
+        )
+    except DamagedEntryError as damaged:
+        return WriteResult("refused", key, refusal=Refusal("damaged", damaged.key))
     existing = before.existing
     if existing is None and must_exist:
         return WriteResult("not_found", key)
@@ -196,7 +200,10 @@ def model_delete(
     refused = check_allowed(ctx, key)
     if refused is not None:
         return refused
-    existing = (yield from read_one(ctx, key)) if known is UNSET else known
+    try:
+        existing = (yield from read_one(ctx, key)) if known is UNSET else known
+    except DamagedEntryError:
+        return WriteResult("refused", key, refusal=Refusal("damaged", key))
     if existing is None:
         return WriteResult("not_found", key)
     guarded = check_writable(existing, expected_version)

@@ -7,10 +7,18 @@ from typing import Any
 
 from langgraph.store.base import PutOp
 
-from langchain_contextchef._plan import Io, Plan
-from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef._plan import Io, Plan, gather
+from langchain_contextchef.entry import MemoryEntry, Provenance
+from langchain_contextchef.memory import _history
 from langchain_contextchef.memory._checks import check_importance, check_key, check_text
-from langchain_contextchef.memory._context import CLOCK_KEY, MemoryContext, exclusive, read_all
+from langchain_contextchef.memory._context import (
+    CLOCK_KEY,
+    MemoryContext,
+    entries_and_damaged,
+    exclusive,
+    read_all,
+    scan_op,
+)
 
 __all__ = ["restore", "snapshot"]
 
@@ -28,6 +36,9 @@ def snapshot(ctx: MemoryContext) -> Plan[dict[str, Any]]:
 def restore(ctx: MemoryContext, data: Mapping[str, Any]) -> Plan[None]:
     """Replace the scope's entries and turn clock with a snapshot's, in one batch.
 
+    Entries the snapshot replaces or removes move to history (cause: a restore), and a
+    restored entry whose version history already holds gets the next free version.
+
     Raises:
         ValueError: If the snapshot is malformed; nothing is read or written then.
     """
@@ -37,12 +48,36 @@ def restore(ctx: MemoryContext, data: Mapping[str, Any]) -> Plan[None]:
 
 @exclusive
 def _replace(ctx: MemoryContext, restored: list[MemoryEntry], turn: int) -> Plan[None]:
-    current, _ = yield from read_all(ctx)
+    # What the restore replaces or removes is kept in history like any other change, and a
+    # restored version never reuses a number history already holds for its key.
+    got = yield from gather(items=scan_op(ctx.entries_ns))
+    current, damaged = entries_and_damaged(ctx, got.items)
+    by_key = {e.key: e for e in current}
+    absent = [e.key for e in restored if e.key not in by_key]
+    markers = yield from gather(markers=[_history.version_marker_op(ctx, k) for k in absent])
+    left = dict(zip(absent, map(_history.last_version, markers.markers), strict=True))
+    now = ctx.now()
+    cause = Provenance(written_by="developer", source="restore")
     keep = {e.key for e in restored}
-    ops: list[Any] = [PutOp(ctx.entries_ns, e.key, None) for e in current if e.key not in keep]
-    ops += [PutOp(ctx.entries_ns, e.key, e.to_stored(), index=["value"]) for e in restored]
+    ops: list[Any] = [PutOp(ctx.entries_ns, key, None) for key in damaged if key not in keep]
+    for gone in current:
+        if gone.key not in keep:
+            ops += _history.retire(ctx, gone, "deleted", now=now, cause=cause, note=_NOTE)
+    for entry in restored:
+        old = by_key.get(entry.key)
+        if old == entry:
+            continue  # already as the snapshot has it
+        if old is not None:
+            ops += _history.archive(ctx, old, "updated", now=now, cause=cause, note=_NOTE)
+        floor = old.version if old is not None else left[entry.key]
+        if entry.version <= floor:
+            entry = entry.evolve(update_count=floor + 1)
+        ops.append(PutOp(ctx.entries_ns, entry.key, entry.to_stored(), index=["value"]))
     ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn}, index=False))
     yield Io(ops)
+
+
+_NOTE = "replaced by a restore"
 
 
 def _parse_snapshot(snapshot: Mapping[str, Any]) -> tuple[list[MemoryEntry], int]:

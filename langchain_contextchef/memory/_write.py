@@ -11,6 +11,7 @@ gate applies only when it was built with `gate_developer_writes=True`.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -26,6 +27,7 @@ from langchain_contextchef.entry import (
     MemoryEntry,
     Provenance,
 )
+from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.gate import GateDecision, WriteCandidate
 from langchain_contextchef.memory import _history, texts
 from langchain_contextchef.memory._checks import (
@@ -42,7 +44,6 @@ from langchain_contextchef.memory._context import (
     entry_op,
     exclusive,
     own,
-    read_one,
     scan_op,
     turn_of,
 )
@@ -63,6 +64,9 @@ __all__ = [
     "type_refusal",
     "write",
 ]
+
+
+logger = logging.getLogger(__name__)
 
 
 class _KnownAbsent:
@@ -108,6 +112,7 @@ def read_before_write(
     ttl: Any,
     may_be_new: bool,
     known: MemoryEntry | None | Any = UNSET,
+    repair: bool = False,
 ) -> Plan[BeforeWrite]:
     """Everything a write of `key` checks first, in one batch (none when nothing is needed).
 
@@ -119,6 +124,12 @@ def read_before_write(
         may_be_new: Whether the key may not exist yet (then the scope may be counted).
         known: The entry the caller has just read at `key` (or `KNOWN_ABSENT`), so it is
             not read again; `UNSET` reads it.
+        repair: A damaged item at `key` is to be replaced (the developer path): it counts as
+            absent, and the new version continues past every version known for the key.
+
+    Raises:
+        DamagedEntryError: If the item at `key` (without `repair`) or at a superseded key
+            cannot be read as an entry.
     """
     gate = ctx.config.gate
     counting = may_be_new and gate is not None and gate.max_entries is not None
@@ -133,9 +144,19 @@ def read_before_write(
         clock=clock_op(ctx) if _needs_turn(ctx, ttl) else None,
         scan=scan_op(ctx.entries_ns) if counting else None,
     )
+    last = _history.last_version(got.marker)
+    if read_entry:
+        try:
+            existing = entry_of(got.entry)
+        except DamagedEntryError:
+            if not repair:
+                raise
+            # Never reuse a version number: history records are keyed by it.
+            last = max(last, (yield from _history.highest_version(ctx, key)))
+            logger.warning("Replacing the damaged memory entry %r in %r.", key, ctx.scope)
     return BeforeWrite(
-        existing=entry_of(got.entry) if read_entry else existing,
-        last_version=_history.last_version(got.marker),
+        existing=existing,
+        last_version=last,
         retire=[entry_of(item) for item in got.retire],
         turn=turn_of(got.clock),
         # Counted, not parsed: only this exact namespace counts.
@@ -321,7 +342,9 @@ def set_entry(
     retire_keys = check_supersedes(key, supersedes)
     if provenance is None:
         provenance = Provenance(written_by="developer")
-    before = yield from read_before_write(ctx, key, retire_keys, ttl=ttl, may_be_new=True)
+    before = yield from read_before_write(
+        ctx, key, retire_keys, ttl=ttl, may_be_new=True, repair=True
+    )
     retiring: list[MemoryEntry] = []
     for old_key, old in zip(retire_keys, before.retire, strict=True):
         if old is None:
@@ -359,10 +382,20 @@ def set_entry(
 
 @exclusive
 def delete_entry(ctx: MemoryContext, key: str) -> Plan[bool]:
-    """`Memory.delete`: remove directly, keeping the deleted version in history."""
+    """`Memory.delete`: remove directly, keeping the deleted version in history.
+
+    A damaged item is removed too (there is no readable version to keep).
+    """
     check_key(key)
-    existing = yield from read_one(ctx, key)
-    if existing is None:
+    (item,) = yield Io([entry_op(ctx, key)])
+    if item is None:
         return False
+    try:
+        existing = entry_of(item)
+    except DamagedEntryError:
+        logger.warning("Removing the damaged memory entry %r in %r.", key, ctx.scope)
+        yield Io([PutOp(ctx.entries_ns, key, None)])
+        return True
+    assert existing is not None
     yield from remove(ctx, existing, Provenance(written_by="developer"))
     return True

@@ -162,6 +162,10 @@ class MemoryConfig:
             object.__setattr__(self, "memory_types", tuple(dict.fromkeys(types)))
         keys = _names("allowed_keys", self.allowed_keys, "['persona', 'lang']")
         if keys is not None:
+            padded = [k for k in keys if k != k.strip()]
+            if padded:
+                msg = f"allowed_keys may not start or end with whitespace: {padded!r}."
+                raise ValueError(msg)
             if len(set(keys)) != len(keys):
                 msg = f"allowed_keys has duplicates: {list(keys)!r}."
                 raise ValueError(msg)

@@ -131,9 +131,10 @@ class CompileRead:
         expired_keys: Keys the sweep deleted, in creation order.
         turn: The turn clock after this compile advanced it (= compiles completed).
         unselected: Active entries the selector left out, in creation order.
-        omitted: Why each surviving entry is not in `selected`: `"selector"`, or its status
-            (`"quarantined"`).
+        omitted: Why each surviving entry is not in `selected`: `"selector"`, its status
+            (`"quarantined"`), or `"damaged"`.
         evicted_keys: Keys evicted (over `max_entries`) since the previous compile.
+        damaged_keys: Keys whose stored data cannot be read; skipped (see `DamagedEntryError`).
     """
 
     selected: list[MemoryEntry]
@@ -143,3 +144,4 @@ class CompileRead:
     unselected: list[MemoryEntry] = field(default_factory=list)
     omitted: dict[str, str] = field(default_factory=dict)
     evicted_keys: list[str] = field(default_factory=list)
+    damaged_keys: list[str] = field(default_factory=list)

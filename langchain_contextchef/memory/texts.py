@@ -23,6 +23,7 @@ __all__ = [
     "Refusal",
     "RefusalKind",
     "already_exists",
+    "damaged_reason",
     "developer_message",
     "error",
     "not_allowed",
@@ -35,10 +36,11 @@ __all__ = [
 ]
 
 RefusalKind: TypeAlias = Literal[
-    "gate", "held", "stale", "type", "self_supersede", "missing_supersede"
+    "gate", "held", "stale", "type", "self_supersede", "missing_supersede", "damaged"
 ]
 """Why a write was refused or held: the gate, a quarantined target, an old compare-and-set
-version, an unknown type, an entry superseding itself, or a supersede target that is missing."""
+version, an unknown type, an entry superseding itself, a supersede target that is missing, or
+a target whose stored data cannot be read."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +99,16 @@ def reason(refusal: Refusal) -> str:
                 f"cannot supersede {uri}: nothing is stored there. List only keys that exist "
                 "in memory."
             )
+        case "damaged":
+            return damaged_reason(refusal.key)
+
+
+def damaged_reason(key: str) -> str:
+    """The clause for an entry whose stored data cannot be read."""
+    return (
+        f"{memory_uri(key)} is damaged: its stored data cannot be read. The host has to "
+        "repair it; do not write it again."
+    )
 
 
 def error(refusal: Refusal) -> str:

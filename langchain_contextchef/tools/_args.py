@@ -130,7 +130,7 @@ def memory_key(args: Mapping[str, Any], name: str) -> str:
         )
     # A key must also be addressable as context://memory/<key>, or the model could never see it.
     parsed = parse_context_path(memory_uri(key))
-    if isinstance(parsed, str) or parsed.is_dir or parsed.path != key:
+    if key != key.strip() or isinstance(parsed, str) or parsed.is_dir or parsed.path != key:
         refuse(
             f'Error: "{key}" is not a usable memory key. Keys may not start or end with "/" '
             'or whitespace, contain "//", or use "." or ".." as a path segment.'

@@ -27,6 +27,7 @@ from langchain_contextchef._context_paths import (
 )
 from langchain_contextchef._plan import Exclusive, Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance
+from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory import MemoryContext
 from langchain_contextchef.memory.plans import (
     KNOWN_ABSENT,
@@ -41,6 +42,7 @@ from langchain_contextchef.memory.plans import (
 )
 from langchain_contextchef.memory.texts import (
     already_exists,
+    damaged_reason,
     nothing_at,
     unavailable,
     unreadable,
@@ -400,3 +402,5 @@ def dispatch_plan(
         return result
     except _args.Refusal as refusal:
         return refusal.text
+    except DamagedEntryError as damaged:  # read by view, recall or an edit
+        return f"Error: {damaged_reason(damaged.key)}"

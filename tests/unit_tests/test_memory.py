@@ -334,7 +334,19 @@ def test_snapshot_mutate_restore_round_trips(store: BaseStore) -> None:
     memory.read_for_compile()
 
     memory.restore(snapshot)
-    assert memory.list() == before
+    after = memory.list()
+    fields = ("key", "value", "description", "importance", "expires_at_turn", "expires_at")
+    assert [[getattr(e, f) for f in fields] for e in after] == [
+        [getattr(e, f) for f in fields] for e in before
+    ]
+    # What the restore replaced is in history, and no version number was reused.
+    assert [(r.version, r.status, r.entry.value) for r in memory.history("b")] == [
+        (1, "updated", "1"),
+        (2, "updated", "changed"),
+        (3, "current", "1"),
+    ]
+    assert [(r.version, r.status) for r in memory.history("a")] == [(1, "deleted"), (2, "current")]
+    assert [(r.version, r.status) for r in memory.history("c")] == [(1, "deleted")]
     assert memory.turn == 1
     # Restored expiries are live again: "b" still has 3 compiles to go.
     assert [Memory(store).read_for_compile().turn for _ in range(3)] == [2, 3, 4]

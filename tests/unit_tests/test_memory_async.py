@@ -234,7 +234,16 @@ async def test_async_snapshot_and_restore(astore: BaseStore) -> None:
     await memory.adelete("b")
     await memory.aread_for_compile()
     await memory.arestore(snapshot)
-    assert await memory.alist() == before
+    after = await memory.alist()
+    assert [(e.key, e.value, e.expires_at_turn) for e in after] == [
+        (e.key, e.value, e.expires_at_turn) for e in before
+    ]
+    # "a" was untouched and stays as it was; "b" came back as a new version after its delete.
+    assert after[1] == before[1]
+    assert [(r.version, r.status) for r in await memory.ahistory("b")] == [
+        (1, "deleted"),
+        (2, "current"),
+    ]
     assert await memory.aturn() == 1
 
 

@@ -105,12 +105,18 @@ def test_the_missing_field_is_named_even_when_others_are_present() -> None:
         resolve_scope(scope, context=Ctx(org="acme"))
 
 
-@pytest.mark.parametrize(
-    ("given", "label"),
-    [(42, "42"), (0, "0"), (3.5, "3%2E5"), (False, "False")],
-)
-def test_non_string_ids_are_accepted(given: Any, label: str) -> None:
-    assert resolve_scope(USERS, {"configurable": {"user_id": given}}) == ("users", label)
+@pytest.mark.parametrize("given", [42, 0, 3.5, False, True, b"alice", ["alice"]])
+def test_non_string_ids_are_refused_naming_the_field(given: Any) -> None:
+    # 1 and "1", or True and "True", must never silently be the same tenant.
+    with pytest.raises(ScopeError, match="'user_id' as a string") as caught:
+        resolve_scope(USERS, {"configurable": {"user_id": given}})
+    assert type(given).__name__ in str(caught.value)
+
+
+@pytest.mark.parametrize("given", [" ", "\t", " alice", "alice "])
+def test_blank_or_padded_ids_are_refused(given: str) -> None:
+    with pytest.raises(ScopeError, match="'user_id'"):
+        resolve_scope(USERS, {"configurable": {"user_id": given}})
 
 
 def test_dots_in_ids_are_encoded() -> None:
