@@ -1,8 +1,7 @@
-"""Shared fixtures: one `store` fixture parametrised over every backend we support.
+"""Fixtures of the integration tests: PostgreSQL, and the four-backend `store`.
 
-Backends: LangGraph's `InMemoryStore`, `SqliteStore` (file-backed), our `FileSystemStore`,
-and LangGraph's `PostgresStore` when `CONTEXTCHEF_PG_URI` names a server. Outside CI a
-missing server skips the PostgreSQL cases; under `CI=true` it fails them.
+PostgreSQL is the server `CONTEXTCHEF_PG_URI` names. Outside CI a missing server skips the
+PostgreSQL cases; under `CI=true` it fails them.
 """
 
 from __future__ import annotations
@@ -11,18 +10,11 @@ import os
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from langgraph.store.base import BaseStore
-from langgraph.store.memory import InMemoryStore
-from langgraph.store.sqlite import SqliteStore
 
-BACKENDS = ["memory", "sqlite", "filesystem", "postgres"]
-"""Every backend the Memory, compile and tool tests run on."""
-
-LOCAL_BACKENDS = ["memory", "sqlite", "filesystem"]
-"""Backends that need no server."""
+from tests.support.stores import BACKENDS, close_store, make_local_store
 
 
 def _pg_uri_or_skip() -> str:
@@ -78,42 +70,12 @@ async def apg_store(pg_database: str) -> AsyncIterator[BaseStore]:
         yield store
 
 
-def make_local_store(kind: str, tmp_path: Path) -> Any:
-    """Build a server-less store of the given kind under `tmp_path`; the caller closes it."""
-    if kind == "memory":
-        return InMemoryStore()
-    if kind == "filesystem":
-        from langchain_contextchef.store import FileSystemStore
-
-        return FileSystemStore(tmp_path / ".context")
-    if kind == "sqlite":
-        import sqlite3
-
-        conn = sqlite3.connect(tmp_path / "store.db", check_same_thread=False, isolation_level=None)
-        store = SqliteStore(conn)
-        store.setup()
-        return store
-    msg = f"unknown local backend {kind!r}"
-    raise ValueError(msg)
-
-
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseStore]:
     """Every backend in turn: in-memory, SQLite, file system and PostgreSQL."""
-    kind = request.param
-    if kind == "postgres":
+    if request.param == "postgres":
         yield request.getfixturevalue("pg_store")
         return
-    built = make_local_store(kind, tmp_path)
-    yield built
-    if kind == "sqlite":
-        built.conn.close()
-
-
-@pytest.fixture(params=LOCAL_BACKENDS)
-def local_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseStore]:
-    """The three server-less backends in turn."""
     built = make_local_store(request.param, tmp_path)
     yield built
-    if request.param == "sqlite":
-        built.conn.close()
+    close_store(built)
