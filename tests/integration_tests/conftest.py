@@ -1,49 +1,64 @@
-"""Fixtures of the integration tests: PostgreSQL, and the four-backend `store`.
+"""Fixtures of the integration tests: PostgreSQL for the session, and the four-backend `store`.
 
-PostgreSQL is the server `CONTEXTCHEF_PG_URI` names. Outside CI a missing server skips the
-PostgreSQL cases; under `CI=true` it fails them.
+PostgreSQL is the server named by `CONTEXTCHEF_PG_URI` when it is set, otherwise a throwaway
+cluster made for this session (`tests.support.postgres`). Without either, the PostgreSQL tests
+skip with the reason, except under `CI=true`, where they fail.
 """
 
 from __future__ import annotations
 
 import os
-import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 from langgraph.store.base import BaseStore
 
+from tests.support.postgres import (
+    PostgresServer,
+    create_database,
+    drop_database,
+    postgres_for_tests,
+)
 from tests.support.stores import BACKENDS, close_store, make_local_store
 
+_SERVER = pytest.StashKey[str]()
 
-def _pg_uri_or_skip() -> str:
-    uri = os.environ.get("CONTEXTCHEF_PG_URI")
-    if uri:
-        return uri
+
+def _fail_in_ci_else_skip(reason: str) -> NoReturn:
     if os.environ.get("CI") == "true":
-        pytest.fail("CI=true but CONTEXTCHEF_PG_URI is not set: PostgreSQL tests must run in CI.")
-    pytest.skip("no PostgreSQL server configured (set CONTEXTCHEF_PG_URI)")
+        pytest.fail(f"CI=true but {reason}: PostgreSQL tests must run in CI.")
+    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")
-def pg_database() -> Iterator[str]:
+def postgres_server(request: pytest.FixtureRequest) -> Iterator[PostgresServer]:
+    """The session's PostgreSQL server; its `uri` is None (and says why) when there is none."""
+    with postgres_for_tests() as server:
+        request.config.stash[_SERVER] = server.description
+        yield server
+
+
+@pytest.fixture(scope="session")
+def pg_server_uri(postgres_server: PostgresServer) -> str:
+    """The URI of the session's PostgreSQL server; skips (fails under CI) without one."""
+    if postgres_server.uri is None:
+        _fail_in_ci_else_skip(postgres_server.description)
+    return postgres_server.uri
+
+
+@pytest.fixture(scope="session")
+def pg_database(pg_server_uri: str) -> Iterator[str]:
     """A throwaway PostgreSQL database for this test session; yields its URI."""
     import psycopg
 
-    base = _pg_uri_or_skip()
-    name = f"contextchef_test_{uuid.uuid4().hex[:12]}"
     try:
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{name}"')
+        uri = create_database(pg_server_uri)
     except psycopg.OperationalError as exc:
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but PostgreSQL at CONTEXTCHEF_PG_URI is unreachable: {exc}")
-        pytest.skip(f"PostgreSQL unreachable: {exc}")
-    uri = base.rsplit("/", 1)[0] + "/" + name
+        _fail_in_ci_else_skip(f"PostgreSQL is unreachable: {exc}")
     yield uri
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    drop_database(pg_server_uri, uri)
 
 
 @pytest.fixture
@@ -79,3 +94,11 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseStore]
     built = make_local_store(request.param, tmp_path)
     yield built
     close_store(built)
+
+
+def pytest_terminal_summary(
+    terminalreporter: pytest.TerminalReporter, config: pytest.Config
+) -> None:
+    """Say which PostgreSQL the session used, when it used one."""
+    if _SERVER in config.stash:
+        terminalreporter.write_line(f"PostgreSQL: {config.stash[_SERVER]}")

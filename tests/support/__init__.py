@@ -2,6 +2,7 @@
 
 * `clocks`: `FakeClock`, the one hand-moved clock.
 * `stores`: the server-less backends by name, `RecordingStore`, `dump`/`adump`.
+* `postgres`: the session's PostgreSQL server (`CONTEXTCHEF_PG_URI` or a throwaway cluster).
 * `events`: recorders for custom events, runs and veto hooks.
 * `models`: a scripted chat model that records what it is sent.
 * `embeddings`: `WordHashEmbeddings`, a deterministic embedding model.
