@@ -9,8 +9,8 @@ TEST ?= tests
 
 help:
 	@echo "make demo       set up $(VENV), then run the demo agent twice (it remembers across runs)"
-	@echo "make test       set up $(VENV) with test dependencies, start PostgreSQL if possible, run every test"
-	@echo "make test-fast  unit tests only, no services"
+	@echo "make test       set up $(VENV) with test dependencies, install PostgreSQL if missing, run every test"
+	@echo "make test-fast  unit tests only: no server, one process"
 	@echo "make lint       ruff check + ruff format --check"
 	@echo "make type       mypy --strict on the package"
 	@echo "make format     ruff format + import sorting"
@@ -39,8 +39,11 @@ demo: $(VENV)/.installed-base
 	$(BIN)/contextchef demo --run 2
 
 # ---- tests ---------------------------------------------------------------------------------
+# The PostgreSQL tests run on a throwaway cluster the test session starts and deletes (or on
+# the server CONTEXTCHEF_PG_URI names); the script only installs PostgreSQL's programs.
 test: $(VENV)/.installed-dev
-	. scripts/postgres.sh && $(BIN)/python -m pytest $(TEST)
+	scripts/ensure_postgres.sh
+	$(BIN)/python -m pytest $(TEST)
 
 test-fast: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest tests/unit_tests

@@ -17,7 +17,7 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from langchain_contextchef.gate import DEFAULT_GATE, WriteCandidate
-from tests.unit_tests.gate_corpus import BENIGN, CORPUS, INJECTIONS, SECRETS
+from tests.support.gate_corpus import BENIGN, CORPUS, INJECTIONS, SECRETS
 
 _TRIVIAL = re.compile(r"\d{6}")
 

@@ -855,7 +855,8 @@ def multi_user_postgres() -> list[Cell]:
             elif os.environ.get("CI") == "true":
                 raise RuntimeError(
                     "CI=true but CONTEXTCHEF_PG_URI is not set: this notebook must run against "
-                    "PostgreSQL in CI. Start a server (source scripts/postgres.sh) and export the URI."
+                    "PostgreSQL in CI. Start a server (from a checkout: python -m tests.support.postgres) "
+                    "and export its URI."
                 )
             else:
                 store = InMemoryStore()

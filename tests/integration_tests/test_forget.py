@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -14,15 +13,11 @@ from langchain_contextchef import Memory, MemoryConfig
 from langchain_contextchef.gate import WriteGate
 from langchain_contextchef.memory import FORGET_NAMESPACES
 from langchain_contextchef.tools import ahandle_tool, handle_tool
+from tests.support.stores import dump
 
 GONE = ("users", "al")
 NEIGHBOURS = [("users", "alice"), ("users", "al", "team"), ("users",)]
 """A prefix-sharing sibling, a scope nested under the forgotten one, and its parent."""
-
-
-def _rows(store: BaseStore) -> list[tuple[tuple[str, ...], str, str]]:
-    items = store.search((), limit=100_000)
-    return sorted((tuple(i.namespace), i.key, json.dumps(i.value, sort_keys=True)) for i in items)
 
 
 def _fill(memory: Memory) -> None:
@@ -48,7 +43,7 @@ def test_forget_leaves_nothing_of_the_scope_and_touches_no_other(store: BaseStor
     _fill(Memory(store, _config(), scope=GONE))
     for scope in NEIGHBOURS:
         _fill(Memory(store, _config(), scope=scope))
-    before = _rows(store)
+    before = dump(store)
     own = {(*GONE, label) for label in FORGET_NAMESPACES}
     expected = {
         label: sum(1 for r in before if r[0] == (*GONE, label)) for label in FORGET_NAMESPACES
@@ -61,7 +56,7 @@ def test_forget_leaves_nothing_of_the_scope_and_touches_no_other(store: BaseStor
     assert receipt.scope == GONE
     assert receipt.deleted == expected
     assert receipt.remaining == dict.fromkeys(FORGET_NAMESPACES, 0)
-    after = _rows(store)
+    after = dump(store)
     assert [r for r in after if r[0] in own] == []
     # Every other item, including the nested and prefix-sharing scopes, is byte-identical.
     assert after == [r for r in before if r[0] not in own]

@@ -18,7 +18,7 @@ from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.memory import MemoryConfig
-from tests.unit_tests.test_middleware import RecordingModel, remember_then_answer, text_of
+from tests.support.models import RecordingModel, remember_then_answer, text_of
 
 CONFIG: Any = {"configurable": {"user_id": "alice"}}
 

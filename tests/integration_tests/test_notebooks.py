@@ -2,8 +2,9 @@
 
 The kernel runs this test's interpreter (`sys.executable`, through a kernelspec written to a
 temporary folder, so no globally registered kernel is used), in a temporary working folder,
-with this process's environment: `CONTEXTCHEF_PG_URI` reaches notebook 04, which then runs on
-PostgreSQL (in a throwaway database created here). Without it, notebook 04 falls back to an
+with this process's environment, except that notebook 04 gets `CONTEXTCHEF_PG_URI` pointed at
+a throwaway database on the session's PostgreSQL server (the one `CONTEXTCHEF_PG_URI` names, or
+a throwaway cluster), and runs on PostgreSQL. Without a server, notebook 04 falls back to an
 `InMemoryStore` outside CI and must fail under `CI=true`.
 """
 
@@ -14,7 +15,6 @@ import json
 import os
 import re
 import sys
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
@@ -26,6 +26,8 @@ from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbformat.notebooknode import NotebookNode
+
+from tests.support.postgres import PostgresServer, create_database, drop_database
 
 pytestmark = pytest.mark.slow
 
@@ -227,22 +229,17 @@ CHECKS: dict[str, Callable[[NotebookNode], None]] = {
 
 
 @pytest.fixture
-def notebook_pg(monkeypatch: pytest.MonkeyPatch) -> Iterator[str | None]:
-    """Point CONTEXTCHEF_PG_URI at a throwaway database when a server is configured."""
-    base = os.environ.get("CONTEXTCHEF_PG_URI")
-    if not base:
+def notebook_pg(
+    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
+) -> Iterator[str | None]:
+    """Point CONTEXTCHEF_PG_URI at a throwaway database when the session has a server."""
+    if postgres_server.uri is None:
         yield None
         return
-    import psycopg
-
-    name = f"contextchef_nb_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f'CREATE DATABASE "{name}"')
-    uri = base.rsplit("/", 1)[0] + "/" + name
+    uri = create_database(postgres_server.uri, prefix="contextchef_nb")
     monkeypatch.setenv("CONTEXTCHEF_PG_URI", uri)
     yield uri
-    with psycopg.connect(base, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    drop_database(postgres_server.uri, uri)
 
 
 # ---- tests ------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ from langchain_contextchef.budget import approximate_tokens
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.render import parse_memory_block
 from langchain_contextchef.selectors import Relevant, Rerank
-from tests.fakes import WordHashEmbeddings
+from tests.support.embeddings import WordHashEmbeddings
 
 N = 10_000
 BUDGET = 2_000

@@ -21,7 +21,7 @@ from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.errors import ScopeError
 from langchain_contextchef.middleware import ContextChefMiddleware
 from langchain_contextchef.scope import encode_label
-from tests.unit_tests.test_middleware import RecordingModel, text_of, tool_call
+from tests.support.models import RecordingModel, text_of, tool_call
 
 USERS = ["alice", "bob", "alice.smith"]
 SCOPE = ("users", "{user_id}")

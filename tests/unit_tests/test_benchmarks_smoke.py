@@ -1,7 +1,9 @@
-"""Smoke-run every benchmark with `quick=True` and check the shape of what it returns.
+"""Smoke-run the in-process benchmarks with `quick=True` and check the shape of what they return.
 
 These tests never assert timings (those belong to the benchmark output): they keep the
-benches runnable as the package changes, and check the few pure helpers they rely on.
+benches runnable as the package changes, and check the few pure helpers they rely on. The
+benches that time SQLite against the file system, or measure in child processes, are smoke-run
+by the integration tests (`tests/integration_tests/test_benchmarks_smoke.py`).
 """
 
 from __future__ import annotations
@@ -10,37 +12,14 @@ import importlib
 import json
 import math
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from benchmarks import bench_cache, bench_compile, bench_dispatch, bench_memory
+from benchmarks import bench_cache, bench_dispatch
 from benchmarks.__main__ import main
 from benchmarks._timing import flatten, fmt_bytes, fmt_ratio, fmt_seconds, paired_medians, ratio
 from benchmarks.bench_cache import common_prefix
-
-
-def _finite_positive(value: Any) -> bool:
-    return isinstance(value, float) and math.isfinite(value) and value > 0
-
-
-def _check_goals(goals: list[dict[str, Any]]) -> None:
-    for g in goals:
-        assert set(g) == {"name", "value", "target", "met"}
-        assert isinstance(g["met"], bool)
-
-
-def test_compile_bench_reports_every_store_and_size(capsys: pytest.CaptureFixture[str]) -> None:
-    result = bench_compile.run(quick=True)
-    assert result["name"] == "compile"
-    pairs = {(r["store"], r["entries"]) for r in result["rows"]}
-    assert pairs == {(s, n) for s in ("memory", "filesystem", "sqlite") for n in (10, 100)}
-    for row in result["rows"]:
-        assert _finite_positive(row["floor_s"]) and _finite_positive(row["compile_s"])
-        assert row["ratio"] == pytest.approx(row["compile_s"] / row["floor_s"])
-    assert set(result["growth"]["by_store"]) == {"memory", "filesystem", "sqlite"}
-    _check_goals(result["goals"])
-    assert "| store" in capsys.readouterr().out
+from tests.support.benches import check_goals, finite_positive
 
 
 def test_cache_bench_reports_each_strategy_on_each_provider() -> None:
@@ -52,7 +31,7 @@ def test_cache_bench_reports_each_strategy_on_each_provider() -> None:
         assert 0 < row["reused_bytes"] <= row["limit_bytes"] <= row["sent_bytes"]
         assert 0 < row["worst_turn"] <= row["reuse"] <= 1
     assert len(result["goals"]) == 4
-    _check_goals(result["goals"])
+    check_goals(result["goals"])
 
 
 def test_cache_simulation_changes_memory_every_third_turn() -> None:
@@ -69,16 +48,7 @@ def test_dispatch_bench_reports_each_operation() -> None:
         (s, o) for s in ("memory", "filesystem") for o in ("create", "update", "delete")
     }
     for row in result["rows"]:
-        assert _finite_positive(row["raw_s"]) and _finite_positive(row["tool_s"])
-
-
-def test_memory_bench_measures_both_sides_in_children() -> None:
-    result = bench_memory.run(quick=True)
-    assert result["entries"] == bench_memory.QUICK_ENTRIES
-    assert [r["store"] for r in result["rows"]] == ["memory", "filesystem", "sqlite"]
-    for row in result["rows"]:
-        assert row["floor_peak"] > 0 and row["compile_peak"] > 0
-        assert row["floor_rss_delta"] >= 0 and row["compile_rss_delta"] >= 0
+        assert finite_positive(row["raw_s"]) and finite_positive(row["tool_s"])
 
 
 def test_main_writes_results_json(tmp_path: Path) -> None:
@@ -91,23 +61,8 @@ def test_main_writes_results_json(tmp_path: Path) -> None:
     assert isinstance(document["goals"], list)
 
 
-def test_store_bench_times_both_stores_and_their_ratio() -> None:
-    module = importlib.import_module("benchmarks.bench_store")
-    result = module.run(quick=True)
-    json.dumps(result, default=str)  # results.json must be able to hold it
-    assert list(result["sizes"]) == [1000]
-    figures = result["sizes"][1000]
-    assert set(figures) == {"fs", "sqlite", "ratio"}
-    operations = {"get", "put", "search", "search limit=10", "search cold"}
-    for side in ("fs", "sqlite"):
-        assert set(figures[side]) == operations
-        assert all(_finite_positive(figures[side][op]) for op in operations)
-    for op in operations:
-        assert figures["ratio"][op] == pytest.approx(figures["fs"][op] / figures["sqlite"][op])
-
-
 def test_gate_bench_reports_the_corpus_figures_and_ratios() -> None:
-    from tests.unit_tests.gate_corpus import BENIGN, INJECTIONS, SECRETS
+    from tests.support.gate_corpus import BENIGN, INJECTIONS, SECRETS
 
     module = importlib.import_module("benchmarks.bench_gate")
     result = module.run(quick=True)
@@ -126,7 +81,7 @@ def test_gate_bench_reports_the_corpus_figures_and_ratios() -> None:
         ("check_us", "baseline_us", "ratio"),
         ("check_4000_chars_us", "baseline_4000_chars_us", "ratio_4000_chars"),
     ):
-        assert _finite_positive(result[check]) and _finite_positive(result[baseline])
+        assert finite_positive(result[check]) and finite_positive(result[baseline])
         assert result[ratio_name] == pytest.approx(result[check] / result[baseline])
 
 

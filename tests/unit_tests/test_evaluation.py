@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
-from pathlib import Path
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
@@ -37,9 +36,13 @@ from langchain_contextchef.evaluation.metrics import (
     relevance,
 )
 from langchain_contextchef.render import render_memory_block
-from tests.conftest import LOCAL_BACKENDS, make_local_store
+from tests.support.suites.evaluation import EvaluationSuite
 
 NOW = datetime(2026, 1, 5, tzinfo=timezone.utc)
+
+
+class TestEvaluation(EvaluationSuite):
+    """The evaluation suite on the unit tests' `local_store_factory`, `InMemoryStore`s."""
 
 
 def _block(**values: str) -> str:
@@ -288,25 +291,6 @@ def test_placements_and_vocabularies_measure_the_same(placement: str, tools: str
         )
 
     report = run_eval(chef)
-    assert report.problems() == []
-    assert (report.precision, report.recall, report.leak_rate) == (1.0, 1.0, 0.0)
-
-
-@pytest.mark.parametrize("backend", LOCAL_BACKENDS)
-def test_builtin_cases_pass_on_every_local_backend(backend: str, tmp_path: Path) -> None:
-    made: list[BaseStore] = []
-
-    def fresh() -> BaseStore:
-        folder = tmp_path / f"case{len(made)}"
-        folder.mkdir()
-        made.append(make_local_store(backend, folder))
-        return made[-1]
-
-    report = run_eval(store_factory=fresh)
-    for store in made:
-        if backend == "sqlite":
-            store.conn.close()  # type: ignore[attr-defined]
-    assert len(made) == len(BUILTIN_CASES)
     assert report.problems() == []
     assert (report.precision, report.recall, report.leak_rate) == (1.0, 1.0, 0.0)
 

@@ -8,6 +8,7 @@ import math
 import os
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from langgraph.store.memory import InMemoryStore
 import langchain_contextchef.store.filesystem as fs_module
 from langchain_contextchef.store import FileSystemStore, SupportsAtomicUpdate
 from langchain_contextchef.store._paths import encode_component
+from tests.support.clocks import FakeClock
 
 HARD_KEYS = [
     "plain",
@@ -62,20 +64,11 @@ def item_files(root: Path) -> list[Path]:
     return [p for p in root.rglob("*.json") if not p.name.startswith(".")]
 
 
-class Clock:
-    """A settable replacement for the store's wall clock."""
-
-    def __init__(self, start: float = 1_800_000_000.0) -> None:
-        self.now = start
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> Clock:
-    fake = Clock()
-    monkeypatch.setattr(fs_module, "_now", fake)
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    """A standing clock in place of the store's wall clock (epoch seconds)."""
+    fake = FakeClock(start=datetime.fromtimestamp(1_800_000_000, timezone.utc), tick=timedelta(0))
+    monkeypatch.setattr(fs_module, "_now", fake.timestamp)
     return fake
 
 
@@ -325,23 +318,23 @@ def test_mutating_results_does_not_change_the_store(store: FileSystemStore) -> N
 
 
 def test_search_order_newest_first_then_namespace_and_key(
-    store: FileSystemStore, clock: Clock
+    store: FileSystemStore, clock: FakeClock
 ) -> None:
     for key in ["b", "a", "c"]:
         store.put(("ns",), key, {"k": key})  # same instant: ties sort by key
-    clock.now += 5
+    clock.advance(seconds=5)
     store.put(("ns",), "old", {"k": "old"})
-    clock.now += 5
+    clock.advance(seconds=5)
     store.put(("ns",), "b", {"k": "b2"})  # an update moves the item to the front
     assert [i.key for i in store.search(("ns",))] == ["b", "old", "a", "c"]
 
 
 def test_overwrite_keeps_created_at_and_advances_updated_at(
-    store: FileSystemStore, clock: Clock
+    store: FileSystemStore, clock: FakeClock
 ) -> None:
     store.put(("ns",), "k", {"v": 1})
     first = store.get(("ns",), "k")
-    clock.now += 60
+    clock.advance(seconds=60)
     store.put(("ns",), "k", {"v": 2})
     second = store.get(("ns",), "k")
     assert first is not None and second is not None
@@ -370,15 +363,15 @@ def test_nested_and_dotted_filters(store: FileSystemStore) -> None:
 # ---------------------------------------------------------------- TTL
 
 
-def test_ttl_expiry_hides_items_and_sweep_deletes_them(root: Path, clock: Clock) -> None:
+def test_ttl_expiry_hides_items_and_sweep_deletes_them(root: Path, clock: FakeClock) -> None:
     store = FileSystemStore(root, ttl={"refresh_on_read": False})
     store.put(("ns",), "short", {"v": 1}, ttl=1)
     store.put(("ns",), "forever", {"v": 2})
     doc = json.loads((root / "ns" / "short.json").read_text(encoding="utf-8"))
     assert doc["ttl_minutes"] == 1 and doc["expires_at"].endswith("Z")
-    clock.now += 59
+    clock.advance(seconds=59)
     assert store.get(("ns",), "short") is not None
-    clock.now += 2
+    clock.advance(seconds=2)
     assert store.get(("ns",), "short") is None
     assert [i.key for i in store.search(("ns",))] == ["forever"]
     assert (root / "ns" / "short.json").exists()
@@ -388,27 +381,27 @@ def test_ttl_expiry_hides_items_and_sweep_deletes_them(root: Path, clock: Clock)
     assert store.get(("ns",), "forever") is not None
 
 
-def test_ttl_refresh_on_read(root: Path, clock: Clock) -> None:
+def test_ttl_refresh_on_read(root: Path, clock: FakeClock) -> None:
     store = FileSystemStore(root, ttl={"default_ttl": 1, "refresh_on_read": True})
     store.put(("ns",), "a", {"v": 1})  # default_ttl applies
     store.put(("ns",), "b", {"v": 2})
-    clock.now += 50
+    clock.advance(seconds=50)
     assert store.get(("ns",), "a") is not None  # refreshes a
     assert store.get(("ns",), "b", refresh_ttl=False) is not None  # b keeps its expiry
-    clock.now += 50
+    clock.advance(seconds=50)
     assert store.get(("ns",), "b") is None
     assert [i.key for i in store.search(("ns",))] == ["a"]  # search refreshes a again
-    clock.now += 50
+    clock.advance(seconds=50)
     assert store.get(("ns",), "a") is not None
-    clock.now += 61
+    clock.advance(seconds=61)
     assert store.get(("ns",), "a") is None
 
 
-def test_ttl_sweeper_thread_and_close(root: Path, clock: Clock) -> None:
+def test_ttl_sweeper_thread_and_close(root: Path, clock: FakeClock) -> None:
     store = FileSystemStore(root, ttl={"sweep_interval_minutes": 1})
     assert store.stop_ttl_sweeper() is True  # nothing running yet
     store.put(("ns",), "k", {"v": 1}, ttl=1)
-    clock.now += 120
+    clock.advance(seconds=120)
     future = store.start_ttl_sweeper(sweep_interval_minutes=0.0002)  # ~12 ms
     path = root / "ns" / "k.json"
     for _ in range(2000):
@@ -516,7 +509,7 @@ def test_atomic_update_from_8_threads_loses_nothing(store: FileSystemStore) -> N
     assert store.get(("clock",), "turn").value == {"n": 400}  # type: ignore[union-attr]
 
 
-def test_atomic_update_contract(store: FileSystemStore, root: Path, clock: Clock) -> None:
+def test_atomic_update_contract(store: FileSystemStore, root: Path, clock: FakeClock) -> None:
     seen: list[Any] = []
 
     def record(current: dict[str, Any] | None) -> dict[str, Any]:
@@ -537,9 +530,9 @@ def test_atomic_update_contract(store: FileSystemStore, root: Path, clock: Clock
     assert snapshot(root) == before
     # An existing TTL is kept and restarted by the update.
     store.put(("ns",), "ttl", {"n": 0}, ttl=1)
-    clock.now += 50
+    clock.advance(seconds=50)
     store.atomic_update(("ns",), "ttl", lambda cur: {"n": (cur or {})["n"] + 1})
-    clock.now += 50
+    clock.advance(seconds=50)
     assert store.get(("ns",), "ttl").value == {"n": 1}  # type: ignore[union-attr]
 
 

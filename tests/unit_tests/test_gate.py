@@ -22,7 +22,7 @@ from langchain_contextchef.gate import (
     luhn_valid,
     seed_policy,
 )
-from tests.unit_tests.gate_corpus import BENIGN, CORPUS, INJECTIONS, SECRET_TEXT, SECRETS
+from tests.support.gate_corpus import BENIGN, CORPUS, INJECTIONS, SECRET_TEXT, SECRETS
 
 ADDRESS = "context://memory/"
 

@@ -12,7 +12,7 @@ from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
-from tests.unit_tests.gate_corpus import BENIGN, INJECTIONS, SECRET_TEXT, SECRETS
+from tests.support.gate_corpus import BENIGN, INJECTIONS, SECRET_TEXT, SECRETS
 
 
 def _text(result: ToolMessage | str) -> str:

@@ -6,15 +6,13 @@ would have been sent, and compare it with the agent's saved state.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
 from langchain.agents import create_agent
 from langchain.agents.middleware import SummarizationMiddleware
-from langchain_core.callbacks import CallbackManagerForLLMRun
-from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import (
     AIMessage,
     BaseMessage,
@@ -22,62 +20,19 @@ from langchain_core.messages import (
     SystemMessage,
     ToolMessage,
 )
-from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import Runnable
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 
 from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.errors import ContextChefError
 from langchain_contextchef.memory import MemoryConfig
 from langchain_contextchef.middleware import ContextChefMiddleware
+from tests.support.models import RecordingModel, remember_then_answer, text_of
 
 CONFIG: Any = {"configurable": {"user_id": "alice"}}
 SCOPE = ("users", "{user_id}")
-
-
-class RecordingModel(BaseChatModel):
-    """Answers from a script and records the messages of every call."""
-
-    script: list[AIMessage]
-    calls: list[list[BaseMessage]] = Field(default_factory=list)
-
-    @property
-    def _llm_type(self) -> str:
-        return "recording"
-
-    def _generate(
-        self,
-        messages: list[BaseMessage],
-        stop: list[str] | None = None,
-        run_manager: CallbackManagerForLLMRun | None = None,
-        **kwargs: Any,
-    ) -> ChatResult:
-        self.calls.append(list(messages))
-        if len(self.calls) > len(self.script):
-            raise AssertionError(f"unscripted model call #{len(self.calls)}")
-        reply = self.script[len(self.calls) - 1].model_copy(deep=True)
-        return ChatResult(generations=[ChatGeneration(message=reply)])
-
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[Any, BaseMessage]:
-        return self
-
-
-def tool_call(name: str, args: dict[str, Any], call_id: str = "c1") -> AIMessage:
-    return AIMessage("", tool_calls=[{"name": name, "args": args, "id": call_id}])
-
-
-def remember_then_answer() -> list[AIMessage]:
-    return [
-        tool_call("create_memory", {"key": "tone", "value": "dry", "description": "reply tone"}),
-        AIMessage("Noted."),
-    ]
-
-
-def text_of(messages: Sequence[BaseMessage]) -> str:
-    return "\n".join(m.text for m in messages)
 
 
 def stored(chef: ContextChef, store: BaseStore) -> dict[str, str]:

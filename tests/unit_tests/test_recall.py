@@ -1,38 +1,28 @@
-"""Recall mode: the memory index, the recall tool, last_recalled_at, and eviction notices."""
+"""Recall mode: the memory index, the recall tool, last_recalled_at, and eviction notices.
+
+The tests that read and write a store in recall mode are the shared `RecallSuite`, run here on
+`InMemoryStore`.
+"""
 
 from __future__ import annotations
 
-import xml.etree.ElementTree as ET
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
-from langchain_contextchef import ContextChef, Memory, MemoryChangeEvent, MemoryConfig
+from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.render import Vocabulary, parse_memory_block, render_memory_block
-from langchain_contextchef.selectors import Relevant
 from langchain_contextchef.tools import OWNED_TOOL_NAMES, make_tools
+from tests.support.suites.recall import RecallSuite, index_element
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        self.now += timedelta(seconds=1)
-        return self.now
-
-
-def index_element(text: str) -> ET.Element:
-    start = text.index("<memory_index>")
-    end = text.index("</memory_index>") + len("</memory_index>")
-    return ET.fromstring(text[start:end])
+class TestRecall(RecallSuite):
+    """The recall suite on the unit tests' `store`, an `InMemoryStore`."""
 
 
 # ---- rendering --------------------------------------------------------------------------------
@@ -90,30 +80,6 @@ def test_a_block_without_entries_lists_no_keys_in_use(vocabulary: Vocabulary) ->
 # ---- recall mode in a compile -----------------------------------------------------------------
 
 
-def recall_chef(store: BaseStore, **config: object) -> ContextChef:
-    memory = MemoryConfig(recall="index", selector=Relevant(limit=1), **config)  # type: ignore[arg-type]
-    return ContextChef(store=store, memory=memory, clock=Clock())
-
-
-def test_recall_mode_injects_selected_in_full_and_indexes_the_rest(store: BaseStore) -> None:
-    chef = recall_chef(store)
-    memory = chef.get_memory()
-    memory.set("pets", "Has a cat named Miso", description="The user's pets")
-    memory.set("lang", "Writes Rust at work", description="Programming languages", type="fact")
-    memory.set("tone", "Dry humour welcome")
-    payload = chef.compile([SystemMessage("sys"), HumanMessage("what is my cat called?")])
-    text = payload.messages[1].text
-    assert payload.meta.injected_keys == ["pets"]
-    assert payload.meta.indexed_keys == ["lang", "tone"]
-    assert payload.meta.omitted == {}
-    assert "Has a cat named Miso" in text and "Writes Rust" not in text
-    rows = index_element(text).findall("item")
-    assert [(r.get("key"), r.get("type"), r.text) for r in rows] == [
-        ("lang", "fact", "Programming languages"),
-        ("tone", None, None),
-    ]
-
-
 def test_recall_tool_is_offered_only_in_recall_mode() -> None:
     default = ContextChef(store=InMemoryStore(), memory=MemoryConfig())
     assert [t.name for t in default.tools] == ["create_memory", "modify_memory"]
@@ -133,37 +99,6 @@ def test_recall_tool_is_offered_only_in_recall_mode() -> None:
     ]
 
 
-def test_recall_tool_reads_in_full_and_records_the_time(store: BaseStore) -> None:
-    chef = recall_chef(store)
-    memory = chef.get_memory()
-    memory.set("lang", "Writes Rust at work")
-    before = memory.get_entry("lang")
-    assert before is not None and before.last_recalled_at is None
-    text = chef.handle_tool({"name": "recall_memory", "arguments": {"key": "lang"}})
-    assert text == "Writes Rust at work"
-    after = memory.get_entry("lang")
-    assert after is not None and after.last_recalled_at is not None
-    assert after.last_recalled_at > before.updated_at
-    # Recording a recall is not a change.
-    assert (after.version, after.updated_at, after.value) == (
-        before.version,
-        before.updated_at,
-        before.value,
-    )
-    missing = chef.handle_tool({"name": "recall_memory", "arguments": {"key": "nope"}})
-    assert missing == "Error: nothing is stored at context://memory/nope."
-
-
-def test_context_view_also_records_the_recall(store: BaseStore) -> None:
-    chef = ContextChef(store=store, memory=MemoryConfig(recall="index"), tools="unified")
-    memory = chef.get_memory()
-    memory.set("lang", "Rust")
-    view = {"name": "context", "arguments": {"command": "view", "path": "memory/lang"}}
-    assert chef.handle_tool(view) == "Rust"
-    entry = memory.get_entry("lang")
-    assert entry is not None and entry.last_recalled_at is not None
-
-
 def test_reads_do_not_write_when_recall_is_not_tracked() -> None:
     chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(), tools="unified")
     memory = chef.get_memory()
@@ -180,56 +115,6 @@ def test_old_entries_without_last_recalled_at_still_load() -> None:
     assert MemoryEntry.from_stored("k", stored).last_recalled_at is None
     recalled = entry.evolve(last_recalled_at=T0 + timedelta(hours=1))
     assert MemoryEntry.from_stored("k", recalled.to_stored()) == recalled
-
-
-# ---- eviction ---------------------------------------------------------------------------------
-
-
-def test_eviction_removes_the_least_recently_used_never_the_written_key(
-    store: BaseStore,
-) -> None:
-    events: list[MemoryChangeEvent] = []
-    memory = Memory(
-        store,
-        MemoryConfig(recall="index", max_entries=3, on_memory_changed=events.append),
-        clock=Clock(),
-    )
-    for key in ["a", "b", "c"]:
-        memory.set(key, key)
-    memory.recall("a")  # a is now the most recently used
-    memory.set("b", "b2")  # b is rewritten: also recent
-    memory.set("d", "d")
-    assert sorted(e.key for e in memory.list()) == ["a", "b", "d"]
-    assert [(e.type, e.key) for e in events if e.type == "evict"] == [("evict", "c")]
-    history = memory.history("c")
-    assert history and "evicted" in (history[-1].note or "")
-
-
-def test_the_written_key_survives_even_when_it_is_the_oldest(store: BaseStore) -> None:
-    clock = Clock()
-    memory = Memory(store, MemoryConfig(max_entries=1), clock=clock)
-    memory.set("existing", "recent")
-    for _ in range(3):
-        memory.recall("existing")
-    memory.set("new", "just written")
-    assert [e.key for e in memory.list()] == ["new"]
-
-
-def test_the_model_is_told_once_next_turn(store: BaseStore) -> None:
-    chef = ContextChef(store=store, memory=MemoryConfig(max_entries=2), clock=Clock())
-    memory = chef.get_memory()
-    memory.set("a", "1")
-    memory.set("b", "2")
-    chef.handle_tool({"name": "create_memory", "arguments": {"key": "c", "value": "3"}})
-    first = chef.compile([HumanMessage("hi")])
-    assert first.meta.evicted_keys == ["a"]
-    assert (
-        'Removed since your last turn to keep memory within its size limit, and no longer stored: "a".'
-        in (first.messages[0].text)
-    )
-    second = chef.compile([HumanMessage("hi again")])
-    assert second.meta.evicted_keys == []
-    assert "Removed since your last turn" not in second.messages[0].text
 
 
 @pytest.mark.parametrize("bad", [0, -1, 2.5, True])

@@ -1,25 +1,23 @@
-"""Scopes: templates filled from config or runtime context, failing closed when a value is missing."""
+"""Scopes: templates filled from config or runtime context, failing closed when a value is missing.
+
+The tests that keep scopes apart in a store are the shared `ScopeSuite`, run here on
+`InMemoryStore`.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from langgraph.store.base import BaseStore
 from pydantic import BaseModel
 
 from langchain_contextchef.errors import ContextChefError, ScopeError
-from langchain_contextchef.memory import Memory
 from langchain_contextchef.scope import encode_label, resolve_scope, template_fields
+from tests.support.suites.scope import USERS, Ctx, ScopeSuite
 
-USERS = ("users", "{user_id}")
 
-
-@dataclass
-class Ctx:
-    user_id: Any = None
-    org: Any = None
+class TestScope(ScopeSuite):
+    """The scope suite on the unit tests' `store`, an `InMemoryStore`."""
 
 
 class PydanticCtx(BaseModel):
@@ -135,38 +133,3 @@ def test_encoding_is_injective() -> None:
 def test_bad_scope_labels_raise(bad: Any) -> None:
     with pytest.raises(ScopeError, match="non-empty strings"):
         resolve_scope(("users", bad))
-
-
-def test_a_resolved_scope_with_dotted_ids_works_on_every_store(store: BaseStore) -> None:
-    scope = resolve_scope(USERS, {"configurable": {"user_id": "alice@example.com"}})
-    memory = Memory(store, scope=scope)
-    memory.set("lang", "Python")
-    assert memory.get("lang") == "Python"
-    assert memory.read_for_compile().turn == 1
-    # The entry lives under the tenant's own namespace.
-    item = store.get(("users", "alice@example%2Ecom", "memory"), "lang")
-    assert item is not None
-    assert item.value["value"] == "Python"
-
-
-def test_tenants_never_see_each_other(store: BaseStore) -> None:
-    alice = Memory(store, scope=resolve_scope(USERS, context=Ctx(user_id="alice")))
-    bob = Memory(store, scope=resolve_scope(USERS, context=Ctx(user_id="bob")))
-    alice.set("secret", "alice's")
-    bob.set("pet", "cat")
-    assert alice.get("pet") is None
-    assert bob.get("secret") is None
-    assert [e.key for e in alice.list()] == ["secret"]
-    assert [e.key for e in bob.read_for_compile().selected] == ["pet"]
-    # Each tenant has its own turn clock.
-    assert alice.turn == 0
-    assert bob.turn == 1
-
-
-def test_a_parent_scope_does_not_read_a_child_scope(store: BaseStore) -> None:
-    parent = Memory(store, scope=("users",))
-    child = Memory(store, scope=("users", "memory"))
-    child.set("k", "child")
-    assert parent.list() == []
-    assert parent.read_for_compile().selected == []
-    assert [e.key for e in child.list()] == ["k"]

@@ -22,7 +22,7 @@ from langchain_contextchef.selectors import (
     context_selector,
     keyword_scores,
 )
-from tests.fakes import WordHashEmbeddings
+from tests.support.embeddings import WordHashEmbeddings
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
 

@@ -27,7 +27,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
-from tests.conftest import LOCAL_BACKENDS, make_local_store
+from tests.support.stores import LOCAL_BACKENDS, make_local_store
 
 
 @pytest.fixture(params=LOCAL_BACKENDS)

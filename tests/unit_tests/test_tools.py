@@ -1,10 +1,13 @@
-"""Result texts and check order of the memory tools and their dispatcher."""
+"""Result texts and check order of the memory tools and their dispatcher.
+
+The tool calls that must behave alike on every backend are the shared `ToolsSuite`, run here on
+`InMemoryStore`.
+"""
 
 from __future__ import annotations
 
 import json
 from datetime import timedelta
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,19 +29,14 @@ from langchain_contextchef.tools import (
     make_tools,
     owns_tool,
 )
-from tests.conftest import make_local_store
+from tests.support.stores import dump
+from tests.support.suites.tools import ToolsSuite
 
 REQUIRED = 'Error: the "{}" argument is required and must be a non-empty string.'
 
 
-def dump(store: BaseStore) -> list[tuple[tuple[str, ...], str, str]]:
-    """Every item in the store, as bytes-comparable JSON."""
-    out = []
-    for ns in store.list_namespaces(limit=10_000):
-        for item in store.search(ns, limit=10_000):
-            if tuple(item.namespace) == tuple(ns):
-                out.append((tuple(ns), item.key, json.dumps(item.value, sort_keys=True)))
-    return sorted(out)
+class TestTools(ToolsSuite):
+    """The tools suite on the unit tests' `local_store` and `astore`, `InMemoryStore`s."""
 
 
 @pytest.fixture(params=["sync", "async"])
@@ -602,66 +600,6 @@ def test_notes_in_scope() -> None:
     note = store.get(("users", "ada", "notes"), "x")
     assert note is not None and note.value["text"] == "t"
     assert store.get(("notes",), "x") is None
-
-
-# ---- backends ---------------------------------------------------------------------------------
-
-
-def test_subset_on_every_local_backend(local_store: BaseStore) -> None:
-    memory = Memory(local_store, MemoryConfig(allowed_keys=["lang", "tone"]))
-    assert handle_tool("create_memory", '{"key": "lang", "value": "Python"}', memory) == (
-        "Created context://memory/lang."
-    )
-    before = dump(local_store)
-    assert handle_tool("create_memory", {"key": "x", "value": "v"}, memory).startswith(
-        "Error: context://memory/x is not an allowed memory key."
-    )
-    assert handle_tool("context", {"command": "insert", "path": "memory/lang"}, memory).startswith(
-        "Error: "
-    )
-    assert dump(local_store) == before
-    plan = dispatch(
-        "context",
-        {"command": "str_replace", "path": "memory/lang", "old_str": "Py", "new_str": "Cy"},
-        memory,
-    )
-    assert memory.run(plan) == "Edited context://memory/lang."
-    assert handle_tool("context", {"command": "view", "path": "memory/"}, memory) == (
-        "context://memory/ (1 entry):\n- context://memory/lang"
-    )
-    args = {"command": "create", "path": "notes/n.md", "file_text": "hello"}
-    assert handle_tool("context", args, memory) == "Created context://notes/n.md."
-    assert (
-        handle_tool("context", {"command": "view", "path": "notes/n.md"}, memory) == "     1\thello"
-    )
-    assert handle_tool("modify_memory", {"action": "delete", "key": "lang"}, memory) == (
-        "Deleted context://memory/lang."
-    )
-    assert memory.list() == []
-
-
-@pytest.mark.parametrize("kind", ["memory", "filesystem"])  # SqliteStore has no async API
-async def test_async_subset(kind: str, tmp_path: Path) -> None:
-    store = make_local_store(kind, tmp_path)
-    memory = Memory(store, MemoryConfig(allowed_keys=["lang"]))
-    plan = dispatch("create_memory", {"key": "lang", "value": "Python"}, memory, tool_call_id="t1")
-    assert await memory.arun(plan) == "Created context://memory/lang."
-    before = dump(store)
-    assert (await ahandle_tool("create_memory", {"key": "lang", "value": "Go"}, memory)).startswith(
-        "Error: context://memory/lang already exists."
-    )
-    assert dump(store) == before
-    args = {"command": "rename", "path": "memory/lang", "new_path": "memory/other"}
-    assert (await ahandle_tool("context", args, memory)).startswith(
-        "Error: context://memory/other is not an allowed memory key."
-    )
-    assert (
-        await ahandle_tool("context", {"command": "view", "path": "memory/lang"}, memory)
-        == "Python"
-    )
-    entry = await memory.aget_entry("lang")
-    assert entry is not None and entry.provenance is not None
-    assert entry.provenance.tool_call_id == "t1"
 
 
 # ---- the LangChain tools ----------------------------------------------------------------------

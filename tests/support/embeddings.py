@@ -1,4 +1,4 @@
-"""Deterministic stand-ins shared by several test files."""
+"""A deterministic embedding model for the semantic selectors and search tests."""
 
 from __future__ import annotations
 
