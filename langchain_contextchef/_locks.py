@@ -72,7 +72,7 @@ DEFAULT_TIMEOUT = 60.0
 Guarantee: TypeAlias = Literal["machines", "processes", "process"]
 """How far exclusive sections reach: other machines, other processes, or threads only."""
 
-_POLL = (0.001, 0.05)  # first and longest pause between tries of a non-blocking backend lock
+_POLL = (0.0005, 0.01)  # first and longest pause between tries of a non-blocking lock
 
 
 @runtime_checkable

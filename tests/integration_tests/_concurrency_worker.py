@@ -1,0 +1,144 @@
+"""One writer process for the concurrency tests: it opens its own store and runs a scenario.
+
+Each worker builds its own connection (a `FileSystemStore` on the same folder, a
+`SqliteStore` on the same file, a `PostgresStore` on the same database), so the only thing the
+workers share is the backend itself, as several agent processes would.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+
+from langchain_core.messages import HumanMessage
+from langgraph.store.base import BaseStore
+
+from langchain_contextchef import ContextChef, Memory
+from langchain_contextchef.store import FileSystemStore
+from langchain_contextchef.tools import ahandle_tool, handle_tool
+
+
+@contextlib.contextmanager
+def open_store(kind: str, where: str) -> Iterator[BaseStore]:
+    """A fresh store of `kind` on `where` (a folder, a database file, or a PostgreSQL URI)."""
+    if kind == "filesystem":
+        yield FileSystemStore(where)
+    elif kind == "sqlite":
+        from langgraph.store.sqlite import SqliteStore
+
+        conn = sqlite3.connect(where, check_same_thread=False, isolation_level=None, timeout=60)
+        conn.execute("PRAGMA busy_timeout = 60000")
+        store = SqliteStore(conn)
+        store.setup()
+        try:
+            yield store
+        finally:
+            conn.close()
+    elif kind == "postgres":
+        from langgraph.store.postgres import PostgresStore
+
+        with PostgresStore.from_conn_string(where) as store:
+            store.setup()
+            yield store
+    else:
+        raise ValueError(kind)
+
+
+@contextlib.asynccontextmanager
+async def aopen_store(kind: str, where: str) -> AsyncIterator[BaseStore]:
+    """An async store of `kind` on `where` (only PostgreSQL is needed async)."""
+    if kind != "postgres":
+        raise ValueError(kind)
+    from langgraph.store.postgres.aio import AsyncPostgresStore
+
+    async with AsyncPostgresStore.from_conn_string(where) as store:
+        await store.setup()
+        yield store
+
+
+def _update(memory: Memory, worker: int, count: int) -> list[str]:
+    replies = []
+    for i in range(count):
+        args = {"action": "update", "key": "counter", "value": f"worker {worker} write {i}"}
+        replies.append(handle_tool("modify_memory", args, memory, tool_call_id=f"{worker}-{i}"))
+    return replies
+
+
+def _create(memory: Memory, worker: int, keys: list[str], barrier: Any) -> list[str]:
+    replies = []
+    for key in keys:
+        barrier.wait()
+        args = {"key": key, "value": f"from worker {worker}"}
+        replies.append(handle_tool("create_memory", args, memory))
+    return replies
+
+
+def _cas(memory: Memory, worker: int, rounds: int, barrier: Any) -> list[str]:
+    replies = []
+    for r in range(rounds):
+        barrier.wait()  # everyone has finished the previous round
+        entry = memory.get_entry("cas")
+        assert entry is not None
+        seen = entry.version
+        barrier.wait()  # everyone has read the same version
+        args = {
+            "action": "update",
+            "key": "cas",
+            "value": f"round {r} by {worker}",
+            "version": seen,
+        }
+        replies.append(handle_tool("modify_memory", args, memory))
+    return replies
+
+
+def _compile(store: BaseStore, scope: tuple[str, ...], count: int) -> list[list[str]]:
+    chef = ContextChef(store=store, scope=scope)
+    return [chef.compile([HumanMessage("hi")]).meta.injected_keys for _ in range(count)]
+
+
+def run(
+    kind: str, where: str, scope: tuple[str, ...], scenario: str, worker: int, n: int, barrier: Any
+) -> Any:
+    """Run one scenario in this process and return its replies."""
+    with open_store(kind, where) as store:
+        memory = Memory(store, scope=scope)
+        barrier.wait()  # every process is up and connected: start together, or none overlap
+        if scenario == "update":
+            return _update(memory, worker, n)
+        if scenario == "create":
+            return _create(memory, worker, [f"fresh-{i}" for i in range(n)], barrier)
+        if scenario == "cas":
+            return _cas(memory, worker, n, barrier)
+        if scenario == "compile":
+            return _compile(store, scope, n)
+    raise ValueError(scenario)
+
+
+async def _arun(
+    kind: str, where: str, scope: tuple[str, ...], scenario: str, worker: int, n: int, barrier: Any
+) -> Any:
+    async with aopen_store(kind, where) as store:
+        memory = Memory(store, scope=scope)
+        await asyncio.to_thread(barrier.wait)
+        if scenario == "update":
+            replies = []
+            for i in range(n):
+                args = {"action": "update", "key": "counter", "value": f"worker {worker} write {i}"}
+                replies.append(await ahandle_tool("modify_memory", args, memory))
+            return replies
+        if scenario == "compile":
+            chef = ContextChef(store=store, scope=scope)
+            return [
+                (await chef.acompile([HumanMessage("hi")])).meta.injected_keys for _ in range(n)
+            ]
+    raise ValueError(scenario)
+
+
+def arun(
+    kind: str, where: str, scope: tuple[str, ...], scenario: str, worker: int, n: int, barrier: Any
+) -> Any:
+    """Run one scenario through the async API in this process."""
+    return asyncio.run(_arun(kind, where, scope, scenario, worker, n, barrier))

@@ -1,0 +1,136 @@
+"""Exact semantics under real concurrency: separate processes on one backend.
+
+Six writer processes share a `FileSystemStore` folder, a SQLite file or a PostgreSQL database,
+and every guarantee must hold as in one process: each "Updated" is a version that exists with
+its history record, a new key is created once, a compare-and-set has one winner, and the turn
+clock counts every compile (so a `{"turns": 5}` entry is injected exactly five times).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import uuid
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from langchain_contextchef import Memory
+from tests.integration_tests import _concurrency_worker as worker
+
+pytestmark = pytest.mark.slow
+
+WRITERS = 6
+UPDATES = 12
+CAS_ROUNDS = 10
+COMPILES = 20
+
+
+@pytest.fixture(params=["filesystem", "sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
+    kind = request.param
+    if kind == "filesystem":
+        return kind, str(tmp_path / ".context")
+    if kind == "sqlite":
+        return kind, str(tmp_path / "store.db")
+    return kind, request.getfixturevalue("pg_database")
+
+
+@pytest.fixture
+def scope() -> tuple[str, ...]:
+    return ("tenants", uuid.uuid4().hex)
+
+
+def _in_processes(
+    target: Callable[..., Any],
+    backend: tuple[str, str],
+    scope: tuple[str, ...],
+    scenario: str,
+    n: int,
+) -> list[Any]:
+    context = multiprocessing.get_context("spawn")
+    with context.Manager() as manager:
+        barrier = manager.Barrier(WRITERS)
+        with ProcessPoolExecutor(WRITERS, mp_context=context) as pool:
+            futures = [
+                pool.submit(target, *backend, scope, scenario, w, n, barrier)
+                for w in range(WRITERS)
+            ]
+            return [f.result(timeout=600) for f in futures]
+
+
+@pytest.fixture
+def memory(backend: tuple[str, str], scope: tuple[str, ...]) -> Iterator[Memory]:
+    with worker.open_store(*backend) as store:
+        yield Memory(store, scope=scope)
+
+
+def test_every_updated_reply_is_a_version_with_its_history(
+    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+) -> None:
+    memory.set("counter", "start")
+    replies = [r for rs in _in_processes(worker.run, backend, scope, "update", UPDATES) for r in rs]
+    assert replies == ["Updated context://memory/counter."] * (WRITERS * UPDATES)
+    history = memory.history("counter")
+    assert [r.version for r in history] == list(range(1, 2 + WRITERS * UPDATES))
+    # Every write's value is in history exactly once: none overwrote another's record.
+    values = sorted(r.entry.value for r in history[1:])
+    expected = sorted(f"worker {w} write {i}" for w in range(WRITERS) for i in range(UPDATES))
+    assert values == expected
+
+
+def test_a_new_key_is_created_once_whoever_asks(
+    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+) -> None:
+    rounds = 3
+    replies = _in_processes(worker.run, backend, scope, "create", rounds)
+    for i in range(rounds):
+        answers = [replies[w][i] for w in range(WRITERS)]
+        assert sum(a == f"Created context://memory/fresh-{i}." for a in answers) == 1, answers
+        assert all(a.startswith("Created") or "already exists" in a for a in answers)
+        assert [r.version for r in memory.history(f"fresh-{i}")] == [1]
+
+
+def test_compare_and_set_has_exactly_one_winner_every_round(
+    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+) -> None:
+    memory.set("cas", "start")
+    replies = _in_processes(worker.run, backend, scope, "cas", CAS_ROUNDS)
+    for r in range(CAS_ROUNDS):
+        answers = [replies[w][r] for w in range(WRITERS)]
+        winners = [a for a in answers if a == "Updated context://memory/cas."]
+        assert len(winners) == 1, answers
+        assert all(a == winners[0] or "changed since you read it" in a for a in answers)
+    assert [r.version for r in memory.history("cas")] == list(range(1, 2 + CAS_ROUNDS))
+
+
+def test_the_turn_clock_counts_every_compile_and_a_turn_ttl_holds(
+    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+) -> None:
+    memory.set("brief", "five turns only", ttl={"turns": 5})
+    memory.set("always", "kept")
+    injected = _in_processes(worker.run, backend, scope, "compile", COMPILES)
+    assert memory.turn == WRITERS * COMPILES
+    shown = sum("brief" in keys for per_worker in injected for keys in per_worker)
+    assert shown == 5
+    assert sum("always" in keys for per_worker in injected for keys in per_worker) == (
+        WRITERS * COMPILES
+    )
+
+
+@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
+def test_async_updates_and_compiles_on_postgres(
+    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+) -> None:
+    memory.set("counter", "start")
+    memory.set("brief", "five turns only", ttl={"turns": 5})
+    replies = [
+        r for rs in _in_processes(worker.arun, backend, scope, "update", UPDATES) for r in rs
+    ]
+    assert replies == ["Updated context://memory/counter."] * (WRITERS * UPDATES)
+    assert [r.version for r in memory.history("counter")] == list(range(1, 2 + WRITERS * UPDATES))
+    injected = _in_processes(worker.arun, backend, scope, "compile", COMPILES)
+    assert memory.turn == WRITERS * COMPILES
+    assert sum("brief" in keys for per_worker in injected for keys in per_worker) == 5
