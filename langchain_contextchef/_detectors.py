@@ -1,10 +1,10 @@
-"""Built-in detectors of the write gate: secrets and prompt-injection signatures.
+"""The pattern detectors of the write gate: named secret formats and injection markup.
 
-Everything here is pure and deterministic. Patterns are compiled once at import time. Text is
-scanned after a light *folding* step (compatibility normalisation, removal of invisible
-characters, common Cyrillic/Greek look-alikes mapped to Latin) so that `ｉｇｎｏｒｅ` or
-`ig<ZWSP>nore` cannot slip past an English pattern; every span is mapped back to the
-original text, so callers can redact exactly what was found.
+Everything here is pure and deterministic. Patterns are compiled once at import time and run
+on a *folded* view of the text (`_gate_normalize`), so `ｉｇｎｏｒｅ` or `ig<ZWSP>nore`
+cannot slip past them; `core_hits` adds the multilingual lexicons (`_gate_multilingual`) and
+the label-free secret checks (`_gate_entropy`). The scanner (`_gate_scan`) runs `core_hits`
+on every view of a text and maps the spans back.
 
 Each hit carries a `reason` that names the kind of problem and never contains matched text:
 reasons are shown to the model.
@@ -17,36 +17,20 @@ import binascii
 import json
 import math
 import re
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Literal
 
-__all__ = ["Hit", "luhn_valid", "scan"]
+from langchain_contextchef._gate_entropy import bare_token_hits, key_body_hits
+from langchain_contextchef._gate_hit import Hit, HitCategory
+from langchain_contextchef._gate_multilingual import (
+    ROLE_LABELS,
+    credential_hits,
+    injection_hits,
+    otp_hits,
+)
+from langchain_contextchef._gate_normalize import has_leet, skeleton
 
-HitCategory = Literal["secret", "injection"]
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One match of a built-in detector in a piece of text.
-
-    Attributes:
-        detector: Stable detector name, e.g. `openai_key`.
-        category: `secret` or `injection`.
-        reason: Noun phrase safe to show the model, e.g. "an API key (OpenAI format)".
-        label: Redaction label used in the placeholder `[REDACTED:<label>]`; empty means
-            the span is removed rather than replaced (invisible characters).
-        start: Start offset in the original text.
-        end: End offset (exclusive) in the original text.
-    """
-
-    detector: str
-    category: HitCategory
-    reason: str
-    label: str
-    start: int
-    end: int
+__all__ = ["core_hits", "luhn_valid"]
 
 
 Validator = Callable[[re.Match[str]], bool]
@@ -193,30 +177,11 @@ def _card_brand_ok(digits: str) -> bool:
 
 
 def _card(match: re.Match[str]) -> bool:
-    digits = re.sub(r"[ \-]", "", match.group(0))
+    digits = re.sub(r"[^0-9]", "", match.group(0))
     if not 13 <= len(digits) <= 19 or not _card_brand_ok(digits) or not luhn_valid(digits):
         return False
     before = match.string[max(0, match.start() - 40) : match.start()]
     return _ID_LABEL.search(before) is None
-
-
-def _joiner_misuse(match: re.Match[str]) -> bool:
-    # ZWNJ/ZWJ between letters of scripts that need them (Persian, Indic) or inside emoji
-    # sequences are legitimate; everything else in this class is a hiding trick.
-    run = match.group(0)
-    if set(run) - {"\u200c", "\u200d"}:
-        return True
-    text = match.string
-    before = text[match.start() - 1] if match.start() > 0 else ""
-    after = text[match.end()] if match.end() < len(text) else ""
-    if not before or not after or before.isascii() or after.isascii():
-        return True
-
-    def joinable(char: str) -> bool:
-        category = unicodedata.category(char)
-        return category[0] in "LM" or category == "So" or char == "\ufe0f"
-
-    return not (joinable(before) and joinable(after))
 
 
 # --------------------------------------------------------------------------- patterns
@@ -457,7 +422,8 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         "secret",
         "a payment card number",
         "card_number",
-        r"(?<![\w.\-])(?:\d[ \-]?){12,18}\d(?![\w\-]|\.\d)",
+        # Any grouping (4-4-4-4, 4-6-5, 4-4-4-3, ...) with spaces, dashes, dots or slashes.
+        r"(?<![\w.\-/])(?:\d[ .\-/]?){12,18}\d(?![\w]|[.\-/]\d)",
         validate=_card,
     ),
 )
@@ -599,7 +565,8 @@ _INJECTION_DETECTORS: tuple[_Detector, ...] = (
         "injection",
         "chat-template control tokens",
         "markup",
-        r"<\|\s*[a-z_]{2,30}\s*\|>|\[/?\s*INST\s*\]|<</?\s*SYS\s*>>|<(?:start|end)_of_turn>",
+        r"<\|[^|<>\n]{1,40}\|>|\[/?\s*INST\s*\]|<</?\s*SYS\s*>>|<(?:start|end)_of_turn>"
+        r"|\[/?(?:TOOL_CALLS|AVAILABLE_TOOLS|TOOL_RESULTS|SYSTEM_PROMPT)\]",
         _I,
     ),
     _d(
@@ -609,8 +576,8 @@ _INJECTION_DETECTORS: tuple[_Detector, ...] = (
         "markup",
         r"<\s*/?\s*(?:system|assistant|developer|human|admin|instructions?|user_instructions|"
         r"system[_\-]?(?:prompt|message|reminder)|memory|memories|memory_entry|dynamic_state|"
-        r"implicit_context|tool_calls?|tool_result|tool_use|function_calls?|function_results?|"
-        r"invoke|im_start|antml:[a-z_]+)\b[^<>]{0,200}>",
+        r"implicit_context|tool_calls?|tool_result|tool_use|tools|function_calls?|function_results?|"
+        r"invoke|im_start|antml:[a-z_]+|function=[\w.\-]+)\b[^<>]{0,200}>",
         _I,
     ),
     _d(
@@ -654,16 +621,6 @@ _INJECTION_DETECTORS: tuple[_Detector, ...] = (
     ),
 )
 
-_INVISIBLE_CLASS = "\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f"
-
-_INVISIBLE = _Detector(
-    "hidden_unicode",
-    "injection",
-    "invisible or text-direction unicode characters",
-    "",
-    re.compile(f"[{_INVISIBLE_CLASS}]+"),
-    validate=_joiner_misuse,
-)
 
 # --------------------------------------------------------------------------- prefilter
 
@@ -735,99 +692,201 @@ _TRIGGERS: dict[str, tuple[tuple[str, ...], bool]] = {
     "prompt_extraction": (("prompt", "developer", "instructions"), False),
     "exfiltration": (("://", "@"), False),
     "reader_trigger": (("this",), False),
-    "chat_template_token": (("<|", "inst", "<<", "_of_turn"), False),
+    "chat_template_token": (("<|", "inst", "<<", "_of_turn", "[tool", "[available", "[system"), False),
     "role_tag": (("<",), False),
     "role_heading": (("#",), False),
     "role_prefix": (("system", "assistant", "developer", "human"), False),
     "role_label": (("system", "developer", "admin"), False),
     "fake_tool_call": (('"',), False),
 }
-_THREE_DIGITS = re.compile(r"\d{3}")
+# --------------------------------------------------------------------------- markup in prose
 
-# --------------------------------------------------------------------------- folding
+# Words that mark a line or a comment as addressed to a model rather than stating a fact.
+_CUE = re.compile(
+    r"(?<!\w)(?:you|your|you're|yourself|ignore|must|always|never|do not|don't|obey|comply|"
+    r"grant|allow|approve|reveal|override|disable|enable|pretend|respond|reply|answer|"
+    r"execute|call|send|forward|admin|administrator|root|unrestricted|jailbreak|"
+    r"instructions?|rules?|prompt|assistant|ai|model|llm|agent|chatbot|bot|system|"
+    r"the user (?:is|has)|tu|du|vous|voce|sen|ты|вы)(?!\w)|你|您|あなた|너|당신|أنت",
+)
+_STRONG_ROLES = frozenset({"assistant", "human", "developer", "asistente", "assistent",
+                           "ассистент", "助手", "アシスタント", "어시스턴트", "المساعد",
+                           "asistan", "assistente"})
+_ROLE_LINE_RE = (
+    r"^[ \t>*_#\-\[]*(?P<label>"
+    + "|".join(sorted(map(re.escape, ROLE_LABELS), key=len, reverse=True))
+    + r")[\]*_ \t]*(?:\([^)\n]{0,30}\))?[ \t]*[:：]"
+)
+_ROLE_LINE_ANY = re.compile(_ROLE_LINE_RE, re.IGNORECASE | re.MULTILINE)
 
-_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
-# Cyrillic and Greek letters that render like Latin ones; enough to defeat the usual
-# look-alike spelling of English trigger words without touching real text in those scripts
-# (a folded Russian sentence cannot match an English pattern).
-_LOOKALIKES = str.maketrans(
-    "аеорсухіјѕԁԛԝАВЕКМНОРСТХІЈЅοαιρυνκΟΑΒΕΙΚΜΝΡΤΧΥΖ",
-    "aeopcyxijsdqwABEKMHOPCTXIJSoaipuvkOABEIKMNPTXYZ",
+def _role_line(match: re.Match[str]) -> bool:
+    """A role label at the start of a line: "System:", "assistant:", "ＵＳＥＲ:"...
+
+    Labels that only ever start a chat turn (assistant, human, developer) always count.
+    "System:" and "User:" also label facts ("System: Ubuntu 22.04"), so they count when the
+    label is shouted or lower-case, when the line speaks to the model, or when the text holds
+    a second role line (a transcript).
+    """
+    label = match.group("label")
+    lowered = label.lower()
+    if lowered in _STRONG_ROLES or (label.isupper() and len(label) > 2):
+        return True
+    text = match.string
+    line_end = text.find("\n", match.end())
+    rest = text[match.end() : line_end if line_end >= 0 else len(text)]
+    if not rest.strip() and line_end >= 0:
+        return True  # "System:" alone on its line opens a block
+    if _CUE.search(rest.lower()):
+        return True
+    return sum(1 for _ in _ROLE_LINE_ANY.finditer(text)) > 1
+
+
+def _addressed_to_model(match: re.Match[str]) -> bool:
+    return _CUE.search(match.group(0).lower()) is not None
+
+
+def _python_call(match: re.Match[str]) -> bool:
+    # A method on an object ("df.to_csv(") is code the user talks about, not a tool call.
+    start = match.start()
+    return start == 0 or match.string[start - 1] not in "._"
+
+
+_MARKUP_DETECTORS: tuple[_Detector, ...] = (
+    _d(
+        "role_line",
+        "injection",
+        "role markup",
+        "markup",
+        _ROLE_LINE_RE,
+        _I | _M,
+        validate=_role_line,
+    ),
+    _d(
+        "hidden_comment",
+        "injection",
+        "a hidden comment addressed to the model",
+        "markup",
+        r"<!--[\s\S]{0,2000}?(?:-->|$)|^[ \t]*\[(?://|comment|_|#|note)\]:\s*(?:#|<>)?\s*[(\"'][^\n]*",
+        _I | _M,
+        validate=_addressed_to_model,
+    ),
+    _d(
+        "hidden_html",
+        "injection",
+        "hidden text addressed to the model",
+        "markup",
+        r"<[a-z][a-z0-9]*[^<>]{0,200}?(?:display\s*:\s*none|visibility\s*:\s*hidden|"
+        r"font-size\s*:\s*0|opacity\s*:\s*0|\shidden[\s>=])[^<>]{0,200}>[^<]{0,300}",
+        _I,
+        validate=_addressed_to_model,
+    ),
+    _d(
+        "python_tool_call",
+        "injection",
+        "a forged tool call",
+        "markup",
+        r"(?<![\w.])(?:functions|tools?)\.[A-Za-z_]\w*\s*\("
+        r"|(?<![\w.])(?:create_memory|modify_memory|recall_memory|delete_memory|update_memory|"
+        r"context|memory)\s*\(\s*(?:command|key|value|path|name|old_str|new_str|file_text)\s*="
+        r"|(?<![\w.])(?:send|transfer|delete|remove|execute|exec|run|call|invoke|post|wire|pay|"
+        r"email|upload|download|fetch|write|drop|grant|approve|purchase|buy|forward|"
+        r"reset|update|create|make|open|share|export)_[a-z_]+\s*\(\s*[a-z_]+\s*=\s*[\"'\d\[{]",
+        _I,
+        validate=_python_call,
+    ),
+    _d(
+        "vendor_tool_call",
+        "injection",
+        "a forged tool call",
+        "markup",
+        r"\bto=functions\.\w+|✿FUNCTION✿|✿ARGS✿|^[ \t]*Action:[ \t]*\w+[ \t]*\n[ \t]*Action Input:"
+        r"|\"(?:functionCall|toolUse|tool_use_id|tool_call_id)\"\s*:"
+        r"|\"type\"\s*:\s*\"(?:function|tool_use|tool_call|function_call)\"",
+        _I | _M,
+    ),
 )
 
+_MARKUP_TRIGGERS: dict[str, tuple[tuple[str, ...], bool]] = {
+    "role_line": ((":", "："), False),
+    "hidden_comment": (("<!--", "]:"), False),
+    "hidden_html": (("none", "hidden", "font-size", "opacity"), False),
+    "python_tool_call": (("(",), False),
+    "vendor_tool_call": (("functions.", "✿", "action", "type", "function", "tool"), False),
+}
+_TRIGGERS.update(_MARKUP_TRIGGERS)
 
-def _fold(text: str) -> tuple[str, list[int] | None]:
-    """Return the folded text and, if it differs from `text`, a map from folded to original."""
-    if text.isascii():
-        return text, None
-    pieces: list[str] = []
-    origin: list[int] = []
-    position = 0
-    for run in _NON_ASCII_RUN.finditer(text):
-        pieces.append(text[position : run.start()])
-        origin.extend(range(position, run.start()))
-        for index in range(run.start(), run.end()):
-            char = text[index]
-            # Format characters (zero-width, bidi, soft hyphen, tags) only hide text.
-            if unicodedata.category(char) == "Cf":
-                continue
-            folded = unicodedata.normalize("NFKC", char).translate(_LOOKALIKES)
-            pieces.append(folded)
-            origin.extend([index] * len(folded))
-        position = run.end()
-    pieces.append(text[position:])
-    origin.extend(range(position, len(text)))
-    return "".join(pieces), origin
+# --------------------------------------------------------------------------- running them
 
-
+_THREE_DIGITS = re.compile(r"\d{3}")
 _TRIGGER_SETS: dict[str, tuple[frozenset[str], bool]] = {
     name: (frozenset(words), needs_digits) for name, (words, needs_digits) in _TRIGGERS.items()
 }
 _TRIGGER_WORDS: frozenset[str] = frozenset().union(*(words for words, _ in _TRIGGER_SETS.values()))
+_SECRET_SET = _SECRET_DETECTORS
+_INJECTION_SET = _INJECTION_DETECTORS + _MARKUP_DETECTORS
 
 
-def _run(detector: _Detector, text: str, origin: list[int] | None, out: list[Hit]) -> None:
+def _run(detector: _Detector, text: str, out: list[Hit]) -> None:
     for match in detector.pattern.finditer(text):
         if detector.validate is not None and not detector.validate(match):
             continue
         start, end = match.span(detector.group)
-        if start == end:
-            continue
-        if origin is not None:
-            start, end = origin[start], origin[end - 1] + 1
-        out.append(
-            Hit(detector.name, detector.category, detector.reason, detector.label, start, end)
-        )
+        if start < end:
+            out.append(
+                Hit(detector.name, detector.category, detector.reason, detector.label, start, end)
+            )
 
 
-def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit]:
-    """Run the built-in detectors over one piece of text.
+def lower_same_length(text: str) -> str:
+    """`text.lower()`, keeping offsets: characters whose lower case is longer stay as they are."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def core_hits(view: str, *, secrets: bool = True, injection: bool = True) -> list[Hit]:
+    """Run every detector over one folded view (no derived views, no invisible characters).
 
     Args:
-        text: The text to scan (a value, a description or a key).
+        view: A folded text (`_gate_normalize.fold(...).text`), case kept.
         secrets: Run the secret detectors.
         injection: Run the prompt-injection detectors.
 
     Returns:
-        Every hit, ordered by start offset, with spans in `text` itself.
+        Hits in `view` offsets, unordered.
     """
     hits: list[Hit] = []
-    folded, origin = _fold(text)
-    lowered = folded.lower()
-    has_digits = _THREE_DIGITS.search(folded) is not None
+    lowered = lower_same_length(view)
+    has_digits = _THREE_DIGITS.search(view) is not None
     # Each trigger word is looked up once per text, not once per detector that names it.
     present = {word for word in _TRIGGER_WORDS if word in lowered}
-    selected = (_SECRET_DETECTORS if secrets else ()) + (_INJECTION_DETECTORS if injection else ())
+    selected = (_SECRET_SET if secrets else ()) + (_INJECTION_SET if injection else ())
     for detector in selected:
         words, needs_digits = _TRIGGER_SETS[detector.name]
         if needs_digits and not has_digits:
             continue
         if words and present.isdisjoint(words):
             continue
-        _run(detector, folded, origin, hits)
-    # Only non-ASCII text (the case where `origin` exists) can hold invisible characters.
-    if injection and origin is not None:
-        _run(_INVISIBLE, text, None, hits)
-    hits.sort(key=lambda hit: (hit.start, -hit.end))
+        _run(detector, view, hits)
+    if secrets:
+        hits.extend(credential_hits(lowered))
+        if has_digits:
+            hits.extend(otp_hits(lowered))
+        hits.extend(bare_token_hits(view))
+        hits.extend(key_body_hits(view))
+    if injection:
+        hits.extend(injection_hits(lowered))
+        if has_leet(lowered):
+            hits.extend(injection_hits(skeleton(lowered)))
+    return hits
+
+
+def squeezed_hits(view: str) -> list[Hit]:
+    """Instruction lexicon hits in a view whose spaces are gone ("ignoreallprevious...")."""
+    lowered = lower_same_length(view)
+    hits = injection_hits(lowered, squeezed=True)
+    if has_leet(lowered):
+        hits.extend(injection_hits(skeleton(lowered), squeezed=True))
     return hits

@@ -1,0 +1,231 @@
+"""Derived views of a folded text for the write gate: reversed, de-spaced and decoded.
+
+A secret or an instruction can be written so that no pattern sees it: backwards
+(`snoitcurtsni suoiverp lla erongi`), one character at a time (`i g n o r e`), or encoded
+(base64, hex, percent-encoding, `\\x`/`\\u` escapes, HTML character references). Each view
+here undoes one of those tricks and keeps, for every character, the span of the folded text
+it came from, so a hit in a view becomes a span of the original text (a decoded run maps to
+the whole encoded run, which is what redaction must cut).
+
+Decoding is bounded: runs of at least 16 characters, at most 32 runs and 16,000 decoded
+characters per write, and the scanner decodes at most twice in depth.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote_plus
+
+__all__ = ["View", "decoded_view", "reversed_view", "spaced_view"]
+
+MAX_RUNS = 32
+MAX_DECODED_CHARS = 16_000
+
+
+@dataclass(frozen=True)
+class View:
+    """A derived text and, per character, the `[start, end)` it stands for in its source.
+
+    Attributes:
+        text: The derived text.
+        starts: Source start offset of each character.
+        ends: Source end offset of each character.
+        note: How the source hid its content, appended to the reason of hits found only here.
+    """
+
+    text: str
+    starts: list[int]
+    ends: list[int]
+    note: str
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """Map a non-empty span of the view back to its source."""
+        first, last = start, end - 1
+        return (
+            min(self.starts[first], self.starts[last]),
+            max(self.ends[first], self.ends[last]),
+        )
+
+
+def reversed_view(text: str) -> View:
+    """`text` backwards."""
+    size = len(text)
+    return View(
+        text[::-1],
+        [size - 1 - i for i in range(size)],
+        [size - i for i in range(size)],
+        "written backwards",
+    )
+
+
+# Single characters separated by one gap character, at least six in a row:
+# "i g n o r e", "p.a.s.s.w.o.r.d", "h-u-n-t-e-r-2". Words are separated by wider gaps.
+_SPACED_RUN = re.compile(r"(?<!\S)(?:\S[ .\-_*·•|]{1,3}){5,}\S(?!\S)")
+_WORD_GAP = re.compile(r"[ .\-_*·•|]{2,}")
+
+
+_CELL = re.compile(r"(\S)([ .\-_*·•|]{1,3})?")
+
+
+def spaced_view(text: str) -> tuple[View, View] | None:
+    """`text` with spaced-out runs joined: once keeping wide gaps as word breaks, once not.
+
+    Returns:
+        `None` when no run exists; else `(collapsed, squeezed)`. In `collapsed`, a gap of two
+        or more characters inside a run becomes one space ("i g n o r e   a l l" -> "ignore
+        all"); in `squeezed` every gap goes ("i g n o r e a l l" -> "ignoreall").
+    """
+    runs = list(_SPACED_RUN.finditer(text))
+    if not runs:
+        return None
+    views: list[View] = []
+    for keep_words in (True, False):
+        chars: list[str] = []
+        starts: list[int] = []
+        position = 0
+        for run in runs:
+            chars.extend(text[position : run.start()])
+            starts.extend(range(position, run.start()))
+            for cell in _CELL.finditer(text, run.start(), run.end()):
+                chars.append(cell.group(1))
+                starts.append(cell.start(1))
+                gap = cell.group(2)
+                if keep_words and gap and len(gap) >= 2:
+                    chars.append(" ")
+                    starts.append(cell.start(2))
+            position = run.end()
+        chars.extend(text[position:])
+        starts.extend(range(position, len(text)))
+        views.append(View("".join(chars), starts, [s + 1 for s in starts], "spelled out with gaps"))
+    return views[0], views[1]
+
+
+# --------------------------------------------------------------------------- decoding
+
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
+_HEX = re.compile(
+    r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])"
+    r"|(?:\\x[0-9A-Fa-f]{2}){4,}"
+    r"|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]){7,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])"
+)
+_PERCENT = re.compile(r"[^\s]*%[0-9A-Fa-f]{2}[^\s]*")
+_ESCAPES = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2})")
+_ESCAPED_RUN = re.compile(r"[^\s]*(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})[^\s]*")
+_ENTITY_RUN = re.compile(r"[^\s]*&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});[^\s]*")
+
+
+def _readable(raw: bytes) -> str | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text:
+        return None
+    printable = sum(c.isprintable() or c in "\n\t\r" for c in text)
+    if printable < 0.9 * len(text) or sum(c.isalnum() for c in text) < 3:
+        return None
+    return text
+
+
+def _base64(token: str) -> str | None:
+    body = token.rstrip("=")
+    if len(body) % 4 == 1:
+        return None
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(raw)
+
+
+def _hex(token: str) -> str | None:
+    digits = re.sub(r"\\x|[ :]", "", token)
+    try:
+        raw = bytes.fromhex(digits)
+    except ValueError:
+        return None
+    return _readable(raw)
+
+
+def _percent(token: str) -> str | None:
+    if token.count("%") < 2:
+        return None
+    decoded = unquote_plus(token)
+    return decoded if decoded != token else None
+
+
+def _escapes(token: str) -> str | None:
+    def one(match: re.Match[str]) -> str:
+        code = int(match.group(0)[2:], 16)
+        return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else match.group(0)
+
+    decoded = _ESCAPES.sub(one, token)
+    return decoded if decoded != token else None
+
+
+def _entities(token: str) -> str | None:
+    decoded = html.unescape(token)
+    return decoded if decoded != token else None
+
+
+_DECODERS = (
+    (_BASE64, _base64),
+    (_HEX, _hex),
+    (_PERCENT, _percent),
+    (_ESCAPED_RUN, _escapes),
+    (_ENTITY_RUN, _entities),
+)
+_TRIGGERS = ("%", "\\", "&")
+
+
+def decoded_view(text: str, budget: list[int]) -> View | None:
+    """`text` with every decodable run replaced by what it decodes to.
+
+    Args:
+        text: A folded text.
+        budget: A one-item list holding the decoded characters still allowed; decreased.
+
+    Returns:
+        The view, or `None` when nothing decodes to readable text.
+    """
+    runs: list[tuple[int, int, str]] = []
+    taken: list[tuple[int, int]] = []
+    for pattern, decode in _DECODERS:
+        if pattern is not _BASE64 and pattern is not _HEX and not any(t in text for t in _TRIGGERS):
+            continue
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            decoded = decode(match.group(0))
+            if decoded is None or len(decoded) > budget[0]:
+                continue
+            budget[0] -= len(decoded)
+            runs.append((start, end, decoded))
+            taken.append((start, end))
+            if len(runs) >= MAX_RUNS:
+                break
+    if not runs:
+        return None
+    runs.sort()
+    chars: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    position = 0
+    for start, end, decoded in runs:
+        chars.append(text[position:start])
+        starts.extend(range(position, start))
+        ends.extend(range(position + 1, start + 1))
+        chars.append(decoded)
+        starts.extend([start] * len(decoded))
+        ends.extend([end] * len(decoded))
+        position = end
+    chars.append(text[position:])
+    starts.extend(range(position, len(text)))
+    ends.extend(range(position + 1, len(text) + 1))
+    return View("".join(chars), starts, ends, "hidden in an encoding")
