@@ -96,6 +96,31 @@ def _group_random(group: int) -> Validator:
     return check
 
 
+_UPPER_DIGIT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz") | _UPPER_DIGIT
+
+
+def _after(forbidden: frozenset[str]) -> Validator:
+    """The match must not continue a word made of `forbidden` characters on its left.
+
+    Written as a check after the match rather than a look-behind in the pattern: a pattern
+    that starts with literals lets the regex engine skip ahead to where they occur.
+    """
+
+    def check(match: re.Match[str]) -> bool:
+        start = match.start()
+        return start == 0 or match.string[start - 1] not in forbidden
+
+    return check
+
+
+def _both(first: Validator, second: Validator) -> Validator:
+    def check(match: re.Match[str]) -> bool:
+        return first(match) and second(match)
+
+    return check
+
+
 def _mixed(match: re.Match[str]) -> bool:
     token = match.group(0)
     return any(c.isdigit() for c in token) and any(c.isalpha() for c in token)
@@ -237,7 +262,8 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         "secret",
         "an AWS access key id",
         "aws_key",
-        r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])",
+        r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])",
+        validate=_after(_UPPER_DIGIT),
     ),
     _d(
         "aws_secret_key",
@@ -365,13 +391,13 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         "secret",
         "a credential assigned to a key or token field",
         "token",
-        r"(?<![A-Za-z0-9])(?:api[_\-\s]?key|apikey|api[_\-\s]?secret|secret[_\-\s]?key|client[_\-\s]?secret|"
+        r"(?:api[_\-\s]?key|apikey|api[_\-\s]?secret|secret[_\-\s]?key|client[_\-\s]?secret|"
         r"access[_\-\s]?key|access[_\-\s]?token|auth[_\-\s]?token|refresh[_\-\s]?token|"
         r"session[_\-\s]?token|private[_\-\s]?key|signing[_\-\s]?key|token|secret)[\"']?"
         r"\s*(?:[:=]|=>|\bis\b)\s*[\"']?([A-Za-z0-9\-_./+=~]{16,})",
         _I,
         group=1,
-        validate=_group_random(1),
+        validate=_both(_after(_ALNUM), _group_random(1)),
     ),
     _d(
         "password_assignment",
@@ -746,10 +772,42 @@ def _addressed_to_model(match: re.Match[str]) -> bool:
     return _CUE.search(match.group(0).lower()) is not None
 
 
-def _python_call(match: re.Match[str]) -> bool:
-    # A method on an object ("df.to_csv(") is code the user talks about, not a tool call.
-    start = match.start()
-    return start == 0 or match.string[start - 1] not in "._"
+# Python-style calls of tool names: `functions.send_email(`, the package's own tools with
+# keyword arguments, and action-named functions with keyword arguments
+# (`transfer_funds(amount=...)`). Found from each "(" backwards: "(" is rare in prose, so
+# this costs far less than a pattern tried at every position.
+_CALL_NAME = re.compile(
+    r"(?:(?<![\w.])(?:functions|tools?)\.[A-Za-z_]\w*"
+    r"|(?<![\w.])(?P<own>create_memory|modify_memory|recall_memory|delete_memory|update_memory|"
+    r"context|memory)"
+    r"|(?<![\w.])(?P<action>(?:send|transfer|delete|remove|execute|exec|run|call|invoke|post|wire|"
+    r"pay|email|upload|download|fetch|write|drop|grant|approve|purchase|buy|forward|reset|update|"
+    r"create|make|open|share|export)_[a-z_]+))\s*$",
+    re.IGNORECASE,
+)
+_KEYWORD_ARG = re.compile(r"\s*[a-z_]+\s*=\s*[\"'\d\[{]", re.IGNORECASE)
+_OWN_ARG = re.compile(
+    r"\s*(?:command|key|value|path|name|old_str|new_str|file_text)\s*=", re.IGNORECASE
+)
+_PAREN = re.compile(r"\(")
+
+
+def tool_call_hits(view: str) -> list[Hit]:
+    """Python-style forged tool calls (see `_CALL_NAME`), in `view` offsets."""
+    hits: list[Hit] = []
+    for paren in _PAREN.finditer(view):
+        at = paren.start()
+        name = _CALL_NAME.search(view, max(0, at - 60), at)
+        if name is None:
+            continue
+        if name.group("own") is not None and not _OWN_ARG.match(view, at + 1):
+            continue
+        if name.group("action") is not None and not _KEYWORD_ARG.match(view, at + 1):
+            continue
+        hits.append(
+            Hit("python_tool_call", "injection", "a forged tool call", "markup", name.start(), at + 1)
+        )
+    return hits
 
 
 _MARKUP_DETECTORS: tuple[_Detector, ...] = (
@@ -782,20 +840,6 @@ _MARKUP_DETECTORS: tuple[_Detector, ...] = (
         validate=_addressed_to_model,
     ),
     _d(
-        "python_tool_call",
-        "injection",
-        "a forged tool call",
-        "markup",
-        r"(?<![\w.])(?:functions|tools?)\.[A-Za-z_]\w*\s*\("
-        r"|(?<![\w.])(?:create_memory|modify_memory|recall_memory|delete_memory|update_memory|"
-        r"context|memory)\s*\(\s*(?:command|key|value|path|name|old_str|new_str|file_text)\s*="
-        r"|(?<![\w.])(?:send|transfer|delete|remove|execute|exec|run|call|invoke|post|wire|pay|"
-        r"email|upload|download|fetch|write|drop|grant|approve|purchase|buy|forward|"
-        r"reset|update|create|make|open|share|export)_[a-z_]+\s*\(\s*[a-z_]+\s*=\s*[\"'\d\[{]",
-        _I,
-        validate=_python_call,
-    ),
-    _d(
         "vendor_tool_call",
         "injection",
         "a forged tool call",
@@ -811,7 +855,6 @@ _MARKUP_TRIGGERS: dict[str, tuple[tuple[str, ...], bool]] = {
     "role_line": ((":", "："), False),
     "hidden_comment": (("<!--", "]:"), False),
     "hidden_html": (("none", "hidden", "font-size", "opacity"), False),
-    "python_tool_call": (("(",), False),
     "vendor_tool_call": (("functions.", "✿", "action", "type", "function", "tool"), False),
 }
 _TRIGGERS.update(_MARKUP_TRIGGERS)
@@ -880,6 +923,8 @@ def core_hits(view: str, *, secrets: bool = True, injection: bool = True) -> lis
         hits.extend(injection_hits(lowered))
         if has_leet(lowered):
             hits.extend(injection_hits(skeleton(lowered)))
+        if "(" in view:
+            hits.extend(tool_call_hits(view))
     return hits
 
 
@@ -889,4 +934,29 @@ def squeezed_hits(view: str) -> list[Hit]:
     hits = injection_hits(lowered, squeezed=True)
     if has_leet(lowered):
         hits.extend(injection_hits(skeleton(lowered), squeezed=True))
+    return hits
+
+
+_CARD = next(d for d in _SECRET_DETECTORS if d.name == "payment_card")
+
+
+def reversed_hits(view: str, *, secrets: bool = True, injection: bool = True) -> list[Hit]:
+    """The detectors worth running on a text written backwards.
+
+    The lexicons cover instructions, passwords and codes in every language (English included)
+    and the card check needs the digits in order; named key formats and random tokens are
+    caught forwards already (a reversed key is still a long random token), so the named-format
+    regexes are skipped to keep the cost of this view low.
+    """
+    hits: list[Hit] = []
+    lowered = lower_same_length(view)
+    if secrets:
+        hits.extend(credential_hits(lowered))
+        if _THREE_DIGITS.search(view) is not None:
+            hits.extend(otp_hits(lowered))
+            _run(_CARD, view, hits)
+    if injection:
+        hits.extend(injection_hits(lowered))
+        if has_leet(lowered):
+            hits.extend(injection_hits(skeleton(lowered)))
     return hits

@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 from langchain_contextchef._gate_hit import Hit, HitCategory
 from langchain_contextchef._gate_lexicon import LEXICONS, Lexicon
@@ -46,44 +47,106 @@ def _alternative(word: str) -> str:
     return re.escape(text) + (r"\w*" if star else r"(?!\w)" if exact else "")
 
 
-def _entry(entry: str, spaced: bool, *, squeezed: bool, stem: bool) -> str:
-    """One lexicon entry as a regex on the folded view (see the notation in `_gate_lexicon`)."""
+def _word_regex(word: str, *, end: str) -> str:
+    """One lexicon word (with `a|b` alternatives) as a regex; `end` closes bare alternatives."""
+    return "(?:" + "|".join(_alternative(alt) + _closing(alt, end) for alt in word.split("|")) + ")"
+
+
+def _closing(alt: str, end: str) -> str:
+    return "" if alt.endswith(("*", ".")) else end
+
+
+def _entries(
+    entry: str, spaced: bool, *, squeezed: bool, stem: bool
+) -> list[tuple[str, str, bool]]:
+    """One lexicon entry as `(literal, tail, at_word_start)` triples (notation: `_gate_lexicon`).
+
+    The first word's alternatives become separate triples; `literal` is that word folded,
+    `tail` the regex for the rest. `_Words` puts the literals in a trie, so the regex engine
+    tries a handful of first characters per position instead of every entry.
+    """
     inside = entry.startswith("*") or not spaced or squeezed
     words = entry.lstrip("*").replace("_", " ").split()
-    parts: list[str] = []
-    for index, word in enumerate(words):
+    # How a bare last word ends: a stem may continue; a word-start word must end there.
+    last_end = r"\w*" if stem and not inside else "" if inside else r"(?!\w)"
+    separator = r"\s*" if not spaced or squeezed else r"[\s,]+"
+    rest = ""
+    for index, word in enumerate(words[1:], start=1):
         if word == "…":
-            parts.append(_GAP)
+            rest += separator + _GAP
             continue
-        last = index == len(words) - 1
-        alternatives: list[str] = []
-        for alt in word.split("|"):
-            if last and stem and spaced and not squeezed and not alt.endswith((".", "*")):
-                alt += "*"
-            alternatives.append(_alternative(alt))
-        parts.append("(?:" + "|".join(alternatives) + ")")
-    separator = r"\s*" if inside and (not spaced or squeezed) else r"[\s,]+"
-    body = separator.join(part for part in parts)
-    body = body.replace(_GAP + separator, _GAP)
-    if not inside:
-        body = r"(?<!\w)" + body
-        if not stem and not words[-1].endswith("*"):
-            body += r"(?!\w)"
-    return body
+        end = last_end if index == len(words) - 1 else ""
+        rest += ("" if rest.endswith(_GAP) else separator) + _word_regex(word, end=end)
+    triples: list[tuple[str, str, bool]] = []
+    for alt in words[0].split("|"):
+        literal = fold_word(alt.rstrip("*."))
+        head = r"\w*" if alt.endswith("*") else r"(?!\w)" if alt.endswith(".") else ""
+        if len(words) == 1:
+            head = head or last_end
+        triples.append((literal, head + rest, not inside))
+    return triples
 
 
-def _compile(
-    field: str, *, squeezed: bool = False, stem: bool = False, only: Iterable[Lexicon] = LEXICONS
-) -> re.Pattern[str] | None:
-    parts: list[str] = []
-    for lexicon in only:
-        entries: tuple[str, ...] = getattr(lexicon, field)
-        parts.extend(_entry(e, lexicon.spaced, squeezed=squeezed, stem=stem) for e in entries)
-    if not parts:
-        return None
-    # Longest alternatives first, so "password" wins over "pass" at the same position.
-    parts.sort(key=len, reverse=True)
-    return re.compile("|".join(f"(?:{p})" for p in dict.fromkeys(parts)))
+def _trie(items: Iterable[tuple[str, str]]) -> str:
+    """A regex for `literal + tail` items that shares common literal prefixes."""
+    root: dict[str, Any] = {}
+    for literal, tail in items:
+        node = root
+        for char in literal:
+            node = node.setdefault(char, {})
+        node.setdefault("", set()).add(tail)
+
+    def emit(node: dict[str, Any]) -> str:
+        branches = [re.escape(char) + emit(child) for char, child in sorted(node.items()) if char]
+        tails: set[str] = node.get("", set())
+        # Longer literals first, then this node's tails, the empty tail last.
+        branches.extend(sorted(tails, key=lambda t: (-len(t), t)))
+        return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
+
+    return emit(root)
+
+
+_WORD = re.compile(r"\w")
+
+
+class _Words:
+    """The entries of one lexicon field across languages, as two compiled tries."""
+
+    def __init__(self, entries: list[tuple[str, str, bool]]) -> None:
+        starts = [(lit, tail) for lit, tail, at_start in entries if at_start]
+        inside = [(lit, tail) for lit, tail, at_start in entries if not at_start]
+        self.starts = re.compile(_trie(starts)) if starts else None
+        self.inside = re.compile(_trie(inside)) if inside else None
+
+    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> list[re.Match[str]]:
+        """Matches in `text[pos:endpos]`; word-start entries only at a word start."""
+        end = len(text) if endpos is None else endpos
+        found: list[re.Match[str]] = []
+        if self.starts is not None:
+            found.extend(
+                m
+                for m in self.starts.finditer(text, pos, end)
+                if m.end() > m.start() and (m.start() == 0 or not _WORD.match(text[m.start() - 1]))
+            )
+        if self.inside is not None:
+            found.extend(m for m in self.inside.finditer(text, pos, end) if m.end() > m.start())
+        return found
+
+    def search(self, text: str, pos: int, endpos: int) -> re.Match[str] | None:
+        """The first match in `text[pos:endpos]`, or `None`."""
+        found = self.finditer(text, pos, endpos)
+        return min(found, key=lambda m: m.start()) if found else None
+
+
+def _compile(field: str, *, squeezed: bool = False, stem: bool = False) -> _Words:
+    return _Words(
+        [
+            triple
+            for lexicon in LEXICONS
+            for e in getattr(lexicon, field)
+            for triple in _entries(e, lexicon.spaced, squeezed=squeezed, stem=stem)
+        ]
+    )
 
 
 @dataclass(frozen=True)
@@ -108,19 +171,15 @@ _OTP = _Kind("one_time_code_lexicon", "a one-time or verification code", "otp")
 class _Set:
     """The injection patterns of one view flavour (word-start, or squeezed)."""
 
-    verbs: re.Pattern[str]
-    scope: re.Pattern[str]
-    objects: re.Pattern[str]
-    phrases: tuple[tuple[_Kind, re.Pattern[str]], ...]
+    verbs: _Words
+    scope: _Words
+    objects: _Words
+    phrases: tuple[tuple[_Kind, _Words], ...]
 
 
 def _injection_set(squeezed: bool) -> _Set:
-    def need(pattern: re.Pattern[str] | None) -> re.Pattern[str]:
-        assert pattern is not None  # every category has entries
-        return pattern
-
     phrases = tuple(
-        (kind, need(_compile(field, squeezed=squeezed)))
+        (kind, _compile(field, squeezed=squeezed))
         for kind, field in (
             (_OVERRIDE, "override_phrases"),
             (_ROLE, "role_phrases"),
@@ -128,9 +187,9 @@ def _injection_set(squeezed: bool) -> _Set:
         )
     )
     return _Set(
-        verbs=need(_compile("override_verbs", squeezed=squeezed, stem=True)),
-        scope=need(_compile("override_scope", squeezed=squeezed, stem=True)),
-        objects=need(_compile("override_objects", squeezed=squeezed, stem=True)),
+        verbs=_compile("override_verbs", squeezed=squeezed, stem=True),
+        scope=_compile("override_scope", squeezed=squeezed, stem=True),
+        objects=_compile("override_objects", squeezed=squeezed, stem=True),
         phrases=phrases,
     )
 
@@ -178,30 +237,11 @@ def injection_hits(view: str, *, squeezed: bool = False) -> list[Hit]:
             end = max(verb.end(), found.end(), scope.end())
             hits.append(_hit(_OVERRIDE, start, end))
     for kind, pattern in patterns.phrases:
-        hits.extend(_hit(kind, m.start(), m.end()) for m in pattern.finditer(view) if m.end() > m.start())
+        hits.extend(_hit(kind, m.start(), m.end()) for m in pattern.finditer(view))
     return hits
 
 
 # --------------------------------------------------------------------------- credentials
-
-
-def _words(field: str, *, spaced_only: bool | None = None) -> list[tuple[str, bool]]:
-    out: list[tuple[str, bool]] = []
-    for lexicon in LEXICONS:
-        if spaced_only is not None and lexicon.spaced != spaced_only:
-            continue
-        out.extend((entry, lexicon.spaced) for entry in getattr(lexicon, field))
-    return out
-
-
-def _alternation(entries: list[tuple[str, bool]], *, stem: bool) -> str:
-    parts = sorted(
-        {_entry(entry, spaced, squeezed=False, stem=stem) for entry, spaced in entries},
-        key=len,
-        reverse=True,
-    )
-    return "(?:" + "|".join(parts) + ")"
-
 
 _STOP_EXACT: frozenset[str] = frozenset(
     fold_word(w) for lex in LEXICONS for w in lex.not_password if not w.endswith("*")
@@ -209,7 +249,7 @@ _STOP_EXACT: frozenset[str] = frozenset(
 _STOP_PREFIX: tuple[str, ...] = tuple(
     fold_word(w[:-1]) for lex in LEXICONS for w in lex.not_password if w.endswith("*")
 )
-_PLACEHOLDER_STARTS = ("[redacted", "<", "{", "${", "$(", "%", "os.environ", "env.", "process.env")
+_PLACEHOLDER_STARTS = ("<", "{", "${", "$(", "%", "os.environ", "env.", "process.env")
 _EDGE = "\"'`«»“”„‘’()[]<>"
 _TRAIL = ".,;:!?)]}。，、；：！？"
 
@@ -229,10 +269,10 @@ def looks_like_password(value: str, *, explicit: bool, clause_final: bool) -> bo
     Returns:
         `False` for placeholders, masks, references and ordinary words ("required").
     """
-    value = _clean(value)
-    if len(value) < 3 or len(set(value)) == 1:
+    if value.startswith(_PLACEHOLDER_STARTS):
         return False
-    if value.startswith(_PLACEHOLDER_STARTS) or set(value) <= set("*x•·.-_"):
+    value = _clean(value)
+    if len(value) < 3 or len(set(value)) == 1 or set(value) <= set("*x•·.-_"):
         return False
     if value in _STOP_EXACT or any(
         value.startswith(p) and value[len(p) :].isalpha() for p in _STOP_PREFIX
@@ -244,27 +284,22 @@ def looks_like_password(value: str, *, explicit: bool, clause_final: bool) -> bo
     return True
 
 
-def _copula_alternation() -> str:
-    spaced = sorted(
-        {fold_word(c) for lex in LEXICONS if lex.spaced for c in lex.copulas if c.isalnum()},
-        key=len,
-        reverse=True,
-    )
-    unspaced = sorted(
-        {fold_word(c) for lex in LEXICONS if not lex.spaced for c in lex.copulas if c.isalnum()},
-        key=len,
-        reverse=True,
-    )
+def _copula_regex() -> str:
+    spaced = {fold_word(c) for lex in LEXICONS if lex.spaced for c in lex.copulas if c.isalnum()}
+    unspaced = {
+        fold_word(c) for lex in LEXICONS if not lex.spaced for c in lex.copulas if c.isalnum()
+    }
     return (
-        r"(?:(?<!\w)(?:" + "|".join(map(re.escape, spaced)) + r")(?!\w)|"
-        + "|".join(map(re.escape, unspaced))
+        r"(?:(?<!\w)(?:"
+        + "|".join(map(re.escape, sorted(spaced, key=len, reverse=True)))
+        + r")(?!\w)|"
+        + "|".join(map(re.escape, sorted(unspaced, key=len, reverse=True)))
         + r"|[—–-](?=\s))"
     )
 
 
-_CONNECTORS = sorted(
-    {fold_word(c) for lex in LEXICONS for c in lex.connectors}, key=len, reverse=True
-)
+_COPULA = _copula_regex()
+_CONNECTORS = sorted({fold_word(c) for lex in LEXICONS for c in lex.connectors}, key=len, reverse=True)
 _QUALIFIER = (
     r"(?:\s*\([^()\n]{0,30}\)|\s+(?:" + "|".join(map(re.escape, _CONNECTORS)) + r")"
     r"(?:\s+[^\s:=;,.!?]+){1,3}?)?"
@@ -272,25 +307,35 @@ _QUALIFIER = (
 _EXPLICIT = r"[:=]|=>|->"
 _VALUE = r"[\"'`«“„(\[]?(?P<value>[^\s\"'`»”,;，。、)\]]{3,64})"
 
-_PASSWORD_RE = re.compile(
-    r"(?P<label>" + _alternation(_words("password_words"), stem=True) + r")"
-    + _QUALIFIER
-    + r"\s*(?:(?P<explicit>" + _EXPLICIT + r")|(?P<copula>" + _copula_alternation() + r"))\s*"
-    + _VALUE
+_PASSWORD_LABEL = _compile("password_words", stem=True)
+# Matched at the end of a password label: qualifier, then ":"/"=" or a copula, then the value.
+_PASSWORD_TAIL = re.compile(
+    _QUALIFIER + r"\s*(?:(?P<explicit>" + _EXPLICIT + r")|(?P<copula>" + _COPULA + r"))\s*" + _VALUE
 )
-_SHORT_RE = re.compile(
-    r"(?<![\w/])(?:" + "|".join(sorted({fold_word(w) for lex in LEXICONS for w in lex.password_short}, key=len, reverse=True)) + r")(?!\w)"
-    r"(?:\s*(?P<explicit>" + _EXPLICIT + r")\s*" + _VALUE + r"|\s+(?P<bare>(?=[^\s]*\d)(?=[^\s]*[^\W\d])[^\s\"',;]{6,64}))"
+_SHORT_LABEL = _compile("password_short")
+_SHORT_TAIL = re.compile(
+    r"(?:\s*(?P<explicit>" + _EXPLICIT + r")\s*" + _VALUE
+    + r"|\s+(?P<bare>(?=\S*\d)(?=\S*[^\W\d])[^\s\"',;]{6,64}))"
 )
-_PAIR_RE = re.compile(
-    _alternation(_words("user_words"), stem=True)
-    + r"\s*[:=]?\s*(?P<user>[^\s/|:\"']{2,64})\s*[/|]\s*(?P<value>[^\s/|\"',;]{3,64})"
+_USER_LABEL = _compile("user_words", stem=True)
+_PAIR_TAIL = re.compile(
+    r"\s*[:=]?\s*(?P<user>[^\s/|:\"']{2,64})\s*[/|]\s*(?P<value>[^\s/|\"',;]{3,64})"
 )
 
 
 def _clause_final(view: str, end: int) -> bool:
-    rest = view[end : end + 3].lstrip(_TRAIL + _EDGE + " \t")
-    return rest == "" or rest[0] == "\n" or view[end : end + 1] in ".;!?\n。" or end >= len(view)
+    after = view[end : end + 1]
+    if after == "" or after in ".;!?\n。":
+        return True
+    rest = view[end : end + 4].lstrip(_TRAIL + _EDGE + " \t")
+    return rest == "" or rest[0] == "\n"
+
+
+def _value_hit(view: str, match: re.Match[str], group: str) -> Hit | None:
+    value = match.group(group)
+    start = match.start(group)
+    stripped = value.rstrip(_TRAIL + _EDGE) or value
+    return _hit(_PASSWORD, start, start + len(stripped), "secret")
 
 
 def credential_hits(view: str) -> list[Hit]:
@@ -303,45 +348,49 @@ def credential_hits(view: str) -> list[Hit]:
         Hits on the secret value, in `view` offsets.
     """
     hits: list[Hit] = []
-    for match in _PASSWORD_RE.finditer(view):
-        value = match.group("value")
-        explicit = match.group("explicit") is not None
-        if looks_like_password(value, explicit=explicit, clause_final=_clause_final(view, match.end())):
-            start = match.start("value")
-            hits.append(_hit(_PASSWORD, start, start + len(_clean_end(value)), "secret"))
-    for match in _SHORT_RE.finditer(view):
-        group = "value" if match.group("explicit") else "bare"
-        value = match.group(group)
-        if value and looks_like_password(value, explicit=True, clause_final=True):
-            start = match.start(group)
-            hits.append(_hit(_PASSWORD, start, start + len(_clean_end(value)), "secret"))
-    for match in _PAIR_RE.finditer(view):
-        value = match.group("value")
-        if not any(c.isdigit() or not c.isalnum() for c in _clean(value)):
+    for label in _PASSWORD_LABEL.finditer(view):
+        tail = _PASSWORD_TAIL.match(view, label.end())
+        if tail is None:
+            continue
+        explicit = tail.group("explicit") is not None
+        final = _clause_final(view, tail.end())
+        if looks_like_password(tail.group("value"), explicit=explicit, clause_final=final):
+            hit = _value_hit(view, tail, "value")
+            if hit is not None:
+                hits.append(hit)
+    for label in _SHORT_LABEL.finditer(view):
+        tail = _SHORT_TAIL.match(view, label.end())
+        if tail is None:
+            continue
+        group = "value" if tail.group("explicit") else "bare"
+        if looks_like_password(tail.group(group), explicit=True, clause_final=True):
+            hit = _value_hit(view, tail, group)
+            if hit is not None:
+                hits.append(hit)
+    for label in _USER_LABEL.finditer(view):
+        tail = _PAIR_TAIL.match(view, label.end())
+        if tail is None:
+            continue
+        value = _clean(tail.group("value"))
+        if not any(c.isdigit() or not c.isalnum() for c in value):
             continue  # "login page / dashboard": two words, not a login and its secret
-        if looks_like_password(value, explicit=True, clause_final=True):
-            start = match.start("value")
-            hits.append(_hit(_PASSWORD, start, start + len(_clean_end(value)), "secret"))
+        if looks_like_password(tail.group("value"), explicit=True, clause_final=True):
+            hit = _value_hit(view, tail, "value")
+            if hit is not None:
+                hits.append(hit)
     return hits
-
-
-def _clean_end(value: str) -> str:
-    """The value without trailing punctuation (its start is already exact)."""
-    stripped = value.rstrip(_TRAIL + _EDGE)
-    return stripped or value
 
 
 # --------------------------------------------------------------------------- one-time codes
 
-_OTP_WORDS = _alternation(_words("otp_phrases"), stem=False)
-_NUMBER = r"(?<![\w+])(?P<num>\d{3}[ \-]\d{3}|\d{4,8})(?![\w]|[\-.,:/]\d)"
-_LINK = r"(?P<link>[^\d\n.;!?。！？]{0,24}?)"
-_OTP_BEFORE = re.compile("(?:" + _OTP_WORDS + ")" + _LINK + r"[\[(「]?" + _NUMBER)
-_OTP_AFTER = re.compile(_NUMBER + r"[\])」]?" + _LINK + "(?:" + _OTP_WORDS + ")")
-_SHORT_LINK = re.compile(
-    r"^\s*(?:[:=#：\-–—]|" + _copula_alternation() + r")?\s*[:=#：]?\s*$"
+_OTP_WORDS = _compile("otp_phrases")
+_NUMBER = re.compile(r"(?<![\w+])(?:\d{3}[ \-]\d{3}|\d{4,8})(?!\w|[\-.,:/]\d)")
+_LINK_STOP = re.compile(r"[\d\n.;!?。！？]")
+_TIGHT_LINK = re.compile(
+    r"\s*[\[(「\])」]?\s*(?:[:=#：\-–—]|" + _COPULA + r")?\s*[:=#：]?\s*[\[(「\])」]?\s*"
 )
-_YEAR = re.compile(r"^(?:19|20)\d\d$")
+_YEAR = re.compile(r"(?:19|20)\d\d")
+_REACH = 24
 
 
 def otp_hits(view: str) -> list[Hit]:
@@ -354,16 +403,31 @@ def otp_hits(view: str) -> list[Hit]:
         Hits on the number, in `view` offsets.
     """
     hits: list[Hit] = []
-    for pattern, after in ((_OTP_BEFORE, False), (_OTP_AFTER, True)):
-        for match in pattern.finditer(view):
-            number = match.group("num")
-            link = match.group("link")
-            tight = _SHORT_LINK.match(link) is not None
-            if _YEAR.match(number) and (after or not tight):
-                continue  # "the 2024 security code review", "2FA since 2024"
-            if not after and not tight and len(link.strip()) > 12:
+    for number in _NUMBER.finditer(view):
+        start, end = number.span()
+        year = _YEAR.fullmatch(number.group(0)) is not None
+        # Phrase before: the link between phrase and number has no digit or sentence end.
+        low = max(0, start - _REACH - 40)
+        before = [m for m in _OTP_WORDS.finditer(view, low, start) if start - m.end() <= _REACH]
+        found = False
+        for phrase in before:
+            link = view[phrase.end() : start]
+            if _LINK_STOP.search(link):
                 continue
-            hits.append(_hit(_OTP, match.start("num"), match.end("num"), "secret"))
+            tight = _TIGHT_LINK.fullmatch(link) is not None
+            if tight or (not year and len(link.strip()) <= 12):
+                found = True
+                break
+        if not found and not year:
+            # Phrase after: "493817 is your verification code".
+            high = min(len(view), end + _REACH + 40)
+            for phrase in _OTP_WORDS.finditer(view, end, high):
+                link = view[end : phrase.start()]
+                if phrase.start() - end <= _REACH and not _LINK_STOP.search(link):
+                    found = True
+                    break
+        if found:
+            hits.append(_hit(_OTP, start, end, "secret"))
     return hits
 
 

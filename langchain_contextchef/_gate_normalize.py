@@ -63,7 +63,7 @@ _CONFUSABLES = str.maketrans({pair[0]: pair[1] for pair in _CONFUSABLE_PAIRS.spl
 # Leetspeak and look-alike symbols for the lexicon skeleton. `l` and `1` both become `i`
 # because either may stand for the other ("a11", "1gnore"); lexicon words get the same map.
 _LEET = str.maketrans("0134578@$|!l", "oieastbasiii")
-_LEET_MIX = re.compile(r"[a-z][013457@$|!]|[013457@$|!][a-z]")
+_LEET_MIX = re.compile(r"[a-z][013457@$|!]+[a-z]")
 
 # Scripts whose combining marks are optional for reading (Latin, Greek, Cyrillic, Armenian,
 # Hebrew, Arabic): a mark after such a letter is dropped. Elsewhere (Indic, Thai, kana) marks

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from langchain_contextchef._detectors import core_hits, squeezed_hits
+from langchain_contextchef._detectors import core_hits, reversed_hits, squeezed_hits
 from langchain_contextchef._gate_hit import Hit
 from langchain_contextchef._gate_normalize import fold, hidden_runs
 from langchain_contextchef._gate_views import (
@@ -66,7 +66,9 @@ def _scan_view(
     found = core_hits(text, secrets=secrets, injection=injection)
     if depth == 0:
         backwards = reversed_view(text)
-        _merge_view(found, backwards, core_hits(backwards.text, secrets=secrets, injection=injection))
+        _merge_view(
+            found, backwards, reversed_hits(backwards.text, secrets=secrets, injection=injection)
+        )
     spaced = spaced_view(text)
     if spaced is not None:
         collapsed, squeezed = spaced
