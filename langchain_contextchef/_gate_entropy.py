@@ -3,8 +3,9 @@
 A named format (`sk-...`, `ghp_...`) or a label (`password:`) tells the other detectors what
 they see. A bare 40-character AWS secret key has neither, so this module judges the token
 itself: long, drawn from a base64-like alphabet, mixing upper case, lower case and digits,
-with high character entropy and frequent changes of character class (random text changes
-class at about two adjacent pairs in three; words, CamelCase names and paths rarely do).
+with high character entropy, frequent changes of character class (random text changes class
+at about two adjacent pairs in three) and little of it inside word-like runs (CamelCase
+names are mostly `Word` runs).
 
 Look-alikes that must pass, and the rule that lets each through: hex hashes and UUIDs (hex
 only), phone numbers, postcodes and ISBNs (no letters), ordinary words and identifiers (no
@@ -28,6 +29,8 @@ _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.%])[A-Za-z0-9+/_\-]{30,256}={0,2}(?![
 _HEX = frozenset("0123456789abcdefABCDEF-")
 _MIN_ENTROPY = 3.9
 _MIN_CHANGES = 0.35
+_MAX_WORD_COVER = 0.7
+_WORDLIKE = re.compile(r"[A-Z]?[a-z]{2,}")
 
 
 def _entropy(token: str) -> float:
@@ -68,6 +71,10 @@ def decodes_to_text(token: str) -> bool:
     return bool(text) and printable >= 0.9 * len(text) and sum(c.isalpha() for c in text) >= 3
 
 
+_PUBLIC_PREFIXES = ("sha256:", "sha384:", "sha512:", "sha1:", "md5:", "sha256-", "sha384-", "sha512-")
+_PUBLIC_KEY_LINE = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+$")
+
+
 def _in_url_or_path(text: str, start: int, end: int) -> bool:
     low = start
     while low > 0 and not text[low - 1].isspace():
@@ -76,10 +83,14 @@ def _in_url_or_path(text: str, start: int, end: int) -> bool:
     while high < len(text) and not text[high].isspace():
         high += 1
     word = text[low:high]
-    if "://" in word or word.lower().startswith(("www.", "data:")) or "base64," in word:
+    lowered = word.lower()
+    if "://" in word or lowered.startswith(("www.", "data:")) or "base64," in word:
+        return True
+    # Public material: SSH public keys, key fingerprints, subresource-integrity hashes.
+    if lowered.startswith(_PUBLIC_PREFIXES) or _PUBLIC_KEY_LINE.search(text, max(0, low - 40), low):
         return True
     # A path: the token is one segment of a slash-separated word ("/usr/lib/...").
-    return text[start - 1 : start] == "/" or text[end : end + 1] == "/"
+    return text[start - 1 : start] in ("/", "\\") or text[end : end + 1] in ("/", "\\")
 
 
 def _random(token: str) -> bool:
@@ -91,7 +102,26 @@ def _random(token: str) -> bool:
         and any(c.islower() for c in token)
     ):
         return False
-    return _entropy(token) >= _MIN_ENTROPY and _class_changes(token) >= _MIN_CHANGES
+    return (
+        _entropy(token) >= _MIN_ENTROPY
+        and _class_changes(token) >= _MIN_CHANGES
+        and _word_cover(token) < _MAX_WORD_COVER
+    )
+
+
+def _word_cover(token: str) -> float:
+    """Share of the token inside word-like runs (`Account`, `settings`): near 1 for
+    CamelCase names, below 0.7 for random text of 30 characters or more."""
+    return sum(len(m.group(0)) for m in _WORDLIKE.finditer(token)) / len(token)
+
+
+def _path_like(token: str) -> bool:
+    """Every slash-separated segment reads as a name: `src/gate_utils/LongModuleName`."""
+    return all(
+        len(part) < 4 or part.islower() or part.isupper() or _word_cover(part) >= _MAX_WORD_COVER
+        for part in token.split("/")
+        if part
+    )
 
 
 _BARE_REASON = "a long random token that looks like a secret key"
@@ -109,7 +139,7 @@ def bare_token_hits(view: str) -> list[Hit]:
     hits: list[Hit] = []
     for match in _TOKEN.finditer(view):
         token = match.group(0).rstrip("=")
-        if "/" in token and not all(_random(part) or len(part) < 12 for part in token.split("/")):
+        if "/" in token and _path_like(token):
             continue  # a path or a URL fragment, not a key that happens to hold a slash
         if not _random(token) or _in_url_or_path(view, match.start(), match.end()):
             continue

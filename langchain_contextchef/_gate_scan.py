@@ -25,6 +25,7 @@ from langchain_contextchef._gate_views import (
     View,
     decoded_view,
     reversed_view,
+    smuggled_view,
     spaced_view,
 )
 
@@ -115,6 +116,11 @@ def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit
     hits = [h.moved(*folded.span(h.start, h.end)) for h in view_hits]
     if injection:
         hits.extend(_hidden(text))
+    smuggled = smuggled_view(text)
+    if smuggled is not None:
+        inner = fold(smuggled.text)
+        sub = _scan_view(inner.text, secrets=secrets, injection=injection, depth=1, budget=budget)
+        _merge_view(hits, smuggled, [h.moved(*inner.span(h.start, h.end)) for h in sub])
     if "[REDACTED:" in text:
         markers = [m.span() for m in _MARKER.finditer(text)]
         hits = [h for h in hits if not any(s <= h.start < e for s, e in markers)]

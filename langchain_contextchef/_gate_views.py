@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
-__all__ = ["View", "decoded_view", "reversed_view", "spaced_view"]
+__all__ = ["View", "decoded_view", "reversed_view", "smuggled_view", "spaced_view"]
 
 MAX_RUNS = 32
 MAX_DECODED_CHARS = 16_000
@@ -212,6 +212,12 @@ def decoded_view(text: str, budget: list[int]) -> View | None:
                 break
     if not runs:
         return None
+    return _splice(text, runs, "hidden in an encoding")
+
+
+def _splice(text: str, runs: list[tuple[int, int, str]], note: str) -> View:
+    """`text` with each `(start, end, replacement)` run replaced; a replacement's characters
+    all stand for the whole run."""
     runs.sort()
     chars: list[str] = []
     starts: list[int] = []
@@ -228,4 +234,42 @@ def decoded_view(text: str, budget: list[int]) -> View | None:
     chars.append(text[position:])
     starts.extend(range(position, len(text)))
     ends.extend(range(position + 1, len(text) + 1))
-    return View("".join(chars), starts, ends, "hidden in an encoding")
+    return View("".join(chars), starts, ends, note)
+
+
+# --------------------------------------------------------------------------- smuggling
+
+_TAG_RUN = re.compile("[\U000e0020-\U000e007e]{3,}")
+_SELECTOR_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{3,}")
+
+
+def _tags(run: str) -> str:
+    return "".join(chr(ord(c) - 0xE0000) for c in run)
+
+
+def _selectors(run: str) -> str | None:
+    # The usual scheme: bytes 0-15 as U+FE00-U+FE0F, bytes 16-255 as U+E0100-U+E01EF.
+    raw = bytes(
+        ord(c) - 0xFE00 if ord(c) <= 0xFE0F else ord(c) - 0xE0100 + 16 for c in run
+    )
+    return _readable(raw)
+
+
+def smuggled_view(text: str) -> View | None:
+    """The original `text` with invisible carriers decoded: Unicode tag characters read as
+    ASCII, and runs of variation selectors read as bytes (one byte per selector).
+
+    Folding drops these characters, so this view works on the original text; `hidden_runs`
+    refuses them anyway, and this view tells what they carried (a secret, an instruction).
+    """
+    if text.isascii():
+        return None
+    runs: list[tuple[int, int, str]] = []
+    for pattern, decode in ((_TAG_RUN, _tags), (_SELECTOR_RUN, _selectors)):
+        for match in pattern.finditer(text):
+            decoded = decode(match.group(0))
+            if decoded:
+                runs.append((match.start(), match.end(), decoded))
+    if not runs:
+        return None
+    return _splice(text, runs, "smuggled in invisible characters")
