@@ -28,7 +28,7 @@ from langchain_contextchef._gate_multilingual import (
     injection_hits,
     otp_hits,
 )
-from langchain_contextchef._gate_normalize import has_leet, skeleton
+from langchain_contextchef._gate_normalize import fold_word, has_leet, skeleton
 
 __all__ = ["core_hits", "luhn_valid"]
 
@@ -171,9 +171,17 @@ def _url_password(match: re.Match[str]) -> bool:
     return value.lower() not in {"password", "pass", "pwd", "secret", "xxx", "changeme"}
 
 
+# Order, invoice and tracking labels in the lexicon languages (folded like the text).
+_ID_WORDS = (
+    "order invoice tracking ticket booking shipment parcel case ref reference sku isbn ean "
+    "upc serial transaction customer pedido factura orden bestellung rechnung auftrag "
+    "sendung заказ счет commande facture ordine fattura ordem fatura siparis fatura "
+    "订单 订单号 发票 注文 注文番号 請求書 주문 주문번호 طلب فاتورة"
+)
 _ID_LABEL = re.compile(
-    r"(?:order|invoice|tracking|ticket|booking|shipment|parcel|case|ref(?:erence)?|sku|"
-    r"isbn|ean|upc|serial|transaction|customer)\s*(?:id|no\.?|number|num|#)?\s*[:#]?\s*$",
+    r"(?:"
+    + "|".join(sorted({re.escape(fold_word(w)) for w in _ID_WORDS.split()}, key=len, reverse=True))
+    + r")\s*(?:id|no\.?|nr\.?|n°|number|num|numero|nummer|#|号)?\s*[:#：]?\s*$",
     re.IGNORECASE,
 )
 
@@ -449,7 +457,7 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         "a payment card number",
         "card_number",
         # Any grouping (4-4-4-4, 4-6-5, 4-4-4-3, ...) with spaces, dashes, dots or slashes.
-        r"(?<![\w.\-/])(?:\d[ .\-/]?){12,18}\d(?![\w]|[.\-/]\d)",
+        r"(?<![\w.\-/])(?:\d(?:[ .\-/]| - )?){12,18}\d(?![\w]|[.\-/]\d)",
         validate=_card,
     ),
 )
@@ -728,12 +736,23 @@ _TRIGGERS: dict[str, tuple[tuple[str, ...], bool]] = {
 # --------------------------------------------------------------------------- markup in prose
 
 # Words that mark a line or a comment as addressed to a model rather than stating a fact.
+_CUE_WORDS = (
+    # English: the reader, orders, powers, and the words for a model.
+    "you your you're yourself must always never obey comply grant allow approve reveal "
+    "override disable enable pretend respond reply answer execute call send forward admin "
+    "administrator root unrestricted jailbreak instruction instructions rule rules prompt "
+    "assistant ai model llm agent chatbot bot system "
+    # Other languages: "you", "must", "obey", "the user", "administrator".
+    "tu du vous voce sen ты вы debes devi musst dois deve doit должен должна obedece obedecer "
+    "obbedisci obbedire gehorche gehorchen obéis подчиняться itaat usuario utente "
+    "utilisateur benutzer пользователь kullanici administrador amministratore administrateur "
+    "администратор yonetici"
+)
 _CUE = re.compile(
-    r"(?<!\w)(?:you|your|you're|yourself|ignore|must|always|never|do not|don't|obey|comply|"
-    r"grant|allow|approve|reveal|override|disable|enable|pretend|respond|reply|answer|"
-    r"execute|call|send|forward|admin|administrator|root|unrestricted|jailbreak|"
-    r"instructions?|rules?|prompt|assistant|ai|model|llm|agent|chatbot|bot|system|"
-    r"the user (?:is|has)|tu|du|vous|voce|sen|ты|вы)(?!\w)|你|您|あなた|너|당신|أنت",
+    r"(?<!\w)(?:"
+    + "|".join(sorted({re.escape(fold_word(w)) for w in _CUE_WORDS.split()}, key=len, reverse=True))
+    + r"|the user (?:is|has)|do not|don't)(?!\w)"
+    + r"|你|您|必须|必須|あなた|管理者|너|당신|해야|관리자|أنت|عليك|يجب|المستخدم|تطيع",
 )
 _STRONG_ROLES = frozenset({"assistant", "human", "developer", "asistente", "assistent",
                            "ассистент", "助手", "アシスタント", "어시스턴트", "المساعد",
@@ -825,7 +844,7 @@ _MARKUP_DETECTORS: tuple[_Detector, ...] = (
         "injection",
         "a hidden comment addressed to the model",
         "markup",
-        r"<!--[\s\S]{0,2000}?(?:-->|$)|^[ \t]*\[(?://|comment|_|#|note)\]:\s*(?:#|<>)?\s*[(\"'][^\n]*",
+        r"<!--[\s\S]{0,2000}?(?:-->|\Z)|^[ \t]*\[(?://|comment|_|#|note)\]:\s*(?:#|<>)?\s*[(\"'][^\n]*",
         _I | _M,
         validate=_addressed_to_model,
     ),
@@ -835,7 +854,7 @@ _MARKUP_DETECTORS: tuple[_Detector, ...] = (
         "hidden text addressed to the model",
         "markup",
         r"<[a-z][a-z0-9]*[^<>]{0,200}?(?:display\s*:\s*none|visibility\s*:\s*hidden|"
-        r"font-size\s*:\s*0|opacity\s*:\s*0|\shidden[\s>=])[^<>]{0,200}>[^<]{0,300}",
+        r"font-size\s*:\s*0|opacity\s*:\s*0|\shidden(?=[\s>=]))[^<>]{0,200}>[^<]{0,300}",
         _I,
         validate=_addressed_to_model,
     ),
@@ -861,7 +880,8 @@ _TRIGGERS.update(_MARKUP_TRIGGERS)
 
 # --------------------------------------------------------------------------- running them
 
-_THREE_DIGITS = re.compile(r"\d{3}")
+# Three digits, maybe one separator apart: "123", "55 17 21" (cards in pairs).
+_THREE_DIGITS = re.compile(r"\d[ .\-/]?\d[ .\-/]?\d")
 _TRIGGER_SETS: dict[str, tuple[frozenset[str], bool]] = {
     name: (frozenset(words), needs_digits) for name, (words, needs_digits) in _TRIGGERS.items()
 }

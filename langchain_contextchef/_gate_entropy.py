@@ -83,7 +83,7 @@ def _in_url_or_path(text: str, start: int, end: int) -> bool:
     while high < len(text) and not text[high].isspace():
         high += 1
     word = text[low:high]
-    lowered = word.lower()
+    lowered = word.lower().lstrip("\"'([{<`")
     if "://" in word or lowered.startswith(("www.", "data:")) or "base64," in word:
         return True
     # Public material: SSH public keys, key fingerprints, subresource-integrity hashes.
@@ -118,7 +118,11 @@ def _word_cover(token: str) -> float:
 def _path_like(token: str) -> bool:
     """Every slash-separated segment reads as a name: `src/gate_utils/LongModuleName`."""
     return all(
-        len(part) < 4 or part.islower() or part.isupper() or _word_cover(part) >= _MAX_WORD_COVER
+        len(part) < 4
+        or part.islower()
+        or part.isupper()
+        or not any(c.isalpha() for c in part)
+        or _word_cover(part) >= _MAX_WORD_COVER
         for part in token.split("/")
         if part
     )

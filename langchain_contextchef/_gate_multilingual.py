@@ -118,18 +118,33 @@ class _Words:
         self.starts = re.compile(_trie(starts)) if starts else None
         self.inside = re.compile(_trie(inside)) if inside else None
 
-    def finditer(self, text: str, pos: int = 0, endpos: int | None = None) -> list[re.Match[str]]:
-        """Matches in `text[pos:endpos]`; word-start entries only at a word start."""
+    def finditer(
+        self, text: str, pos: int = 0, endpos: int | None = None, *, overlapping: bool = False
+    ) -> list[re.Match[str]]:
+        """Matches in `text[pos:endpos]`; word-start entries only at a word start.
+
+        With `overlapping`, a match may start inside an earlier one ("tu codigo" and
+        "codigo de verificacion" in "tu codigo de verificacion"): use it on short windows.
+        """
         end = len(text) if endpos is None else endpos
         found: list[re.Match[str]] = []
-        if self.starts is not None:
+        for pattern, at_start in ((self.starts, True), (self.inside, False)):
+            if pattern is None:
+                continue
+            if overlapping:
+                matches: list[re.Match[str]] = []
+                at = pos
+                while (match := pattern.search(text, at, end)) is not None:
+                    matches.append(match)
+                    at = match.start() + 1
+            else:
+                matches = list(pattern.finditer(text, pos, end))
             found.extend(
                 m
-                for m in self.starts.finditer(text, pos, end)
-                if m.end() > m.start() and (m.start() == 0 or not _WORD.match(text[m.start() - 1]))
+                for m in matches
+                if m.end() > m.start()
+                and (not at_start or m.start() == 0 or not _WORD.match(text[m.start() - 1]))
             )
-        if self.inside is not None:
-            found.extend(m for m in self.inside.finditer(text, pos, end) if m.end() > m.start())
         return found
 
     def search(self, text: str, pos: int, endpos: int) -> re.Match[str] | None:
@@ -302,16 +317,19 @@ _COPULA = _copula_regex()
 _CONNECTORS = sorted({fold_word(c) for lex in LEXICONS for c in lex.connectors}, key=len, reverse=True)
 _QUALIFIER = (
     r"(?:\s*\([^()\n]{0,30}\)|\s+(?:" + "|".join(map(re.escape, _CONNECTORS)) + r")"
-    r"(?:\s+[^\s:=;,.!?]+){1,3}?)?"
+    r"(?:\s+[^\s:=;,.!?]+){1,4}?)?"
 )
-_EXPLICIT = r"[:=]|=>|->"
+# Up to two words with no connector: "Sunucu sifresi", "ПИН-код карты:", "كلمة السر للخادم هي".
+# Allowed only before ":"/"=" or after a label in a script without such connectors.
+_LOOSE_QUALIFIER = r"(?:\s+[^\s:=;,.!?：]+){1,2}?"
+_EXPLICIT = r"[:=：]|=>|->|[-–—](?=\s)"
 _VALUE = r"[\"'`«“„(\[]?(?P<value>[^\s\"'`»”,;，。、)\]]{3,64})"
 
 _PASSWORD_LABEL = _compile("password_words", stem=True)
 # Matched at the end of a password label: qualifier, then ":"/"=" or a copula, then the value.
-_PASSWORD_TAIL = re.compile(
-    _QUALIFIER + r"\s*(?:(?P<explicit>" + _EXPLICIT + r")|(?P<copula>" + _COPULA + r"))\s*" + _VALUE
-)
+_SEPARATOR = r"\s*(?:(?P<explicit>" + _EXPLICIT + r")|(?P<copula>" + _COPULA + r"))\s*"
+_PASSWORD_TAIL = re.compile(_QUALIFIER + _SEPARATOR + _VALUE)
+_PASSWORD_LOOSE_TAIL = re.compile(_LOOSE_QUALIFIER + _SEPARATOR + _VALUE)
 _SHORT_LABEL = _compile("password_short")
 _SHORT_TAIL = re.compile(
     r"(?:\s*(?P<explicit>" + _EXPLICIT + r")\s*" + _VALUE
@@ -331,8 +349,20 @@ def _clause_final(view: str, end: int) -> bool:
     return rest == "" or rest[0] == "\n"
 
 
-def _value_hit(view: str, match: re.Match[str], group: str) -> Hit | None:
-    value = match.group(group)
+_NON_LATIN = 0x0590
+
+
+def _ascii_part(value: str) -> str:
+    """The value up to the first letter of a script passwords are rarely typed in: in
+    "パスワードはSakura#2026です" the value ends before "です"."""
+    for index, char in enumerate(value):
+        if ord(char) >= _NON_LATIN:
+            return value[:index]
+    return value
+
+
+def _value_hit(view: str, match: re.Match[str], group: str) -> Hit:
+    value = _ascii_part(match.group(group))
     start = match.start(group)
     stripped = value.rstrip(_TRAIL + _EDGE) or value
     return _hit(_PASSWORD, start, start + len(stripped), "secret")
@@ -351,22 +381,22 @@ def credential_hits(view: str) -> list[Hit]:
     for label in _PASSWORD_LABEL.finditer(view):
         tail = _PASSWORD_TAIL.match(view, label.end())
         if tail is None:
-            continue
+            tail = _PASSWORD_LOOSE_TAIL.match(view, label.end())
+            latin = all(ord(c) < _NON_LATIN for c in label.group(0))
+            if tail is None or (latin and tail.group("explicit") is None):
+                continue
         explicit = tail.group("explicit") is not None
-        final = _clause_final(view, tail.end())
-        if looks_like_password(tail.group("value"), explicit=explicit, clause_final=final):
-            hit = _value_hit(view, tail, "value")
-            if hit is not None:
-                hits.append(hit)
+        value = _ascii_part(tail.group("value"))
+        final = _clause_final(view, tail.start("value") + len(value))
+        if looks_like_password(value, explicit=explicit, clause_final=final):
+            hits.append(_value_hit(view, tail, "value"))
     for label in _SHORT_LABEL.finditer(view):
         tail = _SHORT_TAIL.match(view, label.end())
         if tail is None:
             continue
         group = "value" if tail.group("explicit") else "bare"
-        if looks_like_password(tail.group(group), explicit=True, clause_final=True):
-            hit = _value_hit(view, tail, group)
-            if hit is not None:
-                hits.append(hit)
+        if looks_like_password(_ascii_part(tail.group(group)), explicit=True, clause_final=True):
+            hits.append(_value_hit(view, tail, group))
     for label in _USER_LABEL.finditer(view):
         tail = _PAIR_TAIL.match(view, label.end())
         if tail is None:
@@ -374,17 +404,18 @@ def credential_hits(view: str) -> list[Hit]:
         value = _clean(tail.group("value"))
         if not any(c.isdigit() or not c.isalnum() for c in value):
             continue  # "login page / dashboard": two words, not a login and its secret
-        if looks_like_password(tail.group("value"), explicit=True, clause_final=True):
-            hit = _value_hit(view, tail, "value")
-            if hit is not None:
-                hits.append(hit)
+        if looks_like_password(_ascii_part(tail.group("value")), explicit=True, clause_final=True):
+            hits.append(_value_hit(view, tail, "value"))
     return hits
 
 
 # --------------------------------------------------------------------------- one-time codes
 
 _OTP_WORDS = _compile("otp_phrases")
-_NUMBER = re.compile(r"(?<![\w+])(?:\d{3}[ \-]\d{3}|\d{4,8})(?!\w|[\-.,:/]\d)")
+# ASCII boundaries only: in "验证码是482913" or "인증번호는 371920입니다" the code touches letters.
+_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9_+])(?:\d{3}[ \-]\d{3}|\d{4,8})(?![A-Za-z0-9_]|[\-.:/]\d|,\d{3}(?!\d))"
+)
 _LINK_STOP = re.compile(r"[\d\n.;!?。！？]")
 _TIGHT_LINK = re.compile(
     r"\s*[\[(「\])」]?\s*(?:[:=#：\-–—]|" + _COPULA + r")?\s*[:=#：]?\s*[\[(「\])」]?\s*"
@@ -408,7 +439,11 @@ def otp_hits(view: str) -> list[Hit]:
         year = _YEAR.fullmatch(number.group(0)) is not None
         # Phrase before: the link between phrase and number has no digit or sentence end.
         low = max(0, start - _REACH - 40)
-        before = [m for m in _OTP_WORDS.finditer(view, low, start) if start - m.end() <= _REACH]
+        before = [
+            m
+            for m in _OTP_WORDS.finditer(view, low, start, overlapping=True)
+            if start - m.end() <= _REACH
+        ]
         found = False
         for phrase in before:
             link = view[phrase.end() : start]
@@ -421,7 +456,7 @@ def otp_hits(view: str) -> list[Hit]:
         if not found and not year:
             # Phrase after: "493817 is your verification code".
             high = min(len(view), end + _REACH + 40)
-            for phrase in _OTP_WORDS.finditer(view, end, high):
+            for phrase in _OTP_WORDS.finditer(view, end, high, overlapping=True):
                 link = view[end : phrase.start()]
                 if phrase.start() - end <= _REACH and not _LINK_STOP.search(link):
                     found = True
