@@ -739,8 +739,8 @@ _TRIGGERS: dict[str, tuple[tuple[str, ...], bool]] = {
 _CUE_WORDS = (
     # English: the reader, orders, powers, and the words for a model.
     "you your you're yourself must always never obey comply grant allow approve reveal "
-    "override disable enable pretend respond reply answer execute call send forward admin "
-    "administrator root unrestricted jailbreak instruction instructions rule rules prompt "
+    "override disable enable pretend respond reply answer execute call send forward "
+    "unrestricted jailbreak instruction instructions rule rules prompt "
     "assistant ai model llm agent chatbot bot system "
     # Other languages: "you", "must", "obey", "the user", "administrator".
     "tu du vous voce sen ты вы debes devi musst dois deve doit должен должна obedece obedecer "

@@ -121,6 +121,15 @@ def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit
         inner = fold(smuggled.text)
         sub = _scan_view(inner.text, secrets=secrets, injection=injection, depth=1, budget=budget)
         _merge_view(hits, smuggled, [h.moved(*inner.span(h.start, h.end)) for h in sub])
+    # Invisible characters inside a secret are part of it: cutting the secret removes them.
+    secret_spans = [(h.start, h.end) for h in hits if h.category == "secret"]
+    if secret_spans:
+        hits = [
+            h
+            for h in hits
+            if h.detector != "hidden_unicode"
+            or not any(s <= h.start and h.end <= e for s, e in secret_spans)
+        ]
     if "[REDACTED:" in text:
         markers = [m.span() for m in _MARKER.finditer(text)]
         hits = [h for h in hits if not any(s <= h.start < e for s, e in markers)]

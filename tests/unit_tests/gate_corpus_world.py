@@ -375,7 +375,7 @@ def world_secrets(make: SecretMaker) -> list[Item]:
     add("spc-2", "reversed or spaced out", "the code {s}", _spaced("otp 556012"))
     add("spc-3", "reversed or spaced out", "{s}", "p.a.s.s.w.o.r.d.:.S.3.c.r.e.t.9.9")
     # Unicode tricks on secrets.
-    add("uni-sec-1", "unicode tricks on secrets", "{s}", "pass\u200bword: Jaguar-7781")
+    add("uni-sec-1", "unicode tricks on secrets", "password: {s}", "Jag\u200buar-7781")
     add("uni-sec-2", "unicode tricks on secrets", "{s}", "ｐａｓｓｗｏｒｄ： Ｔｉｇｅｒ－９９")
     add("uni-sec-3", "unicode tricks on secrets", "{s}", "pаsswоrd: Lynx_4410")  # Cyrillic a, o
     add("uni-sec-4", "unicode tricks on secrets", "{s}", "pa\u0301ssword: Puma!3321")
