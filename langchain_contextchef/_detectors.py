@@ -17,7 +17,7 @@ import binascii
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from langchain_contextchef._gate_entropy import bare_token_hits, key_body_hits
@@ -28,7 +28,7 @@ from langchain_contextchef._gate_multilingual import (
     injection_hits,
     otp_hits,
 )
-from langchain_contextchef._gate_normalize import fold_word, has_leet, skeleton
+from langchain_contextchef._gate_normalize import fold_word, leet_lines, skeleton
 
 __all__ = ["core_hits", "luhn_valid"]
 
@@ -45,6 +45,10 @@ class _Detector:
     pattern: re.Pattern[str]
     group: int = 0
     validate: Validator | None = None
+    # The same pattern without IGNORECASE, for the lower-cased view: case-insensitive
+    # matching defeats the regex engine's literal prefix scan, so candidates are found on
+    # the lowered text and confirmed with `pattern` at the same offset.
+    fast: re.Pattern[str] | None = None
 
 
 # --------------------------------------------------------------------------- helpers
@@ -237,8 +241,27 @@ def _d(
     validate: Validator | None = None,
 ) -> _Detector:
     return _Detector(
-        name, category, reason, label, re.compile(pattern, flags), group=group, validate=validate
+        name,
+        category,
+        reason,
+        label,
+        re.compile(pattern, flags),
+        group=group,
+        validate=validate,
+        fast=re.compile(pattern, flags & ~re.IGNORECASE) if _lowercase_safe(pattern, flags) else None,
     )
+
+
+def _lowercase_safe(pattern: str, flags: int) -> bool:
+    """Whether a case-insensitive pattern matches lower-cased text without IGNORECASE:
+    no upper-case letter outside escapes, and no character class with upper case only."""
+    if not flags & re.IGNORECASE:
+        return False
+    bare = re.sub(r"\\.", "", pattern)
+    classes = re.findall(r"\[[^\]]*\]", bare)
+    if any(re.search("[A-Z]", c) and not re.search("[a-z]", c) for c in classes):
+        return False
+    return re.search("[A-Z]", re.sub(r"\[[^\]]*\]", "", bare)) is None
 
 
 _SECRET_DETECTORS: tuple[_Detector, ...] = (
@@ -890,8 +913,15 @@ _SECRET_SET = _SECRET_DETECTORS
 _INJECTION_SET = _INJECTION_DETECTORS + _MARKUP_DETECTORS
 
 
-def _run(detector: _Detector, text: str, out: list[Hit]) -> None:
-    for match in detector.pattern.finditer(text):
+def _run(detector: _Detector, text: str, out: list[Hit], lowered: str | None = None) -> None:
+    if detector.fast is not None and lowered is not None:
+        confirmed = (detector.pattern.match(text, m.start()) for m in detector.fast.finditer(lowered))
+        matches: Iterable[re.Match[str] | None] = confirmed
+    else:
+        matches = detector.pattern.finditer(text)
+    for match in matches:
+        if match is None:
+            continue
         if detector.validate is not None and not detector.validate(match):
             continue
         start, end = match.span(detector.group)
@@ -932,7 +962,7 @@ def core_hits(view: str, *, secrets: bool = True, injection: bool = True) -> lis
             continue
         if words and present.isdisjoint(words):
             continue
-        _run(detector, view, hits)
+        _run(detector, view, hits, lowered)
     if secrets:
         hits.extend(credential_hits(lowered))
         if has_digits:
@@ -941,8 +971,7 @@ def core_hits(view: str, *, secrets: bool = True, injection: bool = True) -> lis
         hits.extend(key_body_hits(view))
     if injection:
         hits.extend(injection_hits(lowered))
-        if has_leet(lowered):
-            hits.extend(injection_hits(skeleton(lowered)))
+        hits.extend(_leet_hits(lowered))
         if "(" in view:
             hits.extend(tool_call_hits(view))
     return hits
@@ -952,8 +981,16 @@ def squeezed_hits(view: str) -> list[Hit]:
     """Instruction lexicon hits in a view whose spaces are gone ("ignoreallprevious...")."""
     lowered = lower_same_length(view)
     hits = injection_hits(lowered, squeezed=True)
-    if has_leet(lowered):
-        hits.extend(injection_hits(skeleton(lowered), squeezed=True))
+    hits.extend(_leet_hits(lowered, squeezed=True))
+    return hits
+
+
+def _leet_hits(lowered: str, *, squeezed: bool = False) -> list[Hit]:
+    """Instruction lexicon hits in the leetspeak skeleton of the lines that hold leetspeak."""
+    hits: list[Hit] = []
+    for start, end in leet_lines(lowered):
+        for hit in injection_hits(skeleton(lowered[start:end]), squeezed=squeezed):
+            hits.append(hit.moved(hit.start + start, hit.end + start))
     return hits
 
 
@@ -977,6 +1014,4 @@ def reversed_hits(view: str, *, secrets: bool = True, injection: bool = True) ->
             _run(_CARD, view, hits)
     if injection:
         hits.extend(injection_hits(lowered))
-        if has_leet(lowered):
-            hits.extend(injection_hits(skeleton(lowered)))
     return hits

@@ -28,7 +28,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-__all__ = ["Folded", "fold", "fold_word", "hidden_runs", "skeleton", "has_leet"]
+__all__ = ["Folded", "fold", "fold_word", "has_leet", "hidden_runs", "leet_lines", "skeleton"]
 
 # Blank or invisible characters that are not Cf but only ever hide text in memory entries.
 _FILLERS = frozenset("\u3164\u115f\u1160\uffa0\u2800\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f")
@@ -162,6 +162,27 @@ def fold_word(word: str) -> str:
 def has_leet(lowered: str) -> bool:
     """Whether a lower-cased folded text mixes letters with leetspeak digits or symbols."""
     return _LEET_MIX.search(lowered) is not None
+
+
+_LEET_REACH = 120
+
+
+def leet_lines(lowered: str) -> list[tuple[int, int]]:
+    """Spans of a lower-cased folded text around its leetspeak (`1gn0r3`), merged.
+
+    The skeleton view is only worth building there: a 4,000-character note with one
+    "a1b2c3d" in it should not pay for a second pass over everything. Each span reaches
+    120 characters each side of a mixed token, enough for a whole override phrase.
+    """
+    spans: list[tuple[int, int]] = []
+    for mix in _LEET_MIX.finditer(lowered):
+        start = max(0, mix.start() - _LEET_REACH)
+        end = min(len(lowered), mix.end() + _LEET_REACH)
+        if spans and start <= spans[-1][1]:
+            spans[-1] = (spans[-1][0], end)
+        else:
+            spans.append((start, end))
+    return spans
 
 
 def skeleton(lowered: str) -> str:

@@ -23,10 +23,10 @@ from langchain_contextchef._gate_normalize import fold, hidden_runs
 from langchain_contextchef._gate_views import (
     MAX_DECODED_CHARS,
     View,
-    decoded_view,
+    decoded_views,
     reversed_view,
-    smuggled_view,
-    spaced_view,
+    smuggled_views,
+    spaced_views,
 )
 
 __all__ = ["scan"]
@@ -70,15 +70,14 @@ def _scan_view(
         _merge_view(
             found, backwards, reversed_hits(backwards.text, secrets=secrets, injection=injection)
         )
-    spaced = spaced_view(text)
-    if spaced is not None:
-        collapsed, squeezed = spaced
-        _merge_view(found, collapsed, core_hits(collapsed.text, secrets=secrets, injection=injection))
-        if injection:
-            _merge_view(found, squeezed, squeezed_hits(squeezed.text))
+    collapsed, squeezed = spaced_views(text)
+    for view in collapsed:
+        _merge_view(found, view, core_hits(view.text, secrets=secrets, injection=injection))
+    if injection:
+        for view in squeezed:
+            _merge_view(found, view, squeezed_hits(view.text))
     if depth < _MAX_DEPTH:
-        decoded = decoded_view(text, budget)
-        if decoded is not None:
+        for decoded in decoded_views(text, budget):
             inner = fold(decoded.text)
             sub = _scan_view(
                 inner.text, secrets=secrets, injection=injection, depth=depth + 1, budget=budget
@@ -116,8 +115,7 @@ def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit
     hits = [h.moved(*folded.span(h.start, h.end)) for h in view_hits]
     if injection:
         hits.extend(_hidden(text))
-    smuggled = smuggled_view(text)
-    if smuggled is not None:
+    for smuggled in smuggled_views(text):
         inner = fold(smuggled.text)
         sub = _scan_view(inner.text, secrets=secrets, injection=injection, depth=1, budget=budget)
         _merge_view(hits, smuggled, [h.moved(*inner.span(h.start, h.end)) for h in sub])

@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
-__all__ = ["View", "decoded_view", "reversed_view", "smuggled_view", "spaced_view"]
+__all__ = ["View", "decoded_views", "reversed_view", "smuggled_views", "spaced_views", "windows"]
 
 MAX_RUNS = 32
 MAX_DECODED_CHARS = 16_000
@@ -69,39 +69,79 @@ _WORD_GAP = re.compile(r"[ .\-_*·•|]{2,}")
 
 
 _CELL = re.compile(r"(\S)([ .\-_*·•|]{1,3})?")
+CONTEXT = 80
+"""Characters of plain text kept on each side of a rewritten run: enough for a label
+("password:") or an order ("ignore the text below:") to be read with what it governs."""
+
+Piece = tuple[str, int, int]
+"""A replacement character run and the source span it stands for."""
 
 
-def spaced_view(text: str) -> tuple[View, View] | None:
-    """`text` with spaced-out runs joined: once keeping wide gaps as word breaks, once not.
+def windows(
+    text: str, runs: list[tuple[int, int, list[Piece]]], note: str, context: int = CONTEXT
+) -> list[View]:
+    """Views of `text` around each rewritten run, with `context` characters on each side.
+
+    Runs whose windows touch share one view. Scanning windows instead of the whole text
+    keeps the cost of a derived view proportional to what was rewritten, not to the text.
+    """
+    views: list[View] = []
+    runs = sorted(runs, key=lambda run: run[0])
+    index = 0
+    while index < len(runs):
+        group = [runs[index]]
+        while index + 1 < len(runs) and runs[index + 1][0] - group[-1][1] <= 2 * context:
+            index += 1
+            group.append(runs[index])
+        index += 1
+        chars: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        position = max(0, group[0][0] - context)
+        for start, end, pieces in group:
+            chars.append(text[position:start])
+            starts.extend(range(position, start))
+            ends.extend(range(position + 1, start + 1))
+            for piece, source_start, source_end in pieces:
+                chars.append(piece)
+                starts.extend([source_start] * len(piece))
+                ends.extend([source_end] * len(piece))
+            position = end
+        stop = min(len(text), group[-1][1] + context)
+        chars.append(text[position:stop])
+        starts.extend(range(position, stop))
+        ends.extend(range(position + 1, stop + 1))
+        views.append(View("".join(chars), starts, ends, note))
+    return views
+
+
+def spaced_views(text: str) -> tuple[list[View], list[View]]:
+    """Windows around spaced-out runs, joined: once keeping wide gaps as word breaks, once not.
 
     Returns:
-        `None` when no run exists; else `(collapsed, squeezed)`. In `collapsed`, a gap of two
+        `(collapsed, squeezed)`, both empty when no run exists. In `collapsed`, a gap of two
         or more characters inside a run becomes one space ("i g n o r e   a l l" -> "ignore
         all"); in `squeezed` every gap goes ("i g n o r e a l l" -> "ignoreall").
     """
-    runs = list(_SPACED_RUN.finditer(text))
-    if not runs:
-        return None
-    views: list[View] = []
-    for keep_words in (True, False):
-        chars: list[str] = []
-        starts: list[int] = []
-        position = 0
-        for run in runs:
-            chars.extend(text[position : run.start()])
-            starts.extend(range(position, run.start()))
-            for cell in _CELL.finditer(text, run.start(), run.end()):
-                chars.append(cell.group(1))
-                starts.append(cell.start(1))
-                gap = cell.group(2)
-                if keep_words and gap and len(gap) >= 2:
-                    chars.append(" ")
-                    starts.append(cell.start(2))
-            position = run.end()
-        chars.extend(text[position:])
-        starts.extend(range(position, len(text)))
-        views.append(View("".join(chars), starts, [s + 1 for s in starts], "spelled out with gaps"))
-    return views[0], views[1]
+    found = list(_SPACED_RUN.finditer(text))
+    if not found:
+        return [], []
+    note = "spelled out with gaps"
+    collapsed: list[tuple[int, int, list[Piece]]] = []
+    squeezed: list[tuple[int, int, list[Piece]]] = []
+    for run in found:
+        wide: list[Piece] = []
+        tight: list[Piece] = []
+        for cell in _CELL.finditer(text, run.start(), run.end()):
+            piece = (cell.group(1), cell.start(1), cell.end(1))
+            wide.append(piece)
+            tight.append(piece)
+            gap = cell.group(2)
+            if gap and len(gap) >= 2:
+                wide.append((" ", cell.start(2), cell.end(2)))
+        collapsed.append((run.start(), run.end(), wide))
+        squeezed.append((run.start(), run.end(), tight))
+    return windows(text, collapsed, note), windows(text, squeezed, note)
 
 
 # --------------------------------------------------------------------------- decoding
@@ -183,17 +223,17 @@ _DECODERS = (
 _TRIGGERS = ("%", "\\", "&")
 
 
-def decoded_view(text: str, budget: list[int]) -> View | None:
-    """`text` with every decodable run replaced by what it decodes to.
+def decoded_views(text: str, budget: list[int]) -> list[View]:
+    """Windows of `text` with every decodable run replaced by what it decodes to.
 
     Args:
         text: A folded text.
         budget: A one-item list holding the decoded characters still allowed; decreased.
 
     Returns:
-        The view, or `None` when nothing decodes to readable text.
+        The views (none when nothing decodes to readable text).
     """
-    runs: list[tuple[int, int, str]] = []
+    runs: list[tuple[int, int, list[Piece]]] = []
     taken: list[tuple[int, int]] = []
     for pattern, decode in _DECODERS:
         if pattern is not _BASE64 and pattern is not _HEX and not any(t in text for t in _TRIGGERS):
@@ -206,35 +246,11 @@ def decoded_view(text: str, budget: list[int]) -> View | None:
             if decoded is None or len(decoded) > budget[0]:
                 continue
             budget[0] -= len(decoded)
-            runs.append((start, end, decoded))
+            runs.append((start, end, [(decoded, start, end)]))
             taken.append((start, end))
             if len(runs) >= MAX_RUNS:
                 break
-    if not runs:
-        return None
-    return _splice(text, runs, "hidden in an encoding")
-
-
-def _splice(text: str, runs: list[tuple[int, int, str]], note: str) -> View:
-    """`text` with each `(start, end, replacement)` run replaced; a replacement's characters
-    all stand for the whole run."""
-    runs.sort()
-    chars: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    position = 0
-    for start, end, decoded in runs:
-        chars.append(text[position:start])
-        starts.extend(range(position, start))
-        ends.extend(range(position + 1, start + 1))
-        chars.append(decoded)
-        starts.extend([start] * len(decoded))
-        ends.extend([end] * len(decoded))
-        position = end
-    chars.append(text[position:])
-    starts.extend(range(position, len(text)))
-    ends.extend(range(position + 1, len(text) + 1))
-    return View("".join(chars), starts, ends, note)
+    return windows(text, runs, "hidden in an encoding")
 
 
 # --------------------------------------------------------------------------- smuggling
@@ -255,21 +271,20 @@ def _selectors(run: str) -> str | None:
     return _readable(raw)
 
 
-def smuggled_view(text: str) -> View | None:
-    """The original `text` with invisible carriers decoded: Unicode tag characters read as
-    ASCII, and runs of variation selectors read as bytes (one byte per selector).
+def smuggled_views(text: str) -> list[View]:
+    """Windows of the original `text` with invisible carriers decoded: Unicode tag
+    characters read as ASCII, and runs of variation selectors read as bytes (one per
+    selector).
 
-    Folding drops these characters, so this view works on the original text; `hidden_runs`
-    refuses them anyway, and this view tells what they carried (a secret, an instruction).
+    Folding drops these characters, so these views work on the original text; `hidden_runs`
+    refuses them anyway, and these views tell what they carried (a secret, an instruction).
     """
     if text.isascii():
-        return None
-    runs: list[tuple[int, int, str]] = []
+        return []
+    runs: list[tuple[int, int, list[Piece]]] = []
     for pattern, decode in ((_TAG_RUN, _tags), (_SELECTOR_RUN, _selectors)):
         for match in pattern.finditer(text):
             decoded = decode(match.group(0))
             if decoded:
-                runs.append((match.start(), match.end(), decoded))
-    if not runs:
-        return None
-    return _splice(text, runs, "smuggled in invisible characters")
+                runs.append((match.start(), match.end(), [(decoded, *match.span())]))
+    return windows(text, runs, "smuggled in invisible characters")
