@@ -45,6 +45,8 @@ class Lexicon:
         connectors: Words that open a qualifier after a label ("for", "of", "für").
         not_password: Words that follow "the password is" without being one.
         otp_phrases: Phrases for a one-time, verification or security code.
+        otp_weak: Words for "code" that count only right before the number ("код 290184"),
+            because they also name error and status codes.
         role_labels: Local words for system/assistant/user used as line labels.
     """
 
@@ -63,6 +65,7 @@ class Lexicon:
     connectors: tuple[str, ...] = ()
     not_password: tuple[str, ...] = ()
     otp_phrases: tuple[str, ...] = ()
+    otp_weak: tuple[str, ...] = ()
     role_labels: tuple[str, ...] = ()
 
 
@@ -209,7 +212,7 @@ DE = Lexicon(
     password_short=_w("pw pwd pass"),
     user_words=_w("benutzer benutzername login konto nutzer"),
     copulas=_w("ist war lautet"),
-    connectors=_w("fur von vom zum zur des der"),
+    connectors=_w("fur furs von vom zum zur des der im am beim"),
     not_password=_w(
         "erforderlich pflicht optional geheim sicher unsicher schwach stark falsch richtig "
         "neu alt lang kurz zu sehr nicht noch gleich anders abgelaufen geandert gultig "
@@ -234,6 +237,7 @@ RU = Lexicon(
     connectors=_w("от для к"),
     not_password=_w("обязател* сложн* простой слабый надежн* неверн* верн* новый старый длинн* коротк* секретн* изменен*"),
     otp_phrases=_p("код подтверждения", "код из смс", "код доступа", "одноразовый код", "проверочный код", "код безопасности", "код верификации", "смс-код", "смс код", "ваш код", "твой код"),
+    otp_weak=_w("код"),
     role_labels=_w("система ассистент пользователь"),
 )
 

@@ -330,6 +330,12 @@ _PASSWORD_LABEL = _compile("password_words", stem=True)
 _SEPARATOR = r"\s*(?:(?P<explicit>" + _EXPLICIT + r")|(?P<copula>" + _COPULA + r"))\s*"
 _PASSWORD_TAIL = re.compile(_QUALIFIER + _SEPARATOR + _VALUE)
 _PASSWORD_LOOSE_TAIL = re.compile(_LOOSE_QUALIFIER + _SEPARATOR + _VALUE)
+# No separator at all ("Passwort fürs Portal Reise#7781", "密码 Rt!8812cn"): only a value
+# that mixes letters, digits and a symbol, as chosen passwords do and words do not.
+_PASSWORD_BARE_TAIL = re.compile(
+    _QUALIFIER + r"\s+(?P<value>(?=[^\s]*\d)(?=[^\s]*[^\W\d_])(?=[^\s]*[!@#$%^&*_\-+=?~])"
+    r"[^\s\"'`,;，。、)\]]{6,64})"
+)
 _SHORT_LABEL = _compile("password_short")
 _SHORT_TAIL = re.compile(
     r"(?:\s*(?P<explicit>" + _EXPLICIT + r")\s*" + _VALUE
@@ -383,8 +389,14 @@ def credential_hits(view: str) -> list[Hit]:
         if tail is None:
             tail = _PASSWORD_LOOSE_TAIL.match(view, label.end())
             latin = all(ord(c) < _NON_LATIN for c in label.group(0))
-            if tail is None or (latin and tail.group("explicit") is None):
-                continue
+            if tail is not None and latin and tail.group("explicit") is None:
+                tail = None
+        if tail is None:
+            bare = _PASSWORD_BARE_TAIL.match(view, label.end())
+            value = _ascii_part(bare.group("value")) if bare else ""
+            if bare and looks_like_password(value, explicit=True, clause_final=True):
+                hits.append(_value_hit(view, bare, "value"))
+            continue
         explicit = tail.group("explicit") is not None
         value = _ascii_part(tail.group("value"))
         final = _clause_final(view, tail.start("value") + len(value))
@@ -412,6 +424,7 @@ def credential_hits(view: str) -> list[Hit]:
 # --------------------------------------------------------------------------- one-time codes
 
 _OTP_WORDS = _compile("otp_phrases")
+_OTP_WEAK = _compile("otp_weak")
 # ASCII boundaries only: in "验证码是482913" or "인증번호는 371920입니다" the code touches letters.
 _NUMBER = re.compile(
     r"(?<![A-Za-z0-9_+])(?:\d{3}[ \-]\d{3}|\d{4,8})(?![A-Za-z0-9_]|[\-.:/]\d|,\d{3}(?!\d))"
@@ -444,7 +457,10 @@ def otp_hits(view: str) -> list[Hit]:
             for m in _OTP_WORDS.finditer(view, low, start, overlapping=True)
             if start - m.end() <= _REACH
         ]
-        found = False
+        found = any(
+            _TIGHT_LINK.fullmatch(view[m.end() : start]) is not None
+            for m in _OTP_WEAK.finditer(view, max(0, start - 12), start, overlapping=True)
+        )
         for phrase in before:
             link = view[phrase.end() : start]
             if _LINK_STOP.search(link):
