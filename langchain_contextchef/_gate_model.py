@@ -115,12 +115,12 @@ def _judgement(output: object) -> Judgement:
     """Read a `Judgement` from whatever the model or classifier returned."""
     if isinstance(output, Judgement):
         return output
-    if isinstance(output, BaseModel):
-        return Judgement.model_validate(output.model_dump())
-    if isinstance(output, Mapping):
-        return Judgement.model_validate(dict(output))
-    if isinstance(output, BaseMessage):
+    if isinstance(output, BaseMessage):  # before BaseModel: messages are pydantic models too
         output = output.text
+    elif isinstance(output, BaseModel):
+        return Judgement.model_validate(output.model_dump())
+    elif isinstance(output, Mapping):
+        return Judgement.model_validate(dict(output))
     if isinstance(output, str):
         match = _JSON_OBJECT.search(output)
         if match is None:
