@@ -805,13 +805,17 @@ def _role_line(match: re.Match[str]) -> bool:
     rest = text[match.end() : line_end if line_end >= 0 else len(text)]
     if not rest.strip() and line_end >= 0:
         return True  # "System:" alone on its line opens a block
-    if _CUE.search(rest.lower()):
+    if _CUE.search(_MARKER.sub("", rest.lower())):
         return True
     return sum(1 for _ in _ROLE_LINE_ANY.finditer(text)) > 1
 
 
 def _addressed_to_model(match: re.Match[str]) -> bool:
-    return _CUE.search(match.group(0).lower()) is not None
+    return _CUE.search(_MARKER.sub("", match.group(0).lower())) is not None
+
+
+# The gate's own placeholder, lower-cased: its label ("instruction") is not a cue.
+_MARKER = re.compile(r"\[redacted:[a-z_]{0,40}\]")
 
 
 # Python-style calls of tool names: `functions.send_email(`, the package's own tools with

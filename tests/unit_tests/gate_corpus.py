@@ -562,7 +562,8 @@ from tests.unit_tests.gate_corpus_world import (  # noqa: E402 - uses the helper
 BENIGN.extend(world_benign())
 SECRETS.extend(world_secrets(_s))
 INJECTIONS.extend(world_injections())
-CLASS_OF.update(_first_wave_classes(BENIGN, SECRETS, INJECTIONS))
+for _key, _class in _first_wave_classes(BENIGN, SECRETS, INJECTIONS).items():
+    CLASS_OF.setdefault(_key, _class)
 
 CORPUS: list[Item] = BENIGN + SECRETS + INJECTIONS
 """Every item, benign first."""
