@@ -999,19 +999,30 @@ def _leet_hits(lowered: str, *, squeezed: bool = False) -> list[Hit]:
 
 
 _CARD = next(d for d in _SECRET_DETECTORS if d.name == "payment_card")
+_SECRET_TRIGGER_WORDS: frozenset[str] = frozenset().union(
+    *(_TRIGGER_SETS[d.name][0] for d in _SECRET_SET)
+)
 
 
 def reversed_hits(view: str, *, secrets: bool = True, injection: bool = True) -> list[Hit]:
     """The detectors worth running on a text written backwards.
 
-    The lexicons cover instructions, passwords and codes in every language (English included)
-    and the card check needs the digits in order; named key formats and random tokens are
-    caught forwards already (a reversed key is still a long random token), so the named-format
-    regexes are skipped to keep the cost of this view low.
+    The lexicons cover instructions, passwords and codes in every language (English included),
+    the card check needs the digits in order, and named key formats are matched only when
+    their trigger words occur backwards. The English injection regexes are skipped (the
+    lexicons say the same things) to keep the cost of this view low.
     """
     hits: list[Hit] = []
     lowered = lower_same_length(view)
     if secrets:
+        # Named key formats too: a reversed "glpat-..." is too short for the entropy check.
+        # Their trigger words ("glpat-", "akia") rarely occur in reversed prose, so the
+        # prefilter skips almost all of them.
+        present = {word for word in _SECRET_TRIGGER_WORDS if word in lowered}
+        for detector in _SECRET_SET:
+            words, _ = _TRIGGER_SETS[detector.name]
+            if words and not present.isdisjoint(words):
+                _run(detector, view, hits, lowered)
         hits.extend(credential_hits(lowered))
         if _THREE_DIGITS.search(view) is not None:
             hits.extend(otp_hits(lowered))

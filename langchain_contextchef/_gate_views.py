@@ -193,8 +193,6 @@ def _hex(token: str) -> str | None:
 
 
 def _percent(token: str) -> str | None:
-    if token.count("%") < 2:
-        return None
     decoded = unquote_plus(token)
     return decoded if decoded != token else None
 
