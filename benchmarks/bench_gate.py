@@ -31,7 +31,8 @@ from benchmarks._gate_before.gate import DEFAULT_GATE as BEFORE_GATE
 from benchmarks._gate_before.gate import WriteCandidate as BeforeCandidate
 from benchmarks._timing import goal, paired_medians, print_table, ratio
 from langchain_contextchef.gate import DEFAULT_GATE, WriteCandidate
-from tests.unit_tests.gate_corpus import BENIGN, CLASS_OF, CORPUS, INJECTIONS, SECRETS
+from tests.unit_tests.gate_corpus import BENIGN, CORPUS, INJECTIONS, SECRETS
+from tests.unit_tests.gate_corpus_world import CLASS_OF
 
 _TRIVIAL = re.compile(r"\d{6}")
 _BLOCKED = ("reject", "quarantine")
@@ -120,13 +121,25 @@ def run(quick: bool = False) -> dict[str, Any]:
     )
     benign_rate = results["refused_benign"] / max(1, results["benign"])
     results["goals"] = [
-        goal("secrets_leaked", results["secrets"] - results["blocked_secrets"], "== 0",
-             results["blocked_secrets"] == results["secrets"]),
-        goal("injections_leaked", results["injections"] - results["blocked_injections"], "== 0",
-             results["blocked_injections"] == results["injections"]),
+        goal(
+            "secrets_leaked",
+            results["secrets"] - results["blocked_secrets"],
+            "== 0",
+            results["blocked_secrets"] == results["secrets"],
+        ),
+        goal(
+            "injections_leaked",
+            results["injections"] - results["blocked_injections"],
+            "== 0",
+            results["blocked_injections"] == results["injections"],
+        ),
         goal("benign_refused_rate", benign_rate, "<= 0.01", benign_rate <= 0.01),
-        goal("cost_4000_chars_vs_before", results["after_vs_before_4000_chars"], "<= ~3x",
-             results["after_vs_before_4000_chars"] <= 3.0),
+        goal(
+            "cost_4000_chars_vs_before",
+            results["after_vs_before_4000_chars"],
+            "<= ~3x",
+            results["after_vs_before_4000_chars"] <= 3.0,
+        ),
     ]
     return results
 
@@ -134,8 +147,14 @@ def run(quick: bool = False) -> dict[str, Any]:
 def main() -> None:
     r = run(quick="--quick" in sys.argv)
     rows = [
-        [name, row["items"], row["items"] - row["wrong"] if not name.startswith("benign") else
-         row["items"] - row["wrong"], row["wrong"]]
+        [
+            name,
+            row["items"],
+            row["items"] - row["wrong"]
+            if not name.startswith("benign")
+            else row["items"] - row["wrong"],
+            row["wrong"],
+        ]
         for name, row in r["classes"].items()
     ]
     print_table("gate corpus by class", ["class", "items", "as labelled", "wrong"], rows)

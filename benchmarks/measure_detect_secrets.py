@@ -43,7 +43,12 @@ def _tok(seed: str, size: int, alphabet: str = _ALNUM) -> str:
 def probes() -> list[tuple[str, str]]:
     """Provider formats with no named pattern in the gate, in prose, labelled and bare."""
     formats = {
-        "discord": "M" + _tok("dc", 23, _URLSAFE) + "." + _tok("dc2", 6, _URLSAFE) + "." + _tok("dc3", 27, _URLSAFE),
+        "discord": "M"
+        + _tok("dc", 23, _URLSAFE)
+        + "."
+        + _tok("dc2", 6, _URLSAFE)
+        + "."
+        + _tok("dc3", 27, _URLSAFE),
         "telegram": "1234567890:" + _tok("tg", 35, _URLSAFE),
         "mailchimp": _tok("mc", 32, "0123456789abcdef") + "-us14",
         "pypi": "pypi-AgEIcHlwaS5vcmc" + _tok("pypi", 80, _URLSAFE),
@@ -61,14 +66,18 @@ def probes() -> list[tuple[str, str]]:
 def _plugins() -> dict[str, list[Any]]:
     from detect_secrets.core.plugins.util import get_mapping_from_secret_type_to_class
 
-    classes = {cls.__name__: cls for cls in get_mapping_from_secret_type_to_class().values()}
+    mapping: dict[str, Any] = get_mapping_from_secret_type_to_class()
+    classes: dict[str, Any] = {cls.__name__: cls for cls in mapping.values()}
     generic = {"Base64HighEntropyString", "HexHighEntropyString", "KeywordDetector"}
     skip = {"IPPublicDetector"}  # an IP address is not a secret
     named = [cls() for name, cls in sorted(classes.items()) if name not in generic | skip]
     return {
         "named provider plugins": named,
         "keyword plugin": [classes["KeywordDetector"]()],
-        "entropy plugins": [classes["Base64HighEntropyString"](), classes["HexHighEntropyString"]()],
+        "entropy plugins": [
+            classes["Base64HighEntropyString"](),
+            classes["HexHighEntropyString"](),
+        ],
     }
 
 
@@ -96,7 +105,9 @@ def run() -> dict[str, Any]:
         "gate": {
             "corpus_recall": sum(_gate_blocks(v) for _, v in secrets) / len(secrets),
             "probe_recall": sum(_gate_blocks(v) for _, v in probe_set) / len(probe_set),
-            "benign_refused": sum(DEFAULT_GATE.check(WriteCandidate("m", v)).action != "allow" for _, v in benign),
+            "benign_refused": sum(
+                DEFAULT_GATE.check(WriteCandidate("m", v)).action != "allow" for _, v in benign
+            ),
         }
     }
     for family, plugins in _plugins().items():
@@ -105,7 +116,9 @@ def run() -> dict[str, Any]:
         results[family] = {
             "corpus_recall": len(corpus_hits) / len(secrets),
             "probe_recall": len(probe_hits) / len(probe_set),
-            "gains_over_gate": [k for k, v in secrets + probe_set if _flags(plugins, v) and not _gate_blocks(v)],
+            "gains_over_gate": [
+                k for k, v in secrets + probe_set if _flags(plugins, v) and not _gate_blocks(v)
+            ],
             "false_positives": [k for k, v in benign if _flags(plugins, v)],
         }
     return results

@@ -248,13 +248,18 @@ def _d(
         re.compile(pattern, flags),
         group=group,
         validate=validate,
-        fast=re.compile(pattern, flags & ~re.IGNORECASE) if _lowercase_safe(pattern, flags) else None,
+        fast=re.compile(pattern, flags & ~re.IGNORECASE)
+        if _lowercase_safe(pattern, flags)
+        else None,
     )
 
 
 def _lowercase_safe(pattern: str, flags: int) -> bool:
-    """Whether a case-insensitive pattern matches lower-cased text without IGNORECASE:
-    no upper-case letter outside escapes, and no character class with upper case only."""
+    """Whether a case-insensitive pattern matches lower-cased text without IGNORECASE.
+
+    True when no upper-case letter stands outside escapes and no character class holds
+    upper case only.
+    """
     if not flags & re.IGNORECASE:
         return False
     bare = re.sub(r"\\.", "", pattern)
@@ -784,7 +789,10 @@ _TRIGGERS: dict[str, tuple[tuple[str, ...], bool]] = {
     "prompt_extraction": (("prompt", "developer", "instructions"), False),
     "exfiltration": (("://", "@"), False),
     "reader_trigger": (("this",), False),
-    "chat_template_token": (("<|", "inst", "<<", "_of_turn", "[tool", "[available", "[system"), False),
+    "chat_template_token": (
+        ("<|", "inst", "<<", "_of_turn", "[tool", "[available", "[system"),
+        False,
+    ),
     "role_tag": (("<",), False),
     "role_heading": (("#",), False),
     "role_prefix": (("system", "assistant", "developer", "human"), False),
@@ -812,9 +820,22 @@ _CUE = re.compile(
     + r"|the user (?:is|has)|do not|don't)(?!\w)"
     + r"|你|您|必须|必須|あなた|管理者|너|당신|해야|관리자|أنت|عليك|يجب|المستخدم|تطيع",
 )
-_STRONG_ROLES = frozenset({"assistant", "human", "developer", "asistente", "assistent",
-                           "ассистент", "助手", "アシスタント", "어시스턴트", "المساعد",
-                           "asistan", "assistente"})
+_STRONG_ROLES = frozenset(
+    {
+        "assistant",
+        "human",
+        "developer",
+        "asistente",
+        "assistent",
+        "ассистент",
+        "助手",
+        "アシスタント",
+        "어시스턴트",
+        "المساعد",
+        "asistan",
+        "assistente",
+    }
+)
 _ROLE_LINE_RE = (
     r"^[ \t>*_#\-\[]*(?P<label>"
     + "|".join(sorted(map(re.escape, ROLE_LABELS), key=len, reverse=True))
@@ -886,7 +907,14 @@ def tool_call_hits(view: str) -> list[Hit]:
         if name.group("action") is not None and not _KEYWORD_ARG.match(view, at + 1):
             continue
         hits.append(
-            Hit("python_tool_call", "injection", "a forged tool call", "markup", name.start(), at + 1)
+            Hit(
+                "python_tool_call",
+                "injection",
+                "a forged tool call",
+                "markup",
+                name.start(),
+                at + 1,
+            )
         )
     return hits
 
@@ -954,7 +982,9 @@ _INJECTION_SET = _INJECTION_DETECTORS + _MARKUP_DETECTORS
 
 def _run(detector: _Detector, text: str, out: list[Hit], lowered: str | None = None) -> None:
     if detector.fast is not None and lowered is not None:
-        confirmed = (detector.pattern.match(text, m.start()) for m in detector.fast.finditer(lowered))
+        confirmed = (
+            detector.pattern.match(text, m.start()) for m in detector.fast.finditer(lowered)
+        )
         matches: Iterable[re.Match[str] | None] = confirmed
     else:
         matches = detector.pattern.finditer(text)

@@ -71,8 +71,19 @@ def decodes_to_text(token: str) -> bool:
     return bool(text) and printable >= 0.9 * len(text) and sum(c.isalpha() for c in text) >= 3
 
 
-_PUBLIC_PREFIXES = ("sha256:", "sha384:", "sha512:", "sha1:", "md5:", "sha256-", "sha384-", "sha512-")
-_PUBLIC_KEY_LINE = re.compile(r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+$")
+_PUBLIC_PREFIXES = (
+    "sha256:",
+    "sha384:",
+    "sha512:",
+    "sha1:",
+    "md5:",
+    "sha256-",
+    "sha384-",
+    "sha512-",
+)
+_PUBLIC_KEY_LINE = re.compile(
+    r"(?:ssh-(?:rsa|dss|ed25519)|ecdsa-sha2-nistp\d+|sk-ssh-ed25519@openssh\.com)\s+$"
+)
 
 
 def _in_url_or_path(text: str, start: int, end: int) -> bool:
@@ -112,8 +123,10 @@ def _random(token: str) -> bool:
 
 
 def _word_cover(token: str) -> float:
-    """Share of the token inside word-like runs (`Account`, `settings`): near 1 for
-    CamelCase names, below 0.7 for random text of 30 characters or more."""
+    """Share of the token inside word-like runs (`Account`, `settings`).
+
+    Near 1 for CamelCase names, below 0.7 for random text of 30 characters or more.
+    """
     return sum(len(m.group(0)) for m in _WORDLIKE.finditer(token)) / len(token)
 
 

@@ -303,7 +303,7 @@ class ModelCheck(Runnable[WriteCandidate, SecondLineVerdict]):
                 output = future.result(timeout=self.timeout)
             except FutureTimeout:
                 return self._failed(f"timeout after {self.timeout:g}s")
-            except Exception as error:  # noqa: BLE001 - any model failure takes the policy
+            except Exception as error:
                 return self._failed(f"{type(error).__name__}: {error}")
         finally:
             executor.shutdown(wait=False, cancel_futures=True)
@@ -322,7 +322,7 @@ class ModelCheck(Runnable[WriteCandidate, SecondLineVerdict]):
             )
         except asyncio.TimeoutError:
             return self._failed(f"timeout after {self.timeout:g}s")
-        except Exception as error:  # noqa: BLE001 - any model failure takes the policy
+        except Exception as error:
             return self._failed(f"{type(error).__name__}: {error}")
         return self._read(output)
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from langchain_contextchef._gate_hit import Hit, HitCategory
-from langchain_contextchef._gate_lexicon import LEXICONS, Lexicon
+from langchain_contextchef._gate_lexicon import LEXICONS
 from langchain_contextchef._gate_normalize import fold_word
 
 __all__ = [
@@ -171,7 +171,9 @@ class _Kind:
     label: str
 
 
-_OVERRIDE = _Kind("override_lexicon", "an instruction to ignore previous instructions", "instruction")
+_OVERRIDE = _Kind(
+    "override_lexicon", "an instruction to ignore previous instructions", "instruction"
+)
 _ROLE = _Kind("role_lexicon", "an attempt to give the assistant a new role", "instruction")
 _PROMPT = _Kind(
     "system_prompt_lexicon",
@@ -314,7 +316,9 @@ def _copula_regex() -> str:
 
 
 _COPULA = _copula_regex()
-_CONNECTORS = sorted({fold_word(c) for lex in LEXICONS for c in lex.connectors}, key=len, reverse=True)
+_CONNECTORS = sorted(
+    {fold_word(c) for lex in LEXICONS for c in lex.connectors}, key=len, reverse=True
+)
 _QUALIFIER = (
     r"(?:\s*\([^()\n]{0,30}\)|\s+(?:" + "|".join(map(re.escape, _CONNECTORS)) + r")"
     r"(?:\s+[^\s:=;,.!?]+){1,4}?)?"
@@ -338,7 +342,10 @@ _PASSWORD_BARE_TAIL = re.compile(
 )
 _SHORT_LABEL = _compile("password_short")
 _SHORT_TAIL = re.compile(
-    r"(?:\s*(?P<explicit>" + _EXPLICIT + r")\s*" + _VALUE
+    r"(?:\s*(?P<explicit>"
+    + _EXPLICIT
+    + r")\s*"
+    + _VALUE
     + r"|\s+(?P<bare>(?=\S*\d)(?=\S*[^\W\d])[^\s\"',;]{6,64}))"
 )
 _USER_LABEL = _compile("user_words", stem=True)
@@ -359,8 +366,10 @@ _NON_LATIN = 0x0590
 
 
 def _ascii_part(value: str) -> str:
-    """The value up to the first letter of a script passwords are rarely typed in: in
-    "パスワードはSakura#2026です" the value ends before "です"."""
+    """The value up to the first letter of a script passwords are rarely typed in.
+
+    In "パスワードはSakura#2026です" the value ends before "です".
+    """
     for index, char in enumerate(value):
         if ord(char) >= _NON_LATIN:
             return value[:index]

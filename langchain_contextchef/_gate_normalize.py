@@ -244,7 +244,9 @@ def _allowed_invisible(text: str, index: int) -> int:
             keycap = before in "0123456789#*" and after == "\u20e3"
             return 1 if before and (keycap or _emoji_base(before) or _ideograph(before)) else 0
         if 0xFE00 <= code <= 0xFE0D:
-            return 1 if before and (_ideograph(before) or unicodedata.category(before) == "Sm") else 0
+            return (
+                1 if before and (_ideograph(before) or unicodedata.category(before) == "Sm") else 0
+            )
         return 1 if before and _ideograph(before) else 0
     if char in "\u115f\u1160":
         jamo = any(0x1100 <= ord(c) <= 0x11FF for c in (before, after) if c)

@@ -111,7 +111,9 @@ def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit
     """
     folded = fold(text)
     budget = [MAX_DECODED_CHARS]
-    view_hits = _scan_view(folded.text, secrets=secrets, injection=injection, depth=0, budget=budget)
+    view_hits = _scan_view(
+        folded.text, secrets=secrets, injection=injection, depth=0, budget=budget
+    )
     hits = [h.moved(*folded.span(h.start, h.end)) for h in view_hits]
     if injection:
         hits.extend(_hidden(text))

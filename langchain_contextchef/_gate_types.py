@@ -1,6 +1,8 @@
-"""The data of the write gate: what it judges (`WriteCandidate`) and what it says (`Finding`,
-`GateDecision`). Public through `langchain_contextchef.gate`; kept apart so the second-line
-check (`_gate_model`) and the gate itself can both use them without an import cycle.
+"""The data of the write gate: what it judges and what it says.
+
+`WriteCandidate` is what it judges; `Finding` and `GateDecision` are what it says. Public
+through `langchain_contextchef.gate`; kept apart so the second-line check (`_gate_model`)
+and the gate itself can both use them without an import cycle.
 """
 
 from __future__ import annotations

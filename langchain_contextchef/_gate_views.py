@@ -1,8 +1,8 @@
-"""Derived views of a folded text for the write gate: reversed, de-spaced and decoded.
+r"""Derived views of a folded text for the write gate: reversed, de-spaced and decoded.
 
 A secret or an instruction can be written so that no pattern sees it: backwards
 (`snoitcurtsni suoiverp lla erongi`), one character at a time (`i g n o r e`), or encoded
-(base64, hex, percent-encoding, `\\x`/`\\u` escapes, HTML character references). Each view
+(base64, hex, percent-encoding, `\x`/`\u` escapes, HTML character references). Each view
 here undoes one of those tricks and keeps, for every character, the span of the folded text
 it came from, so a hit in a view becomes a span of the original text (a decoded run maps to
 the whole encoded run, which is what redaction must cut).
@@ -263,16 +263,15 @@ def _tags(run: str) -> str:
 
 def _selectors(run: str) -> str | None:
     # The usual scheme: bytes 0-15 as U+FE00-U+FE0F, bytes 16-255 as U+E0100-U+E01EF.
-    raw = bytes(
-        ord(c) - 0xFE00 if ord(c) <= 0xFE0F else ord(c) - 0xE0100 + 16 for c in run
-    )
+    raw = bytes(ord(c) - 0xFE00 if ord(c) <= 0xFE0F else ord(c) - 0xE0100 + 16 for c in run)
     return _readable(raw)
 
 
 def smuggled_views(text: str) -> list[View]:
-    """Windows of the original `text` with invisible carriers decoded: Unicode tag
-    characters read as ASCII, and runs of variation selectors read as bytes (one per
-    selector).
+    """Windows of the original `text` with invisible carriers decoded.
+
+    Unicode tag characters read as ASCII, and runs of variation selectors read as bytes (one
+    per selector).
 
     Folding drops these characters, so these views work on the original text; `hidden_runs`
     refuses them anyway, and these views tell what they carried (a secret, an instruction).

@@ -176,8 +176,10 @@ _MIN_LITERAL = 3
 
 
 def _occurrences(text: str, literal: str) -> list[tuple[int, int]]:
-    """Every span of `text` that reads as `literal` once both are folded (so a repeat in
-    fullwidth or with a zero-width space inside is found too)."""
+    """Every span of `text` that reads as `literal` once both are folded.
+
+    So a repeat in fullwidth, or with a zero-width space inside, is found too.
+    """
     if not text or not literal:
         return []
     folded, needle = fold(text), fold(literal).text
@@ -192,8 +194,7 @@ def _occurrences(text: str, literal: str) -> list[tuple[int, int]]:
 
 
 class WriteGate:
-    """Deterministic checks every model write passes before it is stored, and an optional
-    model-based second line behind them.
+    """The checks every model write passes before it is stored, and an optional second line.
 
     Defaults (also the configuration of `DEFAULT_GATE`): secrets and injection attempts are
     rejected; values over 4,000 characters and descriptions over 500 are rejected; notes have
@@ -381,7 +382,9 @@ class WriteGate:
             TypeError: If a custom check returns something other than findings.
         """
         if candidate.written_by == "developer" and not self.gate_developer_writes:
-            return GateDecision("allow", candidate.value, candidate.description, kind=candidate.kind)
+            return GateDecision(
+                "allow", candidate.value, candidate.description, kind=candidate.kind
+            )
 
         judged: list[tuple[Finding, GateAction]] = []
         judged.extend((f, "reject") for f in self._limit_findings(candidate))

@@ -45,7 +45,9 @@ class StructuredFake(BaseChatModel):
     def _llm_type(self) -> str:
         return "structured-fake"
 
-    def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> Runnable[Any, BaseMessage]:
+    def bind_tools(
+        self, tools: Sequence[Any], *, tool_choice: str | None = None, **kwargs: Any
+    ) -> Runnable[Any, AIMessage]:
         return self
 
     def _reply(self, messages: list[BaseMessage]) -> ChatResult:
@@ -155,7 +157,10 @@ def test_the_second_line_can_quarantine_a_redacted_write() -> None:
 # --------------------------------------------------------------------------- failures
 
 
-@pytest.mark.parametrize(("on_error", "expected"), [("reject", "reject"), ("quarantine", "quarantine"), ("allow", "allow")])
+@pytest.mark.parametrize(
+    ("on_error", "expected"),
+    [("reject", "reject"), ("quarantine", "quarantine"), ("allow", "allow")],
+)
 def test_a_slow_model_takes_the_failure_policy_sync(on_error: OnError, expected: str) -> None:
     check = ModelCheck(_fake(delay=2.0), timeout=0.1, on_error=on_error)
     started = time.perf_counter()
@@ -168,8 +173,13 @@ def test_a_slow_model_takes_the_failure_policy_sync(on_error: OnError, expected:
         assert "could not be reviewed right now" in message
 
 
-@pytest.mark.parametrize(("on_error", "expected"), [("reject", "reject"), ("quarantine", "quarantine"), ("allow", "allow")])
-async def test_a_slow_model_takes_the_failure_policy_async(on_error: OnError, expected: str) -> None:
+@pytest.mark.parametrize(
+    ("on_error", "expected"),
+    [("reject", "reject"), ("quarantine", "quarantine"), ("allow", "allow")],
+)
+async def test_a_slow_model_takes_the_failure_policy_async(
+    on_error: OnError, expected: str
+) -> None:
     check = ModelCheck(_fake(delay=2.0), timeout=0.1, on_error=on_error)
     started = time.perf_counter()
     verdict = await check.ainvoke(SAFE)

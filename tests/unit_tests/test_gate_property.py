@@ -120,7 +120,10 @@ def _insert(text: str, char: str, every: int) -> str:
     return char.join(text[i : i + every] for i in range(0, len(text), every))
 
 
-_FULLWIDTH = {c: chr(ord(c) + 0xFEE0) for c in "!\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~"}
+_FULLWIDTH = {
+    c: chr(ord(c) + 0xFEE0)
+    for c in "!\"#$%&'()*+,-./0123456789:;<=>?@ABCDEFGHIJKLMNOPQRSTUVWXYZ[]^_`abcdefghijklmnopqrstuvwxyz{|}~"
+}
 _CYRILLIC = str.maketrans("aeopcxyAEOPCXKMHT", "аеорсхуАЕОРСХКМНТ")
 
 # Each trick: the carrying text -> what is written. All keep the content recoverable.
