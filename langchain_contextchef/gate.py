@@ -1,13 +1,27 @@
-"""The deterministic write gate: code, not the model, decides what memory may store.
+"""The write gate: code, not the model, decides what memory may store.
 
-Every model write passes through a `WriteGate` before it reaches the store. The gate runs
-built-in detectors for secrets (API keys, private keys, JWTs, passwords, one-time codes,
-payment cards) and prompt-injection signatures (instruction overrides, role and tool-call
-markup, hidden unicode), enforces size limits, and runs your own checks. It returns a
-`GateDecision`: allow, redact (store with placeholders), quarantine (store for review, never
-inject) or reject. The deterministic part is pure: no I/O, no model calls, the same answer
-every time. It reads many languages and undoes the usual hiding tricks (look-alike letters,
-invisible characters, leetspeak, base64/hex/percent encodings, reversed or spaced-out text).
+Every model write passes through a `WriteGate` before it reaches the store: memory entries
+and notes, and every field of them (key, value, description, type). The gate runs built-in
+detectors for secrets (API keys, private keys, JWTs, passwords, one-time codes, payment cards,
+long random tokens) and prompt-injection signatures (instruction overrides, role and tool-call
+markup, hidden comments, invisible unicode), enforces size limits, and runs your own checks.
+It returns a `GateDecision`: allow, redact (store with placeholders), quarantine (store for
+review, never inject) or reject. The deterministic part is pure: no I/O, no model calls, the
+same answer every time. It reads twelve languages and undoes the usual hiding tricks
+(look-alike letters, combining marks, invisible characters, leetspeak, base64/hex/percent
+encodings, reversed or spaced-out text).
+
+What each family of findings gets (the `secrets` and `injection` policies; defaults reject):
+
+| finding | category | default | under `redact` |
+|---|---|---|---|
+| named key formats, labelled credentials, passwords in 12 languages, codes, cards | secret | reject | the value is replaced |
+| bare random tokens, key bodies without their PEM header | secret | reject | the token is replaced |
+| anything found only once decoded, reversed or de-spaced | as found | reject | the whole encoded run is replaced |
+| overrides, new roles, system-prompt changes (12 languages, leetspeak) | injection | reject | the phrase is replaced |
+| role lines, chat-template tokens, hidden comments, forged tool calls | injection | reject | the markup is replaced |
+| invisible characters (Cf, bidi, tags, selectors outside emoji, fillers) | injection | reject | the characters are removed |
+| anything in the key or the type | as found | reject | reject (a key cannot be rewritten) |
 
 It is hygiene against common leaks and injections, not a security boundary: a determined
 writer can phrase an instruction no pattern knows. `ModelCheck` adds an optional second line,
