@@ -96,11 +96,15 @@ EN = Lexicon(
         "forget everything you know|learned|were",
         "ignore|disregard all that came before",
         "start over with no rules",
+        "pay no attention to … above|previous|prior|earlier|before",
+        "pay no attention to the system|previous|prior|earlier|original",
     ),
     role_phrases=_p(
         "you are now a|an|the|my|no|called|named|free|unrestricted|uncensored|unfiltered|jailbroken|dan|acting|operating|in",
         "you're now a|an|the|my|no|called|named|free|unrestricted|uncensored|unfiltered|jailbroken|dan|acting|operating|in",
         "from now on you are|will be|must|shall",
+        "from this point on|forward you",
+        "from here on you",
         "act as if you",
         "pretend you are",
         "your new role is",
@@ -159,6 +163,7 @@ EN = Lexicon(
         "pin code*",
         "pin",
         "your code",
+        "door|gate|alarm|safe|lock|entry|garage|keypad|locker code*",
     ),
     role_labels=_w("system assistant human user developer ai model tool bot"),
 )
