@@ -24,9 +24,9 @@ fine): `hidden_runs` answers it, on the original text.
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
-from dataclasses import dataclass
 
 __all__ = ["Folded", "fold", "fold_word", "has_leet", "hidden_runs", "leet_lines", "skeleton"]
 
@@ -70,15 +70,11 @@ _LEET_MIX = re.compile(r"[a-z][013457@$|!]+[a-z]")
 # change the letter and are kept.
 _STRIP_MARKS_BELOW = 0x0800
 
-_CACHE: dict[str, str] = {}
 _CACHE_LIMIT = 65_536
 
 
 def _fold_char(char: str) -> str:
-    """The folded form of one non-ASCII character (cached; empty means dropped)."""
-    folded = _CACHE.get(char)
-    if folded is not None:
-        return folded
+    """The folded form of one non-ASCII character (empty means dropped)."""
     category = unicodedata.category(char)
     if category == "Cf" or char in _FILLERS or _is_selector(char):
         folded = ""
@@ -91,67 +87,84 @@ def _fold_char(char: str) -> str:
         else:
             decomposed = unicodedata.normalize("NFKC", char)
         folded = decomposed.translate(_CONFUSABLES)
-    if len(_CACHE) < _CACHE_LIMIT:
-        _CACHE[char] = folded
     return folded
 
 
-@dataclass(frozen=True)
+class _FoldTable(dict[int, str]):
+    """`str.translate` table that folds each character on first sight and remembers it."""
+
+    def __missing__(self, code: int) -> str:
+        char = chr(code)
+        if code < 0x80:
+            folded = char
+        elif unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me"):
+            # A combining mark on its own ("ig\u0301nore"): precomposed letters lose their
+            # accents in `_fold_char`, and a separate mark goes the same way.
+            folded = ""
+        else:
+            folded = _fold_char(char)
+        if len(self) < _CACHE_LIMIT:
+            self[code] = folded
+        return folded
+
+
+_TABLE = _FoldTable()
+_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+
+
 class Folded:
     """A folded view of a text.
 
     Attributes:
         text: The folded text.
-        origin: For each offset of `text`, the offset in the original; `None` when the
-            folded text is the original (pure ASCII, nothing to undo).
     """
 
-    text: str
-    origin: list[int] | None
+    __slots__ = ("_origin", "_source", "text")
+
+    def __init__(self, source: str, text: str) -> None:
+        self._source = source
+        self.text = text
+        self._origin: list[int] | None = None
+
+    @property
+    def origin(self) -> list[int] | None:
+        """For each offset of `text`, the offset in the original; `None` when they are the
+        same text. Built on first use: most texts have no finding to map back."""
+        if self.text is self._source:
+            return None
+        if self._origin is None:
+            origin: list[int] = []
+            position = 0
+            source = self._source
+            for run in _NON_ASCII_RUN.finditer(source):
+                origin.extend(range(position, run.start()))
+                for index in range(run.start(), run.end()):
+                    origin.extend([index] * len(_TABLE[ord(source[index])]))
+                position = run.end()
+            origin.extend(range(position, len(source)))
+            self._origin = origin
+        return self._origin
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """Map a non-empty span of the folded text back to the original text."""
-        if self.origin is None:
+        origin = self.origin
+        if origin is None:
             return start, end
-        return self.origin[start], self.origin[end - 1] + 1
-
-
-_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
+        return origin[start], origin[end - 1] + 1
 
 
 def fold(text: str) -> Folded:
-    """Fold `text` (see the module docstring) and keep the offset map.
+    """Fold `text` (see the module docstring); the offset map is built when first asked for.
 
     Args:
         text: Any text.
 
     Returns:
-        The folded view; `origin` is `None` when `text` is ASCII.
+        The folded view (its `text` is `text` itself when there is nothing to undo).
     """
     if text.isascii():
-        return Folded(text, None)
-    pieces: list[str] = []
-    origin: list[int] = []
-    position = 0
-    for run in _NON_ASCII_RUN.finditer(text):
-        start = run.start()
-        pieces.append(text[position:start])
-        origin.extend(range(position, start))
-        previous = text[start - 1] if start > 0 else ""
-        for index in range(start, run.end()):
-            char = text[index]
-            if unicodedata.combining(char) and previous and ord(previous) < _STRIP_MARKS_BELOW:
-                # A combining mark on a Latin/Greek/Cyrillic letter: "ig\u0301nore".
-                continue
-            folded = _fold_char(char)
-            if folded:
-                pieces.append(folded)
-                origin.extend([index] * len(folded))
-                previous = char
-        position = run.end()
-    pieces.append(text[position:])
-    origin.extend(range(position, len(text)))
-    return Folded("".join(pieces), origin)
+        return Folded(text, text)
+    return Folded(text, text.translate(_TABLE))
 
 
 def fold_word(word: str) -> str:
@@ -261,6 +274,38 @@ def _suspect(char: str) -> bool:
     return unicodedata.category(char) == "Cf" or char in _FILLERS or _is_selector(char)
 
 
+@functools.cache
+def _suspect_class() -> re.Pattern[str]:
+    """One character class of every suspect character, so `hidden_runs` scans text in C.
+
+    Built once, on the first non-ASCII text, from the Unicode database of this Python (the
+    blocks where format characters live), not from a hand-kept list, so a format character
+    added to Unicode is covered on upgrade.
+    """
+    ranges: list[tuple[int, int]] = []
+    for low, high in (
+        (0x80, 0xFFFF),
+        (0x11000, 0x111FF),  # Brahmi, Kaithi: number signs
+        (0x13400, 0x1345F),  # Egyptian hieroglyph format controls
+        (0x1BC00, 0x1BCAF),  # shorthand format controls
+        (0x1D100, 0x1D1FF),  # musical symbols: beam and slur controls
+        (0xE0000, 0xE01EF),  # tags and supplementary variation selectors
+    ):
+        for code in range(low, high + 1):
+            if _suspect(chr(code)):
+                if ranges and ranges[-1][1] == code - 1:
+                    ranges[-1] = (ranges[-1][0], code)
+                else:
+                    ranges.append((code, code))
+    parts = (
+        re.escape(chr(a)) if a == b else f"{re.escape(chr(a))}-{re.escape(chr(b))}"
+        for a, b in ranges
+    )
+    return re.compile("[" + "".join(parts) + "]")
+
+
+
+
 def hidden_runs(text: str) -> list[tuple[int, int]]:
     """Spans of invisible or smuggling characters that no legitimate sequence explains.
 
@@ -280,20 +325,17 @@ def hidden_runs(text: str) -> list[tuple[int, int]]:
     if text.isascii():
         return []
     spans: list[tuple[int, int]] = []
-    index = 0
-    size = len(text)
-    while index < size:
-        char = text[index]
-        if char.isascii() or not _suspect(char):
-            index += 1
-            continue
+    resume = 0
+    for match in _suspect_class().finditer(text):
+        index = match.start()
+        if index < resume:
+            continue  # inside a legitimate sequence already accepted
         allowed = _allowed_invisible(text, index)
         if allowed:
-            index += allowed
+            resume = index + allowed
             continue
         if spans and spans[-1][1] == index:
             spans[-1] = (spans[-1][0], index + 1)
         else:
             spans.append((index, index + 1))
-        index += 1
     return spans

@@ -35,15 +35,19 @@ class View:
         starts: Source start offset of each character.
         ends: Source end offset of each character.
         note: How the source hid its content, appended to the reason of hits found only here.
+        mirror: For the reversed view, the source length (offsets are computed, not stored).
     """
 
     text: str
     starts: list[int]
     ends: list[int]
     note: str
+    mirror: int | None = None
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """Map a non-empty span of the view back to its source."""
+        if self.mirror is not None:
+            return self.mirror - end, self.mirror - start
         first, last = start, end - 1
         return (
             min(self.starts[first], self.starts[last]),
@@ -53,13 +57,7 @@ class View:
 
 def reversed_view(text: str) -> View:
     """`text` backwards."""
-    size = len(text)
-    return View(
-        text[::-1],
-        [size - 1 - i for i in range(size)],
-        [size - i for i in range(size)],
-        "written backwards",
-    )
+    return View(text[::-1], [], [], "written backwards", mirror=len(text))
 
 
 # Single characters separated by one gap character, at least six in a row:
