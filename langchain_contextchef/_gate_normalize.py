@@ -128,8 +128,10 @@ class Folded:
 
     @property
     def origin(self) -> list[int] | None:
-        """For each offset of `text`, the offset in the original; `None` when they are the
-        same text. Built on first use: most texts have no finding to map back."""
+        """For each offset of `text`, the offset in the original; `None` if they are equal.
+
+        Built on first use: most texts have no finding to map back.
+        """
         if self.text is self._source:
             return None
         if self._origin is None:
@@ -302,8 +304,6 @@ def _suspect_class() -> re.Pattern[str]:
         for a, b in ranges
     )
     return re.compile("[" + "".join(parts) + "]")
-
-
 
 
 def hidden_runs(text: str) -> list[tuple[int, int]]:
