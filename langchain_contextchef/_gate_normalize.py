@@ -5,8 +5,9 @@ undone, so one pattern covers every spelling:
 
 - compatibility forms (fullwidth `ｉｇｎｏｒｅ`, mathematical `𝐢𝐠𝐧𝐨𝐫𝐞`, circled, superscript)
   become plain characters (NFKD);
-- accents on Latin, Greek and Cyrillic letters are dropped (`contraseña` -> `contrasena`), so
-  trigger words cannot be split by combining marks and lexicons match with or without accents;
+- accents on Latin, Greek and Cyrillic letters are dropped (`contraseña` -> `contrasena`), and
+  so is every combining mark that stands alone, so trigger words cannot be split by combining
+  marks and lexicons match with or without accents;
 - format characters (category Cf: zero-width, bidirectional, soft hyphen, tags, ...),
   variation selectors and blank fillers (U+3164, U+115F, U+1160, U+FFA0, U+2800, U+034F) are
   removed;
@@ -14,8 +15,9 @@ undone, so one pattern covers every spelling:
   dotless i) become Latin;
 - decimal digits of every script become ASCII digits.
 
-`fold` returns the folded text and a map from each folded offset to the original one, so a
-span found in the view is a span of the original text. `skeleton` is a second, lossy view for
+`fold` returns the folded text (one `str.translate` with a cached table) and, on demand, a
+map from each folded offset to the original one, so a span found in the view is a span of
+the original text. `skeleton` is a second, lossy view for
 the instruction lexicons only: it also reads leetspeak (`1gn0r3 4ll` -> `ignore all`).
 
 Whether an invisible character is *allowed* is a different question (a ZWJ inside an emoji is
