@@ -820,21 +820,23 @@ _CUE = re.compile(
     + r"|the user (?:is|has)|do not|don't)(?!\w)"
     + r"|你|您|必须|必須|あなた|管理者|너|당신|해야|관리자|أنت|عليك|يجب|المستخدم|تطيع",
 )
+# Labels that only ever open a chat turn; "System", "User", "Developer", "Model" and their
+# translations also label facts ("System: Ubuntu 22.04", "Developer: Tomasz").
 _STRONG_ROLES = frozenset(
-    {
+    fold_word(w)
+    for w in [
         "assistant",
         "human",
-        "developer",
         "asistente",
         "assistent",
+        "assistente",
         "ассистент",
         "助手",
         "アシスタント",
         "어시스턴트",
         "المساعد",
         "asistan",
-        "assistente",
-    }
+    ]
 )
 _ROLE_LINE_RE = (
     r"^[ \t>*_#\-\[]*(?P<label>"
@@ -847,10 +849,11 @@ _ROLE_LINE_ANY = re.compile(_ROLE_LINE_RE, re.IGNORECASE | re.MULTILINE)
 def _role_line(match: re.Match[str]) -> bool:
     """A role label at the start of a line: "System:", "assistant:", "ＵＳＥＲ:"...
 
-    Labels that only ever start a chat turn (assistant, human, developer) always count.
-    "System:" and "User:" also label facts ("System: Ubuntu 22.04"), so they count when the
-    label is shouted or lower-case, when the line speaks to the model, or when the text holds
-    a second role line (a transcript).
+    Labels that only ever start a chat turn (assistant, human) always count. "System:",
+    "User:" or "Developer:" also label facts ("System: Ubuntu 22.04"), so they count when the
+    label is shouted (`SYSTEM:`), stands alone on its line, when the line speaks to the model
+    (a cue word such as "you", "must", "obey"), or when the text holds a second role line (a
+    transcript).
     """
     label = match.group("label")
     lowered = label.lower()

@@ -437,7 +437,13 @@ def test_role_lines_in_any_case(text: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["System: Ubuntu 22.04 on the build box.", "User: Priya (team lead).", "Model: Llama 3.1 8B."],
+    [
+        "System: Ubuntu 22.04 on the build box.",
+        "User: Priya (team lead).",
+        "Model: Llama 3.1 8B.",
+        "Developer: Tomasz wrote the parser.",
+        "Sistema: Debian 12 en el servidor.",
+    ],
 )
 def test_labels_that_state_facts_are_not_role_lines(text: str) -> None:
     assert _check(text).action == "allow"
