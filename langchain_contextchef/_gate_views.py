@@ -150,10 +150,12 @@ _HEX = re.compile(
     r"|(?:\\x[0-9A-Fa-f]{2}){4,}"
     r"|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]){7,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])"
 )
-_PERCENT = re.compile(r"[^\s]*%[0-9A-Fa-f]{2}[^\s]*")
+# Whole words holding escapes. Each starts after whitespace: a pattern free to start anywhere
+# would rescan a long word from every position (quadratic on a 4,000-character blob).
+_PERCENT = re.compile(r"(?<!\S)\S*?%[0-9A-Fa-f]{2}\S*")
 _ESCAPES = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2})")
-_ESCAPED_RUN = re.compile(r"[^\s]*(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})[^\s]*")
-_ENTITY_RUN = re.compile(r"[^\s]*&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});[^\s]*")
+_ESCAPED_RUN = re.compile(r"(?<!\S)\S*?(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})\S*")
+_ENTITY_RUN = re.compile(r"(?<!\S)\S*?&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});\S*")
 
 
 def _readable(raw: bytes) -> str | None:
