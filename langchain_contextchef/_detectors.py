@@ -937,7 +937,7 @@ _MARKUP_DETECTORS: tuple[_Detector, ...] = (
         "injection",
         "a hidden comment addressed to the model",
         "markup",
-        r"<!--[\s\S]{0,2000}?(?:-->|\Z)|^[ \t]*\[(?://|comment|_|#|note)\]:\s*(?:#|<>)?\s*[(\"'][^\n]*",
+        r"<!--(?:(?!-->)[\s\S]){0,2000}(?:-->)?|^[ \t]*\[(?://|comment|_|#|note)\]:\s*(?:#|<>)?\s*[(\"'][^\n]*",
         _I | _M,
         validate=_addressed_to_model,
     ),
