@@ -358,7 +358,9 @@ def test_round_trip_of_arbitrary_text(key: str, value: str, description: str | N
     source.set(key, value, description=description, type="fact")
     with tempfile.TemporaryDirectory() as folder:
         export_kagent(source, folder)
-        target = Memory(InMemoryStore())
+        # The format round trip, not the gate: arbitrary text includes invisible characters
+        # (U+00AD, selectors, fillers) that a gated memory refuses on import, by design.
+        target = Memory(InMemoryStore(), MemoryConfig(gate=None))
         receipt = import_kagent(target, folder, gate=False)
     assert receipt.imported_keys == [key]
     entry = target.get_entry(key)
