@@ -1,100 +1,234 @@
-"""Benchmark the write gate: corpus figures and the cost of one `check`.
+"""Benchmark the write gate: corpus figures by class, and the cost of one `check`.
 
-Run with `python benchmarks/bench_gate.py` (add `--quick` for a short run). Speed is reported
-as a ratio against a baseline measured in the same run on the same values: `len(value)` plus
-one trivial regex search, i.e. the least any write path does with a value.
+Run with `python benchmarks/bench_gate.py` (add `--quick` for a short run).
+
+Corpus: every labelled item of `tests/unit_tests/gate_corpus.py` goes through `DEFAULT_GATE`;
+a secret or an injection counts as blocked when the gate rejects or quarantines it, a benign
+item counts as refused when the gate does anything but allow it. Figures are printed per class
+(language, format, hiding trick).
+
+Speed, two ratios measured in the same run on the same values:
+
+- against a trivial baseline (`len(value)` plus one regex search), the least any write path
+  does with a value;
+- against the gate as it was before the second-line work: a frozen copy lives in
+  `benchmarks/_gate_before/` (the package itself keeps no old code), so the "before" column is
+  today's machine running yesterday's code, interleaved with the new gate (medians and the
+  best of the rounds: on a shared machine the best is the steadier figure).
 """
 
 from __future__ import annotations
 
-import re
 import statistics
 import sys
 import time
+from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+import re
+
+from benchmarks._gate_before.gate import DEFAULT_GATE as BEFORE_GATE
+from benchmarks._gate_before.gate import WriteCandidate as BeforeCandidate
+from benchmarks._timing import goal, paired_medians, print_table, ratio
 from langchain_contextchef.gate import DEFAULT_GATE, WriteCandidate
 from tests.support.gate_corpus import BENIGN, CORPUS, INJECTIONS, SECRETS
+from tests.support.gate_corpus_world import CLASS_OF
 
 _TRIVIAL = re.compile(r"\d{6}")
+_BLOCKED = ("reject", "quarantine")
+
+
+def _action(key: str, value: str) -> str:
+    return DEFAULT_GATE.check(WriteCandidate(key, value)).action
 
 
 def _corpus_figures() -> dict[str, Any]:
-    def blocked(items: list[tuple[str, str, str]]) -> int:
-        return sum(
-            DEFAULT_GATE.check(WriteCandidate(key, value)).action in ("reject", "quarantine")
-            for key, value, _ in items
-        )
-
-    refused = sum(
-        DEFAULT_GATE.check(WriteCandidate(key, value)).action != "allow" for key, value, _ in BENIGN
-    )
+    per_class: dict[str, dict[str, int]] = defaultdict(lambda: {"items": 0, "wrong": 0})
+    totals = {"secret": 0, "injection": 0, "benign": 0}
+    wrong = {"secret": 0, "injection": 0, "benign": 0}
+    leaked: list[str] = []
+    refused: list[str] = []
+    for key, value, label in CORPUS:
+        action = _action(key, value)
+        bad = action != "allow" if label == "benign" else action not in _BLOCKED
+        row = per_class[f"{label}: {CLASS_OF.get(key, 'unclassified')}"]
+        row["items"] += 1
+        row["wrong"] += bad
+        totals[label] += 1
+        wrong[label] += bad
+        if bad:
+            (refused if label == "benign" else leaked).append(key)
     return {
-        "blocked_secrets": blocked(list(SECRETS)),
+        "blocked_secrets": totals["secret"] - wrong["secret"],
         "secrets": len(SECRETS),
-        "blocked_injections": blocked(list(INJECTIONS)),
+        "blocked_injections": totals["injection"] - wrong["injection"],
         "injections": len(INJECTIONS),
-        "refused_benign": refused,
+        "refused_benign": wrong["benign"],
         "benign": len(BENIGN),
+        "leaked_keys": leaked,
+        "refused_keys": refused,
+        "classes": {name: dict(row) for name, row in sorted(per_class.items())},
     }
 
 
-def _median_seconds(fn: Any, values: list[str], repeats: int) -> float:
-    """Median over `repeats` passes of the mean time of one call."""
-    samples = []
+def _long_value() -> str:
+    # A value at the default size limit, mixing every language of the benign corpus: the
+    # worst case the gate accepts (nothing is found, so every detector runs to the end).
+    return (" ".join(value for _, value, _ in BENIGN) * 3)[:4000]
+
+
+def _interleaved(
+    fns: dict[str, Callable[[], object]], *, repeats: int
+) -> tuple[dict[str, float], dict[str, float]]:
+    """Median and best wall time of each function, called round-robin, garbage collector on.
+
+    On a shared machine the median moves with the neighbours' load; the best time of many
+    interleaved rounds is the steadier estimate of what the code costs, so both are kept.
+    """
+    samples: dict[str, list[float]] = {name: [] for name in fns}
+    for fn in fns.values():  # warm caches (fold table, compiled patterns) on both sides
+        fn()
     for _ in range(repeats):
-        start = time.perf_counter()
-        for value in values:
-            fn(value)
-        samples.append((time.perf_counter() - start) / len(values))
-    return statistics.median(samples)
+        for name, fn in fns.items():
+            start = time.perf_counter()
+            fn()
+            samples[name].append(time.perf_counter() - start)
+    medians = {name: statistics.median(values) for name, values in samples.items()}
+    return medians, {name: min(values) for name, values in samples.items()}
 
 
-def _baseline(value: str) -> object:
-    return len(value), _TRIVIAL.search(value)
+def _pathological() -> dict[str, str]:
+    """4,000-character inputs built to stress each stage (decoding, views, lexicons)."""
+    return {
+        "spaced letters": "a " * 2000,
+        "dashed letters": "a-" * 2000,
+        "percent escapes": "%41" * 1333,
+        "html references": "&#65;" * 800,
+        "one long token": "Ab1" * 1333,
+        "repeated override verb": "ignore " * 570,
+        "repeated password label": "password: " * 400,
+        "open comments": "<!--" * 1000,
+        "zero-width spaces": "\u200b" * 4000,
+        "card-like digits": "4111 " * 800,
+        "role labels": "System: " * 500,
+        "call-like text": "send_x(" * 570,
+        "chinese labels": "密码是" * 1333,
+    }
 
 
-def _gate(value: str) -> object:
-    return DEFAULT_GATE.check(WriteCandidate("bench", value))
+def _worst_case(repeats: int) -> dict[str, Any]:
+    """The slowest pathological input for the new gate, and the old gate on the same input."""
+    rows: dict[str, tuple[float, float]] = {}
+    for name, text in _pathological().items():
+        after = min(_timed(DEFAULT_GATE.check, WriteCandidate("k", text)) for _ in range(repeats))
+        before = min(_timed(BEFORE_GATE.check, BeforeCandidate("k", text)) for _ in range(repeats))
+        rows[name] = (after, before)
+    worst = max(rows, key=lambda name: rows[name][0])
+    return {
+        "worst_input": worst,
+        "worst_after_us": rows[worst][0] * 1e6,
+        "worst_before_us": rows[worst][1] * 1e6,
+    }
+
+
+def _timed(fn: Callable[[Any], object], argument: Any) -> float:
+    start = time.perf_counter()
+    fn(argument)
+    return time.perf_counter() - start
 
 
 def run(quick: bool = False) -> dict[str, Any]:
     """Measure the corpus figures and the per-check cost; return them as a dict."""
     repeats = 5 if quick else 25
     values = [value for _, value, _ in CORPUS]
-    # A value at the default size limit: the worst case the gate accepts.
-    long_value = (" ".join(value for _, value, _ in BENIGN) * 3)[:4000]
-    long_values = [long_value] * 10
+    long_value = _long_value()
 
-    for fn in (_baseline, _gate):  # warm caches before measuring either side
-        _median_seconds(fn, values, 1)
+    def baseline_corpus() -> None:
+        for value in values:
+            len(value), _TRIVIAL.search(value)
+
+    def gate_corpus() -> None:
+        for value in values:
+            DEFAULT_GATE.check(WriteCandidate("bench", value))
+
+    def baseline_long() -> None:
+        len(long_value), _TRIVIAL.search(long_value)
+
+    def before_long() -> None:
+        BEFORE_GATE.check(BeforeCandidate("bench", long_value))
+
+    def after_long() -> None:
+        DEFAULT_GATE.check(WriteCandidate("bench", long_value))
 
     results: dict[str, Any] = _corpus_figures()
-    base = _median_seconds(_baseline, values, repeats)
-    gate = _median_seconds(_gate, values, repeats)
-    base_long = _median_seconds(_baseline, long_values, repeats)
-    gate_long = _median_seconds(_gate, long_values, repeats)
+    corpus = paired_medians({"base": baseline_corpus, "gate": gate_corpus}, repeats=repeats)
+    long, best = _interleaved(
+        {"base": baseline_long, "before": before_long, "after": after_long},
+        repeats=repeats * 4,
+    )
+    per_value = len(values)
     results.update(
         {
-            "check_us": gate * 1e6,
-            "baseline_us": base * 1e6,
-            "ratio": gate / base,
-            "check_4000_chars_us": gate_long * 1e6,
-            "baseline_4000_chars_us": base_long * 1e6,
-            "ratio_4000_chars": gate_long / base_long,
+            "check_us": corpus["gate"] / per_value * 1e6,
+            "baseline_us": corpus["base"] / per_value * 1e6,
+            "ratio": ratio(corpus["gate"], corpus["base"]),
+            "check_4000_chars_us": long["after"] * 1e6,
+            "baseline_4000_chars_us": long["base"] * 1e6,
+            "ratio_4000_chars": ratio(long["after"], long["base"]),
+            "before_4000_chars_us": long["before"] * 1e6,
+            "after_vs_before_4000_chars": ratio(long["after"], long["before"]),
+            "best_before_4000_chars_us": best["before"] * 1e6,
+            "best_after_4000_chars_us": best["after"] * 1e6,
+            "best_after_vs_before_4000_chars": ratio(best["after"], best["before"]),
         }
     )
+    results.update(_worst_case(2 if quick else 5))
+    benign_rate = results["refused_benign"] / max(1, results["benign"])
+    results["goals"] = [
+        goal(
+            "secrets_leaked",
+            results["secrets"] - results["blocked_secrets"],
+            "== 0",
+            results["blocked_secrets"] == results["secrets"],
+        ),
+        goal(
+            "injections_leaked",
+            results["injections"] - results["blocked_injections"],
+            "== 0",
+            results["blocked_injections"] == results["injections"],
+        ),
+        goal("benign_refused_rate", benign_rate, "<= 0.01", benign_rate <= 0.01),
+        goal(
+            "cost_4000_chars_vs_before",
+            results["after_vs_before_4000_chars"],
+            "<= ~3x",
+            results["after_vs_before_4000_chars"] <= 3.0,
+        ),
+    ]
     return results
 
 
 def main() -> None:
     r = run(quick="--quick" in sys.argv)
+    rows = [
+        [name, row["items"], row["items"] - row["wrong"], row["wrong"]]
+        for name, row in r["classes"].items()
+    ]
+    print_table(
+        "gate corpus by class (secrets and injections: blocked; benign: allowed)",
+        ["class", "items", "handled as labelled", "wrong"],
+        rows,
+    )
+    print()
     print(f"blocked secrets     {r['blocked_secrets']}/{r['secrets']}")
     print(f"blocked injections  {r['blocked_injections']}/{r['injections']}")
     print(f"refused benign      {r['refused_benign']}/{r['benign']}")
+    if r["leaked_keys"] or r["refused_keys"]:
+        print(f"leaked: {r['leaked_keys']}  refused: {r['refused_keys']}")
     print(
         f"check, corpus value: median {r['check_us']:.1f} us vs baseline "
         f"{r['baseline_us']:.2f} us -> {r['ratio']:.0f}x"
@@ -102,6 +236,16 @@ def main() -> None:
     print(
         f"check, 4,000 chars:  median {r['check_4000_chars_us']:.1f} us vs baseline "
         f"{r['baseline_4000_chars_us']:.2f} us -> {r['ratio_4000_chars']:.0f}x"
+    )
+    print(
+        f"check, 4,000 chars:  before {r['before_4000_chars_us']:.0f} us, after "
+        f"{r['check_4000_chars_us']:.0f} us -> {r['after_vs_before_4000_chars']:.2f}x the old "
+        f"gate (medians); best of rounds {r['best_before_4000_chars_us']:.0f} us vs "
+        f"{r['best_after_4000_chars_us']:.0f} us -> {r['best_after_vs_before_4000_chars']:.2f}x"
+    )
+    print(
+        f"slowest stress input ({r['worst_input']}): {r['worst_after_us']:.0f} us "
+        f"(old gate on it: {r['worst_before_us']:.0f} us)"
     )
 
 

@@ -1,10 +1,10 @@
-"""Built-in detectors of the write gate: secrets and prompt-injection signatures.
+"""The pattern detectors of the write gate: named secret formats and injection markup.
 
-Everything here is pure and deterministic. Patterns are compiled once at import time. Text is
-scanned after a light *folding* step (compatibility normalisation, removal of invisible
-characters, common Cyrillic/Greek look-alikes mapped to Latin) so that `ｉｇｎｏｒｅ` or
-`ig<ZWSP>nore` cannot slip past an English pattern; every span is mapped back to the
-original text, so callers can redact exactly what was found.
+Everything here is pure and deterministic. Patterns are compiled once at import time and run
+on a *folded* view of the text (`_gate_normalize`), so `ｉｇｎｏｒｅ` or `ig<ZWSP>nore`
+cannot slip past them; `core_hits` adds the multilingual lexicons (`_gate_multilingual`) and
+the label-free secret checks (`_gate_entropy`). The scanner (`_gate_scan`) runs `core_hits`
+on every view of a text and maps the spans back.
 
 Each hit carries a `reason` that names the kind of problem and never contains matched text:
 reasons are shown to the model.
@@ -17,36 +17,20 @@ import binascii
 import json
 import math
 import re
-import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Literal
 
-__all__ = ["Hit", "luhn_valid", "scan"]
+from langchain_contextchef._gate_entropy import bare_token_hits, key_body_hits
+from langchain_contextchef._gate_hit import Hit, HitCategory
+from langchain_contextchef._gate_multilingual import (
+    ROLE_LABELS,
+    credential_hits,
+    injection_hits,
+    otp_hits,
+)
+from langchain_contextchef._gate_normalize import fold_word, leet_lines, skeleton
 
-HitCategory = Literal["secret", "injection"]
-
-
-@dataclass(frozen=True)
-class Hit:
-    """One match of a built-in detector in a piece of text.
-
-    Attributes:
-        detector: Stable detector name, e.g. `openai_key`.
-        category: `secret` or `injection`.
-        reason: Noun phrase safe to show the model, e.g. "an API key (OpenAI format)".
-        label: Redaction label used in the placeholder `[REDACTED:<label>]`; empty means
-            the span is removed rather than replaced (invisible characters).
-        start: Start offset in the original text.
-        end: End offset (exclusive) in the original text.
-    """
-
-    detector: str
-    category: HitCategory
-    reason: str
-    label: str
-    start: int
-    end: int
+__all__ = ["core_hits", "luhn_valid"]
 
 
 Validator = Callable[[re.Match[str]], bool]
@@ -61,6 +45,10 @@ class _Detector:
     pattern: re.Pattern[str]
     group: int = 0
     validate: Validator | None = None
+    # The same pattern without IGNORECASE, for the lower-cased view: case-insensitive
+    # matching defeats the regex engine's literal prefix scan, so candidates are found on
+    # the lowered text and confirmed with `pattern` at the same offset.
+    fast: re.Pattern[str] | None = None
 
 
 # --------------------------------------------------------------------------- helpers
@@ -108,6 +96,31 @@ def _group_random(group: int) -> Validator:
     def check(match: re.Match[str]) -> bool:
         token = match.group(group)
         return not token.startswith("[REDACTED") and _looks_random(token)
+
+    return check
+
+
+_UPPER_DIGIT = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+_ALNUM = frozenset("abcdefghijklmnopqrstuvwxyz") | _UPPER_DIGIT
+
+
+def _after(forbidden: frozenset[str]) -> Validator:
+    """The match must not continue a word made of `forbidden` characters on its left.
+
+    Written as a check after the match rather than a look-behind in the pattern: a pattern
+    that starts with literals lets the regex engine skip ahead to where they occur.
+    """
+
+    def check(match: re.Match[str]) -> bool:
+        start = match.start()
+        return start == 0 or match.string[start - 1] not in forbidden
+
+    return check
+
+
+def _both(first: Validator, second: Validator) -> Validator:
+    def check(match: re.Match[str]) -> bool:
+        return first(match) and second(match)
 
     return check
 
@@ -162,9 +175,17 @@ def _url_password(match: re.Match[str]) -> bool:
     return value.lower() not in {"password", "pass", "pwd", "secret", "xxx", "changeme"}
 
 
+# Order, invoice and tracking labels in the lexicon languages (folded like the text).
+_ID_WORDS = (
+    "order invoice tracking ticket booking shipment parcel case ref reference sku isbn ean "
+    "upc serial transaction customer pedido factura orden bestellung rechnung auftrag "
+    "sendung заказ счет commande facture ordine fattura ordem fatura siparis fatura "
+    "订单 订单号 发票 注文 注文番号 請求書 주문 주문번호 طلب فاتورة"
+)
 _ID_LABEL = re.compile(
-    r"(?:order|invoice|tracking|ticket|booking|shipment|parcel|case|ref(?:erence)?|sku|"
-    r"isbn|ean|upc|serial|transaction|customer)\s*(?:id|no\.?|number|num|#)?\s*[:#]?\s*$",
+    r"(?:"
+    + "|".join(sorted({re.escape(fold_word(w)) for w in _ID_WORDS.split()}, key=len, reverse=True))
+    + r")\s*(?:id|no\.?|nr\.?|n°|number|num|numero|nummer|#|号)?\s*[:#：]?\s*$",
     re.IGNORECASE,
 )
 
@@ -193,30 +214,11 @@ def _card_brand_ok(digits: str) -> bool:
 
 
 def _card(match: re.Match[str]) -> bool:
-    digits = re.sub(r"[ \-]", "", match.group(0))
+    digits = re.sub(r"[^0-9]", "", match.group(0))
     if not 13 <= len(digits) <= 19 or not _card_brand_ok(digits) or not luhn_valid(digits):
         return False
     before = match.string[max(0, match.start() - 40) : match.start()]
     return _ID_LABEL.search(before) is None
-
-
-def _joiner_misuse(match: re.Match[str]) -> bool:
-    # ZWNJ/ZWJ between letters of scripts that need them (Persian, Indic) or inside emoji
-    # sequences are legitimate; everything else in this class is a hiding trick.
-    run = match.group(0)
-    if set(run) - {"\u200c", "\u200d"}:
-        return True
-    text = match.string
-    before = text[match.start() - 1] if match.start() > 0 else ""
-    after = text[match.end()] if match.end() < len(text) else ""
-    if not before or not after or before.isascii() or after.isascii():
-        return True
-
-    def joinable(char: str) -> bool:
-        category = unicodedata.category(char)
-        return category[0] in "LM" or category == "So" or char == "\ufe0f"
-
-    return not (joinable(before) and joinable(after))
 
 
 # --------------------------------------------------------------------------- patterns
@@ -239,8 +241,32 @@ def _d(
     validate: Validator | None = None,
 ) -> _Detector:
     return _Detector(
-        name, category, reason, label, re.compile(pattern, flags), group=group, validate=validate
+        name,
+        category,
+        reason,
+        label,
+        re.compile(pattern, flags),
+        group=group,
+        validate=validate,
+        fast=re.compile(pattern, flags & ~re.IGNORECASE)
+        if _lowercase_safe(pattern, flags)
+        else None,
     )
+
+
+def _lowercase_safe(pattern: str, flags: int) -> bool:
+    """Whether a case-insensitive pattern matches lower-cased text without IGNORECASE.
+
+    True when no upper-case letter stands outside escapes and no character class holds
+    upper case only.
+    """
+    if not flags & re.IGNORECASE:
+        return False
+    bare = re.sub(r"\\.", "", pattern)
+    classes = re.findall(r"\[[^\]]*\]", bare)
+    if any(re.search("[A-Z]", c) and not re.search("[a-z]", c) for c in classes):
+        return False
+    return re.search("[A-Z]", re.sub(r"\[[^\]]*\]", "", bare)) is None
 
 
 _SECRET_DETECTORS: tuple[_Detector, ...] = (
@@ -272,7 +298,8 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         "secret",
         "an AWS access key id",
         "aws_key",
-        r"(?<![A-Z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])",
+        r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Z0-9])",
+        validate=_after(_UPPER_DIGIT),
     ),
     _d(
         "aws_secret_key",
@@ -351,6 +378,37 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         _L + r"SG\.[A-Za-z0-9_\-]{16,32}\.[A-Za-z0-9_\-]{30,50}",
     ),
     _d("npm_token", "secret", "an access token (npm format)", "token", _L + r"npm_[A-Za-z0-9]{36}"),
+    # Formats found by measuring detect-secrets' provider plugins on the corpus
+    # (benchmarks/measure_detect_secrets.py): the only ones it caught and the gate did not.
+    _d(
+        "discord_bot_token",
+        "secret",
+        "a bot token (Discord format)",
+        "token",
+        r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}(?![A-Za-z0-9_\-])",
+        validate=_both(_after(_ALNUM | frozenset("_-.")), _mixed),
+    ),
+    _d(
+        "mailchimp_key",
+        "secret",
+        "an API key (Mailchimp format)",
+        "api_key",
+        r"(?<![0-9a-z])[0-9a-f]{32}-us[0-9]{1,2}(?![0-9a-z])",
+    ),
+    _d(
+        "telegram_bot_token",
+        "secret",
+        "a bot token (Telegram format)",
+        "token",
+        r"(?<![\d:])\d{8,10}:[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])",
+    ),
+    _d(
+        "pypi_token",
+        "secret",
+        "an API token (PyPI format)",
+        "token",
+        _L + r"pypi-AgE[A-Za-z0-9_\-]{50,}",
+    ),
     _d(
         "huggingface_token",
         "secret",
@@ -400,13 +458,13 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         "secret",
         "a credential assigned to a key or token field",
         "token",
-        r"(?<![A-Za-z0-9])(?:api[_\-\s]?key|apikey|api[_\-\s]?secret|secret[_\-\s]?key|client[_\-\s]?secret|"
+        r"(?:api[_\-\s]?key|apikey|api[_\-\s]?secret|secret[_\-\s]?key|client[_\-\s]?secret|"
         r"access[_\-\s]?key|access[_\-\s]?token|auth[_\-\s]?token|refresh[_\-\s]?token|"
         r"session[_\-\s]?token|private[_\-\s]?key|signing[_\-\s]?key|token|secret)[\"']?"
         r"\s*(?:[:=]|=>|\bis\b)\s*[\"']?([A-Za-z0-9\-_./+=~]{16,})",
         _I,
         group=1,
-        validate=_group_random(1),
+        validate=_both(_after(_ALNUM), _group_random(1)),
     ),
     _d(
         "password_assignment",
@@ -457,7 +515,8 @@ _SECRET_DETECTORS: tuple[_Detector, ...] = (
         "secret",
         "a payment card number",
         "card_number",
-        r"(?<![\w.\-])(?:\d[ \-]?){12,18}\d(?![\w\-]|\.\d)",
+        # Any grouping (4-4-4-4, 4-6-5, 4-4-4-3, ...) with spaces, dashes, dots or slashes.
+        r"(?<![\w.\-/])(?:\d(?:[ .\-/]| - )?){12,18}\d(?![\w]|[.\-/]\d)",
         validate=_card,
     ),
 )
@@ -599,7 +658,8 @@ _INJECTION_DETECTORS: tuple[_Detector, ...] = (
         "injection",
         "chat-template control tokens",
         "markup",
-        r"<\|\s*[a-z_]{2,30}\s*\|>|\[/?\s*INST\s*\]|<</?\s*SYS\s*>>|<(?:start|end)_of_turn>",
+        r"<\|[^|<>\n]{1,40}\|>|\[/?\s*INST\s*\]|<</?\s*SYS\s*>>|<(?:start|end)_of_turn>"
+        r"|\[/?(?:TOOL_CALLS|AVAILABLE_TOOLS|TOOL_RESULTS|SYSTEM_PROMPT)\]",
         _I,
     ),
     _d(
@@ -609,8 +669,8 @@ _INJECTION_DETECTORS: tuple[_Detector, ...] = (
         "markup",
         r"<\s*/?\s*(?:system|assistant|developer|human|admin|instructions?|user_instructions|"
         r"system[_\-]?(?:prompt|message|reminder)|memory|memories|memory_entry|dynamic_state|"
-        r"implicit_context|tool_calls?|tool_result|tool_use|function_calls?|function_results?|"
-        r"invoke|im_start|antml:[a-z_]+)\b[^<>]{0,200}>",
+        r"implicit_context|tool_calls?|tool_result|tool_use|tools|function_calls?|function_results?|"
+        r"invoke|im_start|antml:[a-z_]+|function=[\w.\-]+)\b[^<>]{0,200}>",
         _I,
     ),
     _d(
@@ -654,16 +714,6 @@ _INJECTION_DETECTORS: tuple[_Detector, ...] = (
     ),
 )
 
-_INVISIBLE_CLASS = "\u200b-\u200f\u2060-\u2064\ufeff\u202a-\u202e\u2066-\u2069\U000e0000-\U000e007f"
-
-_INVISIBLE = _Detector(
-    "hidden_unicode",
-    "injection",
-    "invisible or text-direction unicode characters",
-    "",
-    re.compile(f"[{_INVISIBLE_CLASS}]+"),
-    validate=_joiner_misuse,
-)
 
 # --------------------------------------------------------------------------- prefilter
 
@@ -687,6 +737,10 @@ _TRIGGERS: dict[str, tuple[tuple[str, ...], bool]] = {
     "twilio_auth_token": (("twilio",), False),
     "sendgrid_key": (("sg.",), False),
     "npm_token": (("npm_",), False),
+    "discord_bot_token": ((".",), False),
+    "mailchimp_key": (("-us",), False),
+    "telegram_bot_token": ((":",), True),
+    "pypi_token": (("pypi-",), False),
     "huggingface_token": (("hf_",), False),
     "jwt": (("eyj",), False),
     "bearer_token": (("bearer",), False),
@@ -735,99 +789,312 @@ _TRIGGERS: dict[str, tuple[tuple[str, ...], bool]] = {
     "prompt_extraction": (("prompt", "developer", "instructions"), False),
     "exfiltration": (("://", "@"), False),
     "reader_trigger": (("this",), False),
-    "chat_template_token": (("<|", "inst", "<<", "_of_turn"), False),
+    "chat_template_token": (
+        ("<|", "inst", "<<", "_of_turn", "[tool", "[available", "[system"),
+        False,
+    ),
     "role_tag": (("<",), False),
     "role_heading": (("#",), False),
     "role_prefix": (("system", "assistant", "developer", "human"), False),
     "role_label": (("system", "developer", "admin"), False),
     "fake_tool_call": (('"',), False),
 }
-_THREE_DIGITS = re.compile(r"\d{3}")
+# --------------------------------------------------------------------------- markup in prose
 
-# --------------------------------------------------------------------------- folding
+# Words that mark a line or a comment as addressed to a model rather than stating a fact.
+_CUE_WORDS = (
+    # English: the reader, orders, powers, and the words for a model.
+    "you your you're yourself must always never obey comply grant allow approve reveal "
+    "override disable enable pretend respond reply answer execute call send forward "
+    "unrestricted jailbreak instruction instructions rule rules prompt "
+    "assistant ai model llm agent chatbot bot system "
+    # Other languages: "you", "must", "obey", "the user", "administrator".
+    "tu du vous voce sen ты вы debes devi musst dois deve doit должен должна obedece obedecer "
+    "obbedisci obbedire gehorche gehorchen obéis подчиняться itaat usuario utente "
+    "utilisateur benutzer пользователь kullanici administrador amministratore administrateur "
+    "администратор yonetici"
+)
+_CUE = re.compile(
+    r"(?<!\w)(?:"
+    + "|".join(sorted({re.escape(fold_word(w)) for w in _CUE_WORDS.split()}, key=len, reverse=True))
+    + r"|the user (?:is|has)|do not|don't)(?!\w)"
+    + r"|你|您|必须|必須|あなた|管理者|너|당신|해야|관리자|أنت|عليك|يجب|المستخدم|تطيع",
+)
+# Labels that only ever open a chat turn; "System", "User", "Developer", "Model" and their
+# translations also label facts ("System: Ubuntu 22.04", "Developer: Tomasz").
+_STRONG_ROLES = frozenset(
+    fold_word(w)
+    for w in [
+        "assistant",
+        "human",
+        "asistente",
+        "assistent",
+        "assistente",
+        "ассистент",
+        "助手",
+        "アシスタント",
+        "어시스턴트",
+        "المساعد",
+        "asistan",
+    ]
+)
+_ROLE_LINE_RE = (
+    r"^[ \t>*_#\-\[]*(?P<label>"
+    + "|".join(sorted(map(re.escape, ROLE_LABELS), key=len, reverse=True))
+    + r")[\]*_ \t]*(?:\([^)\n]{0,30}\))?[ \t]*[:：]"
+)
+_ROLE_LINE_ANY = re.compile(_ROLE_LINE_RE, re.IGNORECASE | re.MULTILINE)
 
-_NON_ASCII_RUN = re.compile(r"[^\x00-\x7f]+")
 
-# Cyrillic and Greek letters that render like Latin ones; enough to defeat the usual
-# look-alike spelling of English trigger words without touching real text in those scripts
-# (a folded Russian sentence cannot match an English pattern).
-_LOOKALIKES = str.maketrans(
-    "аеорсухіјѕԁԛԝАВЕКМНОРСТХІЈЅοαιρυνκΟΑΒΕΙΚΜΝΡΤΧΥΖ",
-    "aeopcyxijsdqwABEKMHOPCTXIJSoaipuvkOABEIKMNPTXYZ",
+def _role_line(match: re.Match[str]) -> bool:
+    """A role label at the start of a line: "System:", "assistant:", "ＵＳＥＲ:"...
+
+    Labels that only ever start a chat turn (assistant, human) always count. "System:",
+    "User:" or "Developer:" also label facts ("System: Ubuntu 22.04"), so they count when the
+    label is shouted (`SYSTEM:`), stands alone on its line, when the line speaks to the model
+    (a cue word such as "you", "must", "obey"), or when the text holds a second role line (a
+    transcript).
+    """
+    label = match.group("label")
+    lowered = label.lower()
+    if lowered in _STRONG_ROLES or (label.isupper() and len(label) > 2):
+        return True
+    text = match.string
+    line_end = text.find("\n", match.end())
+    rest = text[match.end() : line_end if line_end >= 0 else len(text)]
+    if not rest.strip() and line_end >= 0:
+        return True  # "System:" alone on its line opens a block
+    if _CUE.search(_MARKER.sub("", rest.lower())):
+        return True
+    return sum(1 for _ in _ROLE_LINE_ANY.finditer(text)) > 1
+
+
+def _addressed_to_model(match: re.Match[str]) -> bool:
+    return _CUE.search(_MARKER.sub("", match.group(0).lower())) is not None
+
+
+# The gate's own placeholder, lower-cased: its label ("instruction") is not a cue.
+_MARKER = re.compile(r"\[redacted:[a-z_]{0,40}\]")
+
+
+# Python-style calls of tool names: `functions.send_email(`, the package's own tools with
+# keyword arguments, and action-named functions with keyword arguments
+# (`transfer_funds(amount=...)`). Found from each "(" backwards: "(" is rare in prose, so
+# this costs far less than a pattern tried at every position.
+_CALL_NAME = re.compile(
+    r"(?:(?<![\w.])(?:functions|tools?)\.[A-Za-z_]\w*"
+    r"|(?<![\w.])(?P<own>create_memory|modify_memory|recall_memory|delete_memory|update_memory|"
+    r"context|memory)"
+    r"|(?<![\w.])(?P<action>(?:send|transfer|delete|remove|execute|exec|run|call|invoke|post|wire|"
+    r"pay|email|upload|download|fetch|write|drop|grant|approve|purchase|buy|forward|reset|update|"
+    r"create|make|open|share|export)_[a-z_]+))\s*$",
+    re.IGNORECASE,
+)
+_KEYWORD_ARG = re.compile(r"\s*[a-z_]+\s*=\s*[\"'\d\[{]", re.IGNORECASE)
+_OWN_ARG = re.compile(
+    r"\s*(?:command|key|value|path|name|old_str|new_str|file_text)\s*=", re.IGNORECASE
+)
+_PAREN = re.compile(r"\(")
+
+
+def tool_call_hits(view: str) -> list[Hit]:
+    """Python-style forged tool calls (see `_CALL_NAME`), in `view` offsets."""
+    hits: list[Hit] = []
+    for paren in _PAREN.finditer(view):
+        at = paren.start()
+        name = _CALL_NAME.search(view, max(0, at - 60), at)
+        if name is None:
+            continue
+        if name.group("own") is not None and not _OWN_ARG.match(view, at + 1):
+            continue
+        if name.group("action") is not None and not _KEYWORD_ARG.match(view, at + 1):
+            continue
+        hits.append(
+            Hit(
+                "python_tool_call",
+                "injection",
+                "a forged tool call",
+                "markup",
+                name.start(),
+                at + 1,
+            )
+        )
+    return hits
+
+
+_MARKUP_DETECTORS: tuple[_Detector, ...] = (
+    _d(
+        "role_line",
+        "injection",
+        "role markup",
+        "markup",
+        _ROLE_LINE_RE,
+        _I | _M,
+        validate=_role_line,
+    ),
+    _d(
+        "hidden_comment",
+        "injection",
+        "a hidden comment addressed to the model",
+        "markup",
+        r"<!--(?:(?!-->)[\s\S]){0,2000}(?:-->)?|^[ \t]*\[(?://|comment|_|#|note)\]:\s*(?:#|<>)?\s*[(\"'][^\n]*",
+        _I | _M,
+        validate=_addressed_to_model,
+    ),
+    _d(
+        "hidden_html",
+        "injection",
+        "hidden text addressed to the model",
+        "markup",
+        r"<[a-z][a-z0-9]*[^<>]{0,200}?(?:display\s*:\s*none|visibility\s*:\s*hidden|"
+        r"font-size\s*:\s*0|opacity\s*:\s*0|\shidden(?=[\s>=]))[^<>]{0,200}>[^<]{0,300}",
+        _I,
+        validate=_addressed_to_model,
+    ),
+    _d(
+        "vendor_tool_call",
+        "injection",
+        "a forged tool call",
+        "markup",
+        r"\bto=functions\.\w+|✿FUNCTION✿|✿ARGS✿|^[ \t]*Action:[ \t]*\w+[ \t]*\n[ \t]*Action Input:"
+        r"|\"(?:functionCall|toolUse|tool_use_id|tool_call_id)\"\s*:"
+        r"|\"type\"\s*:\s*\"(?:function|tool_use|tool_call|function_call)\"",
+        _I | _M,
+    ),
 )
 
+_MARKUP_TRIGGERS: dict[str, tuple[tuple[str, ...], bool]] = {
+    "role_line": ((":", "："), False),
+    "hidden_comment": (("<!--", "]:"), False),
+    "hidden_html": (("none", "hidden", "font-size", "opacity"), False),
+    "vendor_tool_call": (("functions.", "✿", "action", "type", "function", "tool"), False),
+}
+_TRIGGERS.update(_MARKUP_TRIGGERS)
 
-def _fold(text: str) -> tuple[str, list[int] | None]:
-    """Return the folded text and, if it differs from `text`, a map from folded to original."""
-    if text.isascii():
-        return text, None
-    pieces: list[str] = []
-    origin: list[int] = []
-    position = 0
-    for run in _NON_ASCII_RUN.finditer(text):
-        pieces.append(text[position : run.start()])
-        origin.extend(range(position, run.start()))
-        for index in range(run.start(), run.end()):
-            char = text[index]
-            # Format characters (zero-width, bidi, soft hyphen, tags) only hide text.
-            if unicodedata.category(char) == "Cf":
-                continue
-            folded = unicodedata.normalize("NFKC", char).translate(_LOOKALIKES)
-            pieces.append(folded)
-            origin.extend([index] * len(folded))
-        position = run.end()
-    pieces.append(text[position:])
-    origin.extend(range(position, len(text)))
-    return "".join(pieces), origin
+# --------------------------------------------------------------------------- running them
 
-
+# Three digits, maybe one separator apart: "123", "55 17 21" (cards in pairs).
+_THREE_DIGITS = re.compile(r"\d[ .\-/]?\d[ .\-/]?\d")
 _TRIGGER_SETS: dict[str, tuple[frozenset[str], bool]] = {
     name: (frozenset(words), needs_digits) for name, (words, needs_digits) in _TRIGGERS.items()
 }
 _TRIGGER_WORDS: frozenset[str] = frozenset().union(*(words for words, _ in _TRIGGER_SETS.values()))
+_SECRET_SET = _SECRET_DETECTORS
+_INJECTION_SET = _INJECTION_DETECTORS + _MARKUP_DETECTORS
 
 
-def _run(detector: _Detector, text: str, origin: list[int] | None, out: list[Hit]) -> None:
-    for match in detector.pattern.finditer(text):
+def _run(detector: _Detector, text: str, out: list[Hit], lowered: str | None = None) -> None:
+    if detector.fast is not None and lowered is not None:
+        confirmed = (
+            detector.pattern.match(text, m.start()) for m in detector.fast.finditer(lowered)
+        )
+        matches: Iterable[re.Match[str] | None] = confirmed
+    else:
+        matches = detector.pattern.finditer(text)
+    for match in matches:
+        if match is None:
+            continue
         if detector.validate is not None and not detector.validate(match):
             continue
         start, end = match.span(detector.group)
-        if start == end:
-            continue
-        if origin is not None:
-            start, end = origin[start], origin[end - 1] + 1
-        out.append(
-            Hit(detector.name, detector.category, detector.reason, detector.label, start, end)
-        )
+        if start < end:
+            out.append(
+                Hit(detector.name, detector.category, detector.reason, detector.label, start, end)
+            )
 
 
-def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit]:
-    """Run the built-in detectors over one piece of text.
+def lower_same_length(text: str) -> str:
+    """`text.lower()`, keeping offsets: characters whose lower case is longer stay as they are."""
+    lowered = text.lower()
+    if len(lowered) == len(text):
+        return lowered
+    return "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+
+
+def core_hits(view: str, *, secrets: bool = True, injection: bool = True) -> list[Hit]:
+    """Run every detector over one folded view (no derived views, no invisible characters).
 
     Args:
-        text: The text to scan (a value, a description or a key).
+        view: A folded text (`_gate_normalize.fold(...).text`), case kept.
         secrets: Run the secret detectors.
         injection: Run the prompt-injection detectors.
 
     Returns:
-        Every hit, ordered by start offset, with spans in `text` itself.
+        Hits in `view` offsets, unordered.
     """
     hits: list[Hit] = []
-    folded, origin = _fold(text)
-    lowered = folded.lower()
-    has_digits = _THREE_DIGITS.search(folded) is not None
+    lowered = lower_same_length(view)
+    has_digits = _THREE_DIGITS.search(view) is not None
     # Each trigger word is looked up once per text, not once per detector that names it.
     present = {word for word in _TRIGGER_WORDS if word in lowered}
-    selected = (_SECRET_DETECTORS if secrets else ()) + (_INJECTION_DETECTORS if injection else ())
+    selected = (_SECRET_SET if secrets else ()) + (_INJECTION_SET if injection else ())
     for detector in selected:
         words, needs_digits = _TRIGGER_SETS[detector.name]
         if needs_digits and not has_digits:
             continue
         if words and present.isdisjoint(words):
             continue
-        _run(detector, folded, origin, hits)
-    # Only non-ASCII text (the case where `origin` exists) can hold invisible characters.
-    if injection and origin is not None:
-        _run(_INVISIBLE, text, None, hits)
-    hits.sort(key=lambda hit: (hit.start, -hit.end))
+        _run(detector, view, hits, lowered)
+    if secrets:
+        hits.extend(credential_hits(lowered))
+        if has_digits:
+            hits.extend(otp_hits(lowered))
+        hits.extend(bare_token_hits(view))
+        hits.extend(key_body_hits(view))
+    if injection:
+        hits.extend(injection_hits(lowered))
+        hits.extend(_leet_hits(lowered))
+        if "(" in view:
+            hits.extend(tool_call_hits(view))
+    return hits
+
+
+def squeezed_hits(view: str) -> list[Hit]:
+    """Instruction lexicon hits in a view whose spaces are gone ("ignoreallprevious...")."""
+    lowered = lower_same_length(view)
+    hits = injection_hits(lowered, squeezed=True)
+    hits.extend(_leet_hits(lowered, squeezed=True))
+    return hits
+
+
+def _leet_hits(lowered: str, *, squeezed: bool = False) -> list[Hit]:
+    """Instruction lexicon hits in the leetspeak skeleton of the lines that hold leetspeak."""
+    hits: list[Hit] = []
+    for start, end in leet_lines(lowered):
+        for hit in injection_hits(skeleton(lowered[start:end]), squeezed=squeezed):
+            hits.append(hit.moved(hit.start + start, hit.end + start))
+    return hits
+
+
+_CARD = next(d for d in _SECRET_DETECTORS if d.name == "payment_card")
+_SECRET_TRIGGER_WORDS: frozenset[str] = frozenset().union(
+    *(_TRIGGER_SETS[d.name][0] for d in _SECRET_SET)
+)
+
+
+def reversed_hits(view: str, *, secrets: bool = True, injection: bool = True) -> list[Hit]:
+    """The detectors worth running on a text written backwards.
+
+    The lexicons cover instructions, passwords and codes in every language (English included),
+    the card check needs the digits in order, and named key formats are matched only when
+    their trigger words occur backwards. The English injection regexes are skipped (the
+    lexicons say the same things) to keep the cost of this view low.
+    """
+    hits: list[Hit] = []
+    lowered = lower_same_length(view)
+    if secrets:
+        # Named key formats too: a reversed "glpat-..." is too short for the entropy check.
+        # Their trigger words ("glpat-", "akia") rarely occur in reversed prose, so the
+        # prefilter skips almost all of them.
+        present = {word for word in _SECRET_TRIGGER_WORDS if word in lowered}
+        for detector in _SECRET_SET:
+            words, _ = _TRIGGER_SETS[detector.name]
+            if words and not present.isdisjoint(words):
+                _run(detector, view, hits, lowered)
+        hits.extend(credential_hits(lowered))
+        if _THREE_DIGITS.search(view) is not None:
+            hits.extend(otp_hits(lowered))
+            _run(_CARD, view, hits)
+    if injection:
+        hits.extend(injection_hits(lowered))
     return hits

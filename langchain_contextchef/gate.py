@@ -1,11 +1,32 @@
-"""The deterministic write gate: code, not the model, decides what memory may store.
+"""The write gate: code, not the model, decides what memory may store.
 
-Every model write passes through a `WriteGate` before it reaches the store. The gate runs
-built-in detectors for secrets (API keys, private keys, JWTs, passwords, one-time codes,
-payment cards) and prompt-injection signatures (instruction overrides, role and tool-call
-markup, hidden unicode), enforces size limits, and runs your own checks. It returns a
-`GateDecision`: allow, redact (store with placeholders), quarantine (store for review, never
-inject) or reject. The gate is pure: no I/O, no model calls, the same answer every time.
+Every model write passes through a `WriteGate` before it reaches the store: memory entries
+and notes, and every field of them (key, value, description, type). The gate runs built-in
+detectors for secrets (API keys, private keys, JWTs, passwords, one-time codes, payment cards,
+long random tokens) and prompt-injection signatures (instruction overrides, role and tool-call
+markup, hidden comments, invisible unicode), enforces size limits, and runs your own checks.
+It returns a `GateDecision`: allow, redact (store with placeholders), quarantine (store for
+review, never inject) or reject. The deterministic part is pure: no I/O, no model calls, the
+same answer every time. It reads twelve languages and undoes the usual hiding tricks
+(look-alike letters, combining marks, invisible characters, leetspeak, base64/hex/percent
+encodings, reversed or spaced-out text).
+
+What each family of findings gets (the `secrets` and `injection` policies; defaults reject):
+
+| finding | category | default | under `redact` |
+|---|---|---|---|
+| named key formats, labelled credentials, passwords in 12 languages, codes, cards | secret | reject | the value is replaced |
+| bare random tokens, key bodies without their PEM header | secret | reject | the token is replaced |
+| anything found only once decoded, reversed or de-spaced | as found | reject | the whole encoded run is replaced |
+| overrides, new roles, system-prompt changes (12 languages, leetspeak) | injection | reject | the phrase is replaced |
+| role lines, chat-template tokens, hidden comments, forged tool calls | injection | reject | the markup is replaced |
+| invisible characters (Cf, bidi, tags, selectors outside emoji, fillers) | injection | reject | the characters are removed |
+| anything in the key or the type | as found | reject | reject (a key cannot be rewritten) |
+
+It is hygiene against common leaks and injections, not a security boundary: a determined
+writer can phrase an instruction no pattern knows. `ModelCheck` adds an optional second line,
+a model that judges what the patterns let through (off by default; it costs a model call per
+write and sends the redacted write to that model).
 
 Memory that keeps a secret or an injected instruction is worse than no memory, so the defaults
 reject both. Reasons shown to the model name the kind of problem and never echo the text.
@@ -28,11 +49,24 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from dataclasses import dataclass, replace
+from typing import TypeAlias
 
-from langchain_contextchef._detectors import luhn_valid, scan
-from langchain_contextchef.entry import Provenance, WrittenBy
+from langchain_contextchef._detectors import luhn_valid
+from langchain_contextchef._gate_model import Judgement, ModelCheck, OnError, SecondLineVerdict
+from langchain_contextchef._gate_normalize import fold
+from langchain_contextchef._gate_scan import scan
+from langchain_contextchef._gate_types import (
+    POLICIES,
+    RANK,
+    Finding,
+    FindingField,
+    GateAction,
+    GateDecision,
+    Policy,
+    WriteCandidate,
+    WriteKind,
+)
 
 __all__ = [
     "DEFAULT_GATE",
@@ -43,72 +77,25 @@ __all__ = [
     "FindingField",
     "GateAction",
     "GateDecision",
+    "Judgement",
+    "ModelCheck",
+    "OnError",
     "Policy",
+    "SecondLineVerdict",
     "WriteCandidate",
     "WriteGate",
+    "WriteKind",
     "luhn_valid",
     "seed_policy",
 ]
 
-GateAction: TypeAlias = Literal["allow", "redact", "quarantine", "reject"]
-"""What happens to a write: stored as is, stored with placeholders, held for review, refused."""
+# The data classes live in private modules (no import cycle with the second line); this is
+# their public home, for reprs, docs and pickling.
+for _public in (Finding, WriteCandidate, GateDecision, ModelCheck, SecondLineVerdict, Judgement):
+    _public.__module__ = __name__
 
-Policy: TypeAlias = Literal["redact", "quarantine", "reject"]
-"""What a category of findings does to a write."""
-
-FindingField: TypeAlias = Literal["value", "description", "key"]
-"""The part of the write a finding points into."""
-
-_RANK: dict[GateAction, int] = {"allow": 0, "redact": 1, "quarantine": 2, "reject": 3}
-_POLICIES = ("redact", "quarantine", "reject")
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One problem the gate found in a write.
-
-    Attributes:
-        detector: Name of the detector or check, e.g. `openai_key` or `max_value_chars`.
-        category: `secret`, `injection`, `limit`, `policy`, or a custom category.
-        reason: Text safe to show the model; it never contains the matched text. For `secret`
-            and `injection` findings it is a noun phrase ("an API key (OpenAI format)") that
-            messages render as "the value contains ..."; for every other category it is a
-            full clause, ideally saying what to do instead.
-        span: `(start, end)` of the problem in the checked field, or `None` when the finding
-            is about the write as a whole. A finding without a span cannot be redacted.
-        field: Which part of the write the span refers to.
-    """
-
-    detector: str
-    category: str
-    reason: str
-    span: tuple[int, int] | None = None
-    field: FindingField = "value"
-
-
-@dataclass(frozen=True)
-class WriteCandidate:
-    """A write the gate is asked to judge, before it reaches the store.
-
-    Attributes:
-        key: The entry's key.
-        value: The text to remember.
-        description: What the entry is for, if given.
-        type: The memory type (`preference`, `fact`, `rule`, ...), if given.
-        provenance: Where the fact came from, if known.
-        written_by: Who is writing: the model, the developer, a reflector or an import.
-        is_new: Whether the key does not exist yet in the scope (an insert, not an update).
-        entry_count: How many entries the scope held before this write.
-    """
-
-    key: str
-    value: str
-    description: str | None = None
-    type: str | None = None
-    provenance: Provenance | None = None
-    written_by: WrittenBy = "model"
-    is_new: bool = True
-    entry_count: int = 0
+_RANK = RANK
+_POLICIES = POLICIES
 
 
 CheckFunction: TypeAlias = Callable[[WriteCandidate], "Finding | Iterable[Finding] | None"]
@@ -161,126 +148,6 @@ Check: TypeAlias = CustomCheck
 """The type `WriteGate(checks=...)` accepts."""
 
 
-_SECRET_ADVICE = (
-    "Secrets are never stored in memory; store a reference to where the secret lives instead "
-    "(for example the vault entry or environment variable that holds it)."
-)
-_INJECTION_ADVICE = (
-    "Memory holds facts, preferences and decisions, not instructions to the assistant; restate "
-    "the fact in plain words, without role or tool-call markup, override phrases or hidden "
-    "characters."
-)
-_CONTAINS_CATEGORIES = ("secret", "injection")
-
-
-def _join_phrases(phrases: list[str]) -> str:
-    if len(phrases) == 1:
-        return phrases[0]
-    return ", ".join(phrases[:-1]) + " and " + phrases[-1]
-
-
-def _describe(findings: Sequence[Finding]) -> tuple[list[str], set[str]]:
-    """Turn findings into model-facing clauses (deduplicated, in order) and their categories."""
-    contains: dict[str, list[str]] = {}
-    clauses: list[str] = []
-    slots: dict[str, int] = {}
-    for finding in findings:
-        if finding.category in _CONTAINS_CATEGORIES:
-            phrases = contains.setdefault(finding.field, [])
-            if finding.reason not in phrases:
-                phrases.append(finding.reason)
-            if finding.field not in slots:
-                slots[finding.field] = len(clauses)
-                clauses.append("")
-        else:
-            clause = finding.reason.rstrip(". ")
-            if clause not in clauses:
-                clauses.append(clause)
-    for name, index in slots.items():
-        clauses[index] = f"the {name} contains {_join_phrases(contains[name])}"
-    return clauses, {finding.category for finding in findings}
-
-
-@dataclass(frozen=True)
-class GateDecision:
-    """The gate's verdict on one write.
-
-    Attributes:
-        action: `allow`, `redact`, `quarantine` or `reject` (the strictest finding wins).
-        value: The value to store: the original, or with placeholders such as
-            `[REDACTED:api_key]` where a redact policy applied.
-        description: The description to store, redacted the same way.
-        findings: Every problem found, in field and position order.
-    """
-
-    action: GateAction
-    value: str
-    description: str | None
-    findings: tuple[Finding, ...] = field(default=())
-
-    @property
-    def stored(self) -> bool:
-        """Whether the write reaches the store at all (anything but `reject`)."""
-        return self.action != "reject"
-
-    @property
-    def injectable(self) -> bool:
-        """Whether the stored entry may be shown to the model (`allow` or `redact`)."""
-        return self.action in ("allow", "redact")
-
-    def error_message(self, address: str) -> str:
-        """Model-facing text for a refused or quarantined write, starting with `Error: `.
-
-        It says what was wrong and what to do, and never contains the offending text.
-
-        Args:
-            address: How the model names the entry, e.g. `context://memory/api-notes`.
-
-        Returns:
-            The message to return as the tool result.
-
-        Raises:
-            ValueError: If the write was allowed or redacted; use `notice()` for those.
-        """
-        if self.action in ("allow", "redact"):
-            msg = (
-                f"GateDecision.error_message() is only for rejected or quarantined writes; this "
-                f"write was {self.action}ed. Call notice() to tell the model about redactions."
-            )
-            raise ValueError(msg)
-        clauses, categories = _describe(self.findings)
-        verb = "refused" if self.action == "reject" else "quarantined"
-        parts = [f"Error: the write to {address} was {verb}: {'; '.join(clauses)}."]
-        if "secret" in categories:
-            parts.append(_SECRET_ADVICE)
-        if "injection" in categories:
-            parts.append(_INJECTION_ADVICE)
-        if self.action == "quarantine":
-            parts.append(
-                "It is held for review and stays out of memory until a developer approves it; "
-                "do not write it again."
-            )
-        return " ".join(parts)
-
-    def notice(self, address: str) -> str | None:
-        """Model-facing note for a redacted write, or `None` when there is nothing to say.
-
-        Args:
-            address: How the model names the entry, e.g. `context://memory/api-notes`.
-
-        Returns:
-            For `redact`, a sentence saying what was replaced; otherwise `None`.
-        """
-        if self.action != "redact":
-            return None
-        clauses, _ = _describe(self.findings)
-        return (
-            f"Note: the write to {address} was stored with parts replaced by [REDACTED:...] "
-            f"placeholders because {'; '.join(clauses)}. Secrets and instructions are never "
-            f"kept in memory."
-        )
-
-
 def _format_count(number: int) -> str:
     return f"{number:,}"
 
@@ -319,26 +186,56 @@ def _redact(text: str, spans: list[tuple[int, int, str]]) -> str:
     return "".join(out)
 
 
+_MIN_LITERAL = 3
+
+
+def _occurrences(text: str, literal: str) -> list[tuple[int, int]]:
+    """Every span of `text` that reads as `literal` once both are folded.
+
+    So a repeat in fullwidth, or with a zero-width space inside, is found too.
+    """
+    if not text or not literal:
+        return []
+    folded, needle = fold(text), fold(literal).text
+    if len(needle) < _MIN_LITERAL:
+        return []
+    spans: list[tuple[int, int]] = []
+    at = folded.text.find(needle)
+    while at >= 0:
+        spans.append(folded.span(at, at + len(needle)))
+        at = folded.text.find(needle, at + len(needle))
+    return spans
+
+
 class WriteGate:
-    """Deterministic checks every model write passes before it is stored.
+    """The checks every model write passes before it is stored, and an optional second line.
 
     Defaults (also the configuration of `DEFAULT_GATE`): secrets and injection attempts are
-    rejected; values over 4,000 characters and descriptions over 500 are rejected; there is no
-    entry limit; no custom checks; developer writes (`written_by="developer"`) bypass the gate.
+    rejected; values over 4,000 characters and descriptions over 500 are rejected; notes have
+    no size limit; there is no entry limit; no custom checks; no second line; developer writes
+    (`written_by="developer"`) bypass the gate.
 
-    When several findings apply, the strictest action wins: reject > quarantine > redact >
-    allow. Limits always reject. Redaction replaces each flagged span with a placeholder such
-    as `[REDACTED:api_key]` (invisible characters are removed); findings in the key, or
-    without a span, cannot be redacted and reject instead.
+    Every field of a write is scanned: key, value, description and type. When several
+    findings apply, the strictest action wins: reject > quarantine > redact > allow. Limits
+    always reject. Redaction replaces every occurrence of each flagged text with a placeholder
+    such as `[REDACTED:api_key]` (invisible characters are removed); findings in the key or the
+    type, or without a span, cannot be redacted and reject instead.
+
+    Invisible and smuggled characters (zero-width and bidirectional controls, tag characters,
+    variation selectors outside emoji, blank fillers) are injection findings, so the
+    `injection` policy applies to them: rejected by default, removed under `redact`.
 
     Args:
         secrets: Policy for credentials, passwords, one-time codes and card numbers.
         injection: Policy for prompt-injection signatures and hidden unicode.
-        max_value_chars: Longest value accepted, or `None` for no limit.
+        max_value_chars: Longest memory value accepted, or `None` for no limit.
         max_description_chars: Longest description accepted, or `None` for no limit.
-        max_entries: Most entries a scope may hold; only new keys count against it.
+        max_entries: Most entries a scope may hold; only new memory keys count against it.
         checks: Your own checks, run after the built-in ones.
         gate_developer_writes: Also check developer writes (off: `Memory.set` is trusted).
+        second_line: A `ModelCheck` to run after the deterministic checks, on writes they did
+            not reject (it sees the redacted text). `None` (the default) turns it off.
+        max_note_chars: Longest note accepted (`kind="notes"`), or `None` for no limit.
 
     Example:
         ```python
@@ -361,6 +258,8 @@ class WriteGate:
         max_entries: int | None = None,
         checks: Sequence[CustomCheck] = (),
         gate_developer_writes: bool = False,
+        second_line: ModelCheck | None = None,
+        max_note_chars: int | None = None,
     ) -> None:
         for name, policy in (("secrets", secrets), ("injection", injection)):
             if policy not in _POLICIES:
@@ -370,6 +269,7 @@ class WriteGate:
             ("max_value_chars", max_value_chars),
             ("max_description_chars", max_description_chars),
             ("max_entries", max_entries),
+            ("max_note_chars", max_note_chars),
         ):
             if limit is not None and (isinstance(limit, bool) or limit < 1):
                 msg = f"WriteGate({name}={limit!r}) must be a positive int, or None for no limit."
@@ -381,6 +281,12 @@ class WriteGate:
                     "function as CustomCheck(name, fn, policy)."
                 )
                 raise TypeError(msg)
+        if second_line is not None and not isinstance(second_line, ModelCheck):
+            msg = (
+                f"WriteGate(second_line=...) takes a ModelCheck, got {second_line!r}; wrap "
+                "your model as ModelCheck(model, timeout=5, on_error='reject')."
+            )
+            raise TypeError(msg)
         self.secrets: Policy = secrets
         self.injection: Policy = injection
         self.max_value_chars = max_value_chars
@@ -388,6 +294,8 @@ class WriteGate:
         self.max_entries = max_entries
         self.checks: tuple[CustomCheck, ...] = tuple(checks)
         self.gate_developer_writes = gate_developer_writes
+        self.second_line = second_line
+        self.max_note_chars = max_note_chars
 
     def __repr__(self) -> str:
         return (
@@ -395,11 +303,17 @@ class WriteGate:
             f"max_value_chars={self.max_value_chars!r}, "
             f"max_description_chars={self.max_description_chars!r}, "
             f"max_entries={self.max_entries!r}, checks={[c.name for c in self.checks]!r}, "
-            f"gate_developer_writes={self.gate_developer_writes!r})"
+            f"gate_developer_writes={self.gate_developer_writes!r}, "
+            f"second_line={self.second_line!r}, max_note_chars={self.max_note_chars!r})"
         )
 
+    # ----------------------------------------------------------------- the whole gate
+
     def check(self, candidate: WriteCandidate) -> GateDecision:
-        """Judge one write.
+        """Judge one write: the deterministic checks, then the second line if there is one.
+
+        With a second line this blocks for up to its timeout; in async code use `acheck`,
+        and in a plan run `second_line` as a step (see `second_line_input`).
 
         Args:
             candidate: The write, with the context the limits need.
@@ -410,8 +324,81 @@ class WriteGate:
         Raises:
             TypeError: If a custom check returns something other than findings.
         """
+        decision = self.check_deterministic(candidate)
+        review = self.second_line_input(candidate, decision)
+        if review is None or self.second_line is None:
+            return decision
+        return self.combine(decision, self.second_line.invoke(review))
+
+    async def acheck(self, candidate: WriteCandidate) -> GateDecision:
+        """Async `check`: the second line runs with `ainvoke`.
+
+        Args:
+            candidate: The write, with the context the limits need.
+
+        Returns:
+            The decision, as for `check`.
+        """
+        decision = self.check_deterministic(candidate)
+        review = self.second_line_input(candidate, decision)
+        if review is None or self.second_line is None:
+            return decision
+        return self.combine(decision, await self.second_line.ainvoke(review))
+
+    # ----------------------------------------------------------------- the parts, for plans
+
+    def second_line_input(
+        self, candidate: WriteCandidate, decision: GateDecision
+    ) -> WriteCandidate | None:
+        """What the second line should judge after `decision`, or `None` to skip it.
+
+        `None` when there is no second line, for trusted developer writes, and when the
+        deterministic checks already rejected the write. Otherwise the candidate with the
+        redacted value and description, so secrets already cut out never reach the model.
+
+        Args:
+            candidate: The write as submitted.
+            decision: `check_deterministic(candidate)`.
+
+        Returns:
+            The input for `self.second_line` (a `Runnable`), or `None`.
+        """
+        if self.second_line is None or decision.action == "reject":
+            return None
         if candidate.written_by == "developer" and not self.gate_developer_writes:
-            return GateDecision("allow", candidate.value, candidate.description)
+            return None
+        return replace(candidate, value=decision.value, description=decision.description)
+
+    @staticmethod
+    def combine(decision: GateDecision, verdict: SecondLineVerdict) -> GateDecision:
+        """The decision after the second line: the stricter action, and both sets of findings.
+
+        Args:
+            decision: The deterministic decision.
+            verdict: What `second_line` returned for `second_line_input(...)`.
+
+        Returns:
+            A new decision; its value stays the (redacted) deterministic one.
+        """
+        action = verdict.action if RANK[verdict.action] > RANK[decision.action] else decision.action
+        return replace(decision, action=action, findings=decision.findings + verdict.findings)
+
+    def check_deterministic(self, candidate: WriteCandidate) -> GateDecision:
+        """Judge one write with the deterministic checks only: pure, no model, no I/O.
+
+        Args:
+            candidate: The write, with the context the limits need.
+
+        Returns:
+            The decision of the first line.
+
+        Raises:
+            TypeError: If a custom check returns something other than findings.
+        """
+        if candidate.written_by == "developer" and not self.gate_developer_writes:
+            return GateDecision(
+                "allow", candidate.value, candidate.description, kind=candidate.kind
+            )
 
         judged: list[tuple[Finding, GateAction]] = []
         judged.extend((f, "reject") for f in self._limit_findings(candidate))
@@ -421,6 +408,9 @@ class WriteGate:
         ]
         if candidate.description:
             fields.append(("description", candidate.description))
+        if candidate.type:
+            fields.append(("type", candidate.type))
+        texts = dict(fields)
         redactions: dict[FindingField, list[tuple[int, int, str]]] = {}
         for field_name, text in fields:
             for hit in scan(text):
@@ -439,6 +429,7 @@ class WriteGate:
                     start, end = finding.span
                     redactions.setdefault(finding.field, []).append((start, end, check.name))
                 judged.append((finding, action))
+        judged.extend(self._repeats(texts, redactions, judged))
 
         verdict: GateAction = "allow"
         for _, finding_action in judged:
@@ -448,17 +439,64 @@ class WriteGate:
         description = candidate.description
         if description is not None:
             description = _redact(description, redactions.get("description", []))
-        return GateDecision(verdict, value, description, tuple(f for f, _ in judged))
+        return GateDecision(
+            verdict, value, description, tuple(f for f, _ in judged), kind=candidate.kind
+        )
+
+    @staticmethod
+    def _repeats(
+        texts: dict[FindingField, str],
+        redactions: dict[FindingField, list[tuple[int, int, str]]],
+        judged: list[tuple[Finding, GateAction]],
+    ) -> list[tuple[Finding, GateAction]]:
+        """Redact every other occurrence of each redacted literal, in every field.
+
+        A repeat in the value or description is cut like the first one; a repeat in the key
+        or type cannot be cut, so it rejects.
+        """
+        literals: dict[str, tuple[str, Finding]] = {}
+        by_span = {(f.field, f.span): f for f, _ in judged if f.span is not None}
+        for field_name, spans in redactions.items():
+            for start, end, label in spans:
+                literal = texts[field_name][start:end]
+                finding = by_span.get((field_name, (start, end)))
+                if label and len(literal.strip()) >= _MIN_LITERAL and finding is not None:
+                    literals.setdefault(literal, (label, finding))
+        extra: list[tuple[Finding, GateAction]] = []
+        for literal, (label, source) in literals.items():
+            for field_name, text in texts.items():
+                for start, end in _occurrences(text, literal):
+                    if any(s <= start and end <= e for s, e, _ in redactions.get(field_name, [])):
+                        continue
+                    finding = replace(source, span=(start, end), field=field_name)
+                    if field_name in ("key", "type"):
+                        extra.append((finding, "reject"))
+                    else:
+                        redactions.setdefault(field_name, []).append((start, end, label))
+                        extra.append((finding, "redact"))
+        return extra
 
     @staticmethod
     def _effective(finding: Finding, policy: Policy) -> GateAction:
-        # A key cannot be rewritten and a finding without a span has nothing to cut out.
-        if policy == "redact" and (finding.span is None or finding.field == "key"):
+        # A key or a type cannot be rewritten and a finding without a span has nothing to cut.
+        if policy == "redact" and (finding.span is None or finding.field in ("key", "type")):
             return "reject"
         return policy
 
     def _limit_findings(self, candidate: WriteCandidate) -> list[Finding]:
         found: list[Finding] = []
+        if candidate.kind == "notes":
+            if self.max_note_chars is not None and len(candidate.value) > self.max_note_chars:
+                found.append(
+                    _limit_finding(
+                        "max_note_chars",
+                        "note",
+                        len(candidate.value),
+                        self.max_note_chars,
+                        "Split it into several notes.",
+                    )
+                )
+            return found
         if self.max_value_chars is not None and len(candidate.value) > self.max_value_chars:
             found.append(
                 _limit_finding(

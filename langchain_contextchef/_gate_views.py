@@ -1,0 +1,287 @@
+r"""Derived views of a folded text for the write gate: reversed, de-spaced and decoded.
+
+A secret or an instruction can be written so that no pattern sees it: backwards
+(`snoitcurtsni suoiverp lla erongi`), one character at a time (`i g n o r e`), or encoded
+(base64, hex, percent-encoding, `\x`/`\u` escapes, HTML character references). Each view
+here undoes one of those tricks and keeps, for every character, the span of the folded text
+it came from, so a hit in a view becomes a span of the original text (a decoded run maps to
+the whole encoded run, which is what redaction must cut).
+
+Decoding is bounded: runs of at least 16 characters, at most 32 runs and 16,000 decoded
+characters per write, and the scanner decodes at most twice in depth.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import html
+import re
+from dataclasses import dataclass
+from urllib.parse import unquote_plus
+
+__all__ = ["View", "decoded_views", "reversed_view", "smuggled_views", "spaced_views", "windows"]
+
+MAX_RUNS = 32
+MAX_DECODED_CHARS = 16_000
+
+
+@dataclass(frozen=True)
+class View:
+    """A derived text and, per character, the `[start, end)` it stands for in its source.
+
+    Attributes:
+        text: The derived text.
+        starts: Source start offset of each character.
+        ends: Source end offset of each character.
+        note: How the source hid its content, appended to the reason of hits found only here.
+        mirror: For the reversed view, the source length (offsets are computed, not stored).
+    """
+
+    text: str
+    starts: list[int]
+    ends: list[int]
+    note: str
+    mirror: int | None = None
+
+    def span(self, start: int, end: int) -> tuple[int, int]:
+        """Map a non-empty span of the view back to its source."""
+        if self.mirror is not None:
+            return self.mirror - end, self.mirror - start
+        first, last = start, end - 1
+        return (
+            min(self.starts[first], self.starts[last]),
+            max(self.ends[first], self.ends[last]),
+        )
+
+
+def reversed_view(text: str) -> View:
+    """`text` backwards."""
+    return View(text[::-1], [], [], "written backwards", mirror=len(text))
+
+
+# Single characters separated by one gap character, at least six in a row:
+# "i g n o r e", "p.a.s.s.w.o.r.d", "h-u-n-t-e-r-2". Words are separated by wider gaps.
+_SPACED_RUN = re.compile(r"(?<!\S)(?:\S[ .\-_*·•|]{1,3}){5,}\S(?!\S)")
+_WORD_GAP = re.compile(r"[ .\-_*·•|]{2,}")
+
+
+_CELL = re.compile(r"(\S)([ .\-_*·•|]{1,3})?")
+CONTEXT = 80
+"""Characters of plain text kept on each side of a rewritten run: enough for a label
+("password:") or an order ("ignore the text below:") to be read with what it governs."""
+
+Piece = tuple[str, int, int]
+"""A replacement character run and the source span it stands for."""
+
+
+def windows(
+    text: str, runs: list[tuple[int, int, list[Piece]]], note: str, context: int = CONTEXT
+) -> list[View]:
+    """Views of `text` around each rewritten run, with `context` characters on each side.
+
+    Runs whose windows touch share one view. Scanning windows instead of the whole text
+    keeps the cost of a derived view proportional to what was rewritten, not to the text.
+    """
+    views: list[View] = []
+    runs = sorted(runs, key=lambda run: run[0])
+    index = 0
+    while index < len(runs):
+        group = [runs[index]]
+        while index + 1 < len(runs) and runs[index + 1][0] - group[-1][1] <= 2 * context:
+            index += 1
+            group.append(runs[index])
+        index += 1
+        chars: list[str] = []
+        starts: list[int] = []
+        ends: list[int] = []
+        position = max(0, group[0][0] - context)
+        for start, end, pieces in group:
+            chars.append(text[position:start])
+            starts.extend(range(position, start))
+            ends.extend(range(position + 1, start + 1))
+            for piece, source_start, source_end in pieces:
+                chars.append(piece)
+                starts.extend([source_start] * len(piece))
+                ends.extend([source_end] * len(piece))
+            position = end
+        stop = min(len(text), group[-1][1] + context)
+        chars.append(text[position:stop])
+        starts.extend(range(position, stop))
+        ends.extend(range(position + 1, stop + 1))
+        views.append(View("".join(chars), starts, ends, note))
+    return views
+
+
+def spaced_views(text: str) -> tuple[list[View], list[View]]:
+    """Windows around spaced-out runs, joined: once keeping wide gaps as word breaks, once not.
+
+    Returns:
+        `(collapsed, squeezed)`, both empty when no run exists. In `collapsed`, a gap of two
+        or more characters inside a run becomes one space ("i g n o r e   a l l" -> "ignore
+        all"); in `squeezed` every gap goes ("i g n o r e a l l" -> "ignoreall").
+    """
+    found = list(_SPACED_RUN.finditer(text))
+    if not found:
+        return [], []
+    note = "spelled out with gaps"
+    collapsed: list[tuple[int, int, list[Piece]]] = []
+    squeezed: list[tuple[int, int, list[Piece]]] = []
+    for run in found:
+        wide: list[Piece] = []
+        tight: list[Piece] = []
+        for cell in _CELL.finditer(text, run.start(), run.end()):
+            piece = (cell.group(1), cell.start(1), cell.end(1))
+            wide.append(piece)
+            tight.append(piece)
+            gap = cell.group(2)
+            if gap and len(gap) >= 2:
+                wide.append((" ", cell.start(2), cell.end(2)))
+        collapsed.append((run.start(), run.end(), wide))
+        squeezed.append((run.start(), run.end(), tight))
+    return windows(text, collapsed, note), windows(text, squeezed, note)
+
+
+# --------------------------------------------------------------------------- decoding
+
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
+_HEX = re.compile(
+    r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])"
+    r"|(?:\\x[0-9A-Fa-f]{2}){4,}"
+    r"|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]){7,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])"
+)
+# Whole words holding escapes. Each starts after whitespace: a pattern free to start anywhere
+# would rescan a long word from every position (quadratic on a 4,000-character blob).
+_PERCENT = re.compile(r"(?<!\S)\S*?%[0-9A-Fa-f]{2}\S*")
+_ESCAPES = re.compile(r"(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}|\\x[0-9A-Fa-f]{2})")
+_ESCAPED_RUN = re.compile(r"(?<!\S)\S*?(?:\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})\S*")
+_ENTITY_RUN = re.compile(r"(?<!\S)\S*?&(?:#\d{2,7}|#[xX][0-9A-Fa-f]{2,6}|[A-Za-z]{2,8});\S*")
+
+
+def _readable(raw: bytes) -> str | None:
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if not text:
+        return None
+    printable = sum(c.isprintable() or c in "\n\t\r" for c in text)
+    if printable < 0.9 * len(text) or sum(c.isalnum() for c in text) < 3:
+        return None
+    return text
+
+
+def _base64(token: str) -> str | None:
+    body = token.rstrip("=")
+    if len(body) % 4 == 1:
+        return None
+    padded = body + "=" * (-len(body) % 4)
+    try:
+        raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(raw)
+
+
+def _hex(token: str) -> str | None:
+    digits = re.sub(r"\\x|[ :]", "", token)
+    try:
+        raw = bytes.fromhex(digits)
+    except ValueError:
+        return None
+    return _readable(raw)
+
+
+def _percent(token: str) -> str | None:
+    decoded = unquote_plus(token)
+    return decoded if decoded != token else None
+
+
+def _escapes(token: str) -> str | None:
+    def one(match: re.Match[str]) -> str:
+        code = int(match.group(0)[2:], 16)
+        return chr(code) if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else match.group(0)
+
+    decoded = _ESCAPES.sub(one, token)
+    return decoded if decoded != token else None
+
+
+def _entities(token: str) -> str | None:
+    decoded = html.unescape(token)
+    return decoded if decoded != token else None
+
+
+_DECODERS = (
+    (_BASE64, _base64),
+    (_HEX, _hex),
+    (_PERCENT, _percent),
+    (_ESCAPED_RUN, _escapes),
+    (_ENTITY_RUN, _entities),
+)
+_TRIGGERS = ("%", "\\", "&")
+
+
+def decoded_views(text: str, budget: list[int]) -> list[View]:
+    """Windows of `text` with every decodable run replaced by what it decodes to.
+
+    Args:
+        text: A folded text.
+        budget: A one-item list holding the decoded characters still allowed; decreased.
+
+    Returns:
+        The views (none when nothing decodes to readable text).
+    """
+    runs: list[tuple[int, int, list[Piece]]] = []
+    taken: list[tuple[int, int]] = []
+    for pattern, decode in _DECODERS:
+        if pattern is not _BASE64 and pattern is not _HEX and not any(t in text for t in _TRIGGERS):
+            continue
+        for match in pattern.finditer(text):
+            start, end = match.span()
+            if any(start < e and s < end for s, e in taken):
+                continue
+            decoded = decode(match.group(0))
+            if decoded is None or len(decoded) > budget[0]:
+                continue
+            budget[0] -= len(decoded)
+            runs.append((start, end, [(decoded, start, end)]))
+            taken.append((start, end))
+            if len(runs) >= MAX_RUNS:
+                break
+    return windows(text, runs, "hidden in an encoding")
+
+
+# --------------------------------------------------------------------------- smuggling
+
+_TAG_RUN = re.compile("[\U000e0020-\U000e007e]{3,}")
+_SELECTOR_RUN = re.compile("[\ufe00-\ufe0f\U000e0100-\U000e01ef]{3,}")
+
+
+def _tags(run: str) -> str:
+    return "".join(chr(ord(c) - 0xE0000) for c in run)
+
+
+def _selectors(run: str) -> str | None:
+    # The usual scheme: bytes 0-15 as U+FE00-U+FE0F, bytes 16-255 as U+E0100-U+E01EF.
+    raw = bytes(ord(c) - 0xFE00 if ord(c) <= 0xFE0F else ord(c) - 0xE0100 + 16 for c in run)
+    return _readable(raw)
+
+
+def smuggled_views(text: str) -> list[View]:
+    """Windows of the original `text` with invisible carriers decoded.
+
+    Unicode tag characters read as ASCII, and runs of variation selectors read as bytes (one
+    per selector).
+
+    Folding drops these characters, so these views work on the original text; `hidden_runs`
+    refuses them anyway, and these views tell what they carried (a secret, an instruction).
+    """
+    if text.isascii():
+        return []
+    runs: list[tuple[int, int, list[Piece]]] = []
+    for pattern, decode in ((_TAG_RUN, _tags), (_SELECTOR_RUN, _selectors)):
+        for match in pattern.finditer(text):
+            decoded = decode(match.group(0))
+            if decoded:
+                runs.append((match.start(), match.end(), [(decoded, *match.span())]))
+    return windows(text, runs, "smuggled in invisible characters")
