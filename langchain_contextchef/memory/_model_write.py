@@ -137,7 +137,9 @@ def model_write(
         if old.status == "quarantined":
             return WriteResult("refused", key, refusal=Refusal("held", old_key))
         retire.append(old)
-    decision = gate_check(ctx, key, value, description, type, provenance, existing, before.count)
+    decision = yield from gate_check(
+        ctx, key, value, description, type, provenance, existing, before.count
+    )
     status: EntryStatus = "active"
     if decision is not None:
         if decision.action == "reject":

@@ -19,7 +19,7 @@ from typing import Any
 
 from langgraph.store.base import PutOp
 
-from langchain_contextchef._plan import Io, Plan, gather
+from langchain_contextchef._plan import Invoke, Io, Plan, gather
 from langchain_contextchef.entry import (
     EntryStatus,
     HistoryStatus,
@@ -57,6 +57,8 @@ __all__ = [
     "BeforeWrite",
     "delete_entry",
     "gate_check",
+    "judge",
+    "judge_note",
     "read_before_write",
     "remove",
     "set_entry",
@@ -172,6 +174,35 @@ def type_refusal(ctx: MemoryContext, key: str, type_: str | None) -> Refusal | N
     return Refusal("type", key, allowed_types=allowed, type=type_)
 
 
+def judge(ctx: MemoryContext, candidate: WriteCandidate) -> Plan[GateDecision | None]:
+    """The gate's verdict on a write, or `None` when the memory has no gate.
+
+    The deterministic checks first; then, when the gate has a second line and the write
+    still stands, the model check as an `Invoke` step (`ainvoke` on the async path), which
+    enforces its own timeout and failure policy. It runs inside the write's exclusive
+    section, so other writers of the scope wait for it (at most its timeout).
+    """
+    gate = ctx.config.gate
+    if gate is None:
+        return None
+    decision = gate.check_deterministic(candidate)
+    review = gate.second_line_input(candidate, decision)
+    if review is not None and gate.second_line is not None:
+        verdict = yield Invoke(gate.second_line, review)
+        decision = gate.combine(decision, verdict)
+    return decision
+
+
+def judge_note(
+    ctx: MemoryContext, path: str, text: str, provenance: Provenance, *, is_new: bool
+) -> Plan[GateDecision | None]:
+    """The gate's verdict on a note's whole text after an edit (see `judge`)."""
+    candidate = WriteCandidate.note(
+        path, text, provenance=provenance, written_by=provenance.written_by, is_new=is_new
+    )
+    return (yield from judge(ctx, candidate))
+
+
 def gate_check(
     ctx: MemoryContext,
     key: str,
@@ -181,11 +212,8 @@ def gate_check(
     provenance: Provenance | None,
     existing: MemoryEntry | None,
     entry_count: int,
-) -> GateDecision | None:
-    """The gate's verdict on a write, or `None` when the memory has no gate."""
-    gate = ctx.config.gate
-    if gate is None:
-        return None
+) -> Plan[GateDecision | None]:
+    """The gate's verdict on an entry write (see `judge`)."""
     candidate = WriteCandidate(
         key=key,
         value=value,
@@ -196,7 +224,7 @@ def gate_check(
         is_new=existing is None,
         entry_count=entry_count,
     )
-    return gate.check(candidate)
+    return (yield from judge(ctx, candidate))
 
 
 def write(
@@ -352,7 +380,7 @@ def set_entry(
             raise ValueError(msg)
         retiring.append(old)
     status: EntryStatus = "active"
-    decision = gate_check(
+    decision = yield from gate_check(
         ctx, key, value, description, type, provenance, before.existing, before.count
     )
     if decision is not None:

@@ -45,13 +45,14 @@ from langchain_contextchef.memory._model_write import (
     model_write,
 )
 from langchain_contextchef.memory._recall import recall_entry
-from langchain_contextchef.memory._write import KNOWN_ABSENT
+from langchain_contextchef.memory._write import KNOWN_ABSENT, judge_note
 
 __all__ = [
     "KNOWN_ABSENT",
     "check_allowed",
     "check_writable",
     "compile_read",
+    "judge_note",
     "model_delete",
     "model_write",
     "read_all",

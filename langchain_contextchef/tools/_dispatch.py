@@ -352,7 +352,7 @@ def _context(ctx: MemoryContext, args: Mapping[str, Any], provenance: Provenance
     if where.namespace == "memory":
         return (yield from MEMORY_COMMANDS[command](ctx, where, args, provenance))
     namespace = (*ctx.scope, where.namespace)
-    return (yield from NOTE_COMMANDS[command](ctx, namespace, where, args))
+    return (yield from NOTE_COMMANDS[command](ctx, namespace, where, args, provenance))
 
 
 ToolHandler: TypeAlias = Callable[[MemoryContext, Mapping[str, Any], Provenance], Plan[str]]

@@ -6,6 +6,7 @@ An item holds `{"text", "created_at", "updated_at"}`. One handler per command, c
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Callable, Mapping
 from typing import Any, TypeAlias
@@ -14,9 +15,9 @@ from langgraph.store.base import GetOp, Item, PutOp
 
 from langchain_contextchef._context_paths import ContextPath
 from langchain_contextchef._plan import Io, Plan, gather
-from langchain_contextchef.entry import format_time
+from langchain_contextchef.entry import Provenance, format_time
 from langchain_contextchef.memory import MemoryContext
-from langchain_contextchef.memory.plans import read_items
+from langchain_contextchef.memory.plans import judge_note, read_items
 from langchain_contextchef.memory.texts import already_exists, nothing_at
 from langchain_contextchef.tools import _args
 from langchain_contextchef.tools._text_ops import (
@@ -31,7 +32,7 @@ from langchain_contextchef.tools._text_ops import (
 __all__ = ["NOTE_COMMANDS"]
 
 NoteCommand: TypeAlias = Callable[
-    [MemoryContext, tuple[str, ...], ContextPath, Mapping[str, Any]], Plan[str]
+    [MemoryContext, tuple[str, ...], ContextPath, Mapping[str, Any], Provenance], Plan[str]
 ]
 
 
@@ -56,6 +57,20 @@ def _existing_item(namespace: tuple[str, ...], where: ContextPath) -> Plan[Item]
     return item
 
 
+def _gated(
+    ctx: MemoryContext, where: ContextPath, text: str, provenance: Provenance, *, is_new: bool
+) -> Plan[tuple[str, str]]:
+    """The text to store after the write gate, and the notice to append to the reply."""
+    decision = yield from judge_note(ctx, where.path, text, provenance, is_new=is_new)
+    if decision is None:
+        return text, ""
+    if not decision.injectable:
+        # Notes have no review queue: a note the gate would hold is refused outright.
+        _args.refuse(dataclasses.replace(decision, action="reject").error_message(where.uri))
+    notice = decision.notice(where.uri)
+    return decision.value, f" {notice}" if notice else ""
+
+
 def _put(
     ctx: MemoryContext, namespace: tuple[str, ...], path: str, text: str, previous: Item | None
 ) -> Io:
@@ -66,7 +81,11 @@ def _put(
 
 
 def _view(
-    ctx: MemoryContext, ns: tuple[str, ...], where: ContextPath, args: Mapping[str, Any]
+    ctx: MemoryContext,
+    ns: tuple[str, ...],
+    where: ContextPath,
+    args: Mapping[str, Any],
+    provenance: Provenance,
 ) -> Plan[str]:
     if not where.is_dir:
         item = yield from _read_item(ns, where.path)
@@ -82,7 +101,11 @@ def _view(
 
 
 def _search(
-    ctx: MemoryContext, ns: tuple[str, ...], where: ContextPath, args: Mapping[str, Any]
+    ctx: MemoryContext,
+    ns: tuple[str, ...],
+    where: ContextPath,
+    args: Mapping[str, Any],
+    provenance: Provenance,
 ) -> Plan[str]:
     query = _args.query(args)
     items = yield from read_items(ns)
@@ -96,39 +119,58 @@ def _search(
 
 
 def _create(
-    ctx: MemoryContext, ns: tuple[str, ...], where: ContextPath, args: Mapping[str, Any]
+    ctx: MemoryContext,
+    ns: tuple[str, ...],
+    where: ContextPath,
+    args: Mapping[str, Any],
+    provenance: Provenance,
 ) -> Plan[str]:
     text = _args.text(args, "file_text")
     if (yield from _read_item(ns, where.path)) is not None:
         return already_exists(where.uri)
+    text, notice = yield from _gated(ctx, where, text, provenance, is_new=True)
     yield _put(ctx, ns, where.path, text, None)
-    return f"Created {where.uri}."
+    return f"Created {where.uri}.{notice}"
 
 
 def _str_replace(
-    ctx: MemoryContext, ns: tuple[str, ...], where: ContextPath, args: Mapping[str, Any]
+    ctx: MemoryContext,
+    ns: tuple[str, ...],
+    where: ContextPath,
+    args: Mapping[str, Any],
+    provenance: Provenance,
 ) -> Plan[str]:
     old = _args.text(args, "old_str")
     new = _args.optional_text(args, "new_str") or ""
     item = yield from _existing_item(ns, where)
     edited = replace_once(_text_of(item), old, new, where.uri)
+    edited, notice = yield from _gated(ctx, where, edited, provenance, is_new=False)
     yield _put(ctx, ns, where.path, edited, item)
-    return f"Edited {where.uri}."
+    return f"Edited {where.uri}.{notice}"
 
 
 def _insert(
-    ctx: MemoryContext, ns: tuple[str, ...], where: ContextPath, args: Mapping[str, Any]
+    ctx: MemoryContext,
+    ns: tuple[str, ...],
+    where: ContextPath,
+    args: Mapping[str, Any],
+    provenance: Provenance,
 ) -> Plan[str]:
     line = _args.integer(args, "insert_line")
     text = _args.text(args, "insert_text")
     item = yield from _existing_item(ns, where)
     edited = insert_at(_text_of(item), line, text, where.uri)
+    edited, notice = yield from _gated(ctx, where, edited, provenance, is_new=False)
     yield _put(ctx, ns, where.path, edited, item)
-    return f"Inserted into {where.uri}."
+    return f"Inserted into {where.uri}.{notice}"
 
 
 def _delete(
-    ctx: MemoryContext, ns: tuple[str, ...], where: ContextPath, args: Mapping[str, Any]
+    ctx: MemoryContext,
+    ns: tuple[str, ...],
+    where: ContextPath,
+    args: Mapping[str, Any],
+    provenance: Provenance,
 ) -> Plan[str]:
     yield from _existing_item(ns, where)
     yield Io([PutOp(ns, where.path, None)])
@@ -136,7 +178,11 @@ def _delete(
 
 
 def _rename(
-    ctx: MemoryContext, ns: tuple[str, ...], where: ContextPath, args: Mapping[str, Any]
+    ctx: MemoryContext,
+    ns: tuple[str, ...],
+    where: ContextPath,
+    args: Mapping[str, Any],
+    provenance: Provenance,
 ) -> Plan[str]:
     dest = _args.destination(args, where)
     got = yield from gather(
@@ -147,9 +193,11 @@ def _rename(
         return nothing_at(where.uri)
     if got.dest is not None:
         return already_exists(dest.uri)
-    moved = {**got.source.value, "updated_at": format_time(ctx.now())}
+    # The new path is new text the gate has not seen; the moved text is judged with it.
+    text, notice = yield from _gated(ctx, dest, _text_of(got.source), provenance, is_new=True)
+    moved = {**got.source.value, "text": text, "updated_at": format_time(ctx.now())}
     yield Io([PutOp(ns, dest.path, moved, index=["text"]), PutOp(ns, where.path, None)])
-    return f"Renamed {where.uri} to {dest.uri}."
+    return f"Renamed {where.uri} to {dest.uri}.{notice}"
 
 
 NOTE_COMMANDS: dict[str, NoteCommand] = {
