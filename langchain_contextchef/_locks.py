@@ -310,8 +310,11 @@ def _backend_section(store: BaseStore, scope: tuple[str, ...], timeout: float) -
 @contextlib.contextmanager
 def exclusive(
     store: BaseStore, scope: tuple[str, ...], *, timeout: float = DEFAULT_TIMEOUT
-) -> Iterator[None]:
+) -> Iterator[bool]:
     """Hold `scope` exclusively on `store` for the `with` block (re-entrant).
+
+    Yields:
+        `True` when this block took the section, `False` when the context already held it.
 
     Raises:
         TimeoutError: If another writer holds the scope for longer than `timeout` seconds.
@@ -319,7 +322,7 @@ def exclusive(
     token = (id(store), scope)
     held = _HELD.get()
     if token in held:
-        yield
+        yield False
         return
     local = _local_lock(store, scope)
     if not local.acquire(timeout=timeout):
@@ -327,7 +330,7 @@ def exclusive(
     marker = _HELD.set(held | {token})
     try:
         with _backend_section(store, scope, timeout):
-            yield
+            yield True
     finally:
         _HELD.reset(marker)
         local.release()
@@ -375,12 +378,12 @@ async def _abackend_section(
 @contextlib.asynccontextmanager
 async def aexclusive(
     store: BaseStore, scope: tuple[str, ...], *, timeout: float = DEFAULT_TIMEOUT
-) -> AsyncIterator[None]:
+) -> AsyncIterator[bool]:
     """Async twin of `exclusive`: waiting never blocks the event loop."""
     token = (id(store), scope)
     held = _HELD.get()
     if token in held:
-        yield
+        yield False
         return
     local = _local_lock(store, scope)
     # Poll instead of waiting in a worker thread: waiters parked in the default executor
@@ -395,7 +398,7 @@ async def aexclusive(
     marker = _HELD.set(held | {token})
     try:
         async with _abackend_section(store, scope, timeout):
-            yield
+            yield True
     finally:
         _HELD.reset(marker)
         local.release()

@@ -77,11 +77,13 @@ class Exclusive:
     """Run `plan` as one exclusive section of `scope`: no other writer of the scope runs meanwhile.
 
     The driver holds the store's lock for the scope (see `_locks`) while it runs the nested
-    plan, and sends back the nested plan's result. Sections are re-entrant.
+    plan, and sends back the nested plan's result. Sections are re-entrant. `wrap`, when given,
+    transforms the plan before it runs (the memory engine tracks its writes this way).
     """
 
     scope: tuple[str, ...]
     plan: Generator[Any, Any, Any]
+    wrap: Callable[[Generator[Any, Any, Any]], Generator[Any, Any, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -169,9 +171,9 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
     match step:
         case Io(ops):
             return store.batch(ops)
-        case Exclusive(scope, inner):
+        case Exclusive(scope, inner, wrap):
             with exclusive(store, scope):
-                return run_sync(inner, store)
+                return run_sync(wrap(inner) if wrap else inner, store)
         case Invoke(runnable, value, config):
             return runnable.invoke(value, config)
         case Call(fn, args):
@@ -193,9 +195,9 @@ async def _execute_async(step: Step, store: BaseStore) -> Any:
     match step:
         case Io(ops):
             return await store.abatch(ops)
-        case Exclusive(scope, inner):
+        case Exclusive(scope, inner, wrap):
             async with aexclusive(store, scope):
-                return await run_async(inner, store)
+                return await run_async(wrap(inner) if wrap else inner, store)
         case Invoke(runnable, value, config):
             return await runnable.ainvoke(value, config)
         case Call(fn, args):

@@ -31,7 +31,6 @@ Example:
 """
 
 # `main` reports errors by printing them to standard error.
-# ruff: noqa: T201
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The commands that run the package rather than edit memory: `preview` and `demo`."""
 
 # A command's output is what it prints.
-# ruff: noqa: T201
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """The commands that only read the store: `scopes`, `list`, `show`, `history` and `turns`."""
 
 # A command's output is what it prints.
-# ruff: noqa: T201
 
 from __future__ import annotations
 

@@ -4,7 +4,6 @@ Each checks its arguments before it writes, so a usage mistake leaves the store 
 """
 
 # A command's output is what it prints.
-# ruff: noqa: T201
 
 from __future__ import annotations
 

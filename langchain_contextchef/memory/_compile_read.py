@@ -12,25 +12,28 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from langgraph.store.base import PutOp, SearchOp
+from langgraph.store.base import Item, PutOp, SearchOp
 
 from langchain_contextchef._plan import Call, Io, Plan, gather
 from langchain_contextchef.budget import token_counter
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry
 from langchain_contextchef.memory import _history
+from langchain_contextchef.memory._cache import ScopeSlot
 from langchain_contextchef.memory._context import (
     CLOCK_KEY,
     MemoryContext,
     clock_op,
     entries_and_damaged,
+    entry_op,
     evicted_op,
-    exclusive,
     own,
     scan_op,
     turn_of,
 )
 from langchain_contextchef.memory._events import changed
 from langchain_contextchef.memory._recall import evicted_note_ops
+from langchain_contextchef.memory._section import exclusive
+from langchain_contextchef.memory._stamp import changes_since, stamp_op, token_of
 from langchain_contextchef.memory.results import CompileRead
 from langchain_contextchef.selectors import MemorySelector, SelectionContext
 
@@ -102,19 +105,55 @@ class _Swept:
     relevance: dict[str, float] | None
 
 
+def _current_entries(
+    ctx: MemoryContext, slot: ScopeSlot | None, stamp: Item | None, scanned: list[Item] | None
+) -> Plan[tuple[list[MemoryEntry], list[str]]]:
+    """The scope's entries in creation order, and its damaged keys, reading only what changed.
+
+    With the stamp unchanged since this process last read the scope, nothing is read; with a
+    newer stamp whose log reaches back, only the keys it names; otherwise the whole scope
+    (`scanned`, when the caller already read it).
+    """
+    token = token_of(stamp)
+    if scanned is None and slot is not None and token is not None and slot.token is not None:
+        changed = [] if slot.token == token else changes_since(stamp, slot.token)
+        if changed is not None:
+            got = yield from gather(items=[entry_op(ctx, key) for key in changed])
+            for key, item in zip(changed, got.items, strict=True):
+                if item is None:
+                    slot.drop(key)
+                    continue
+                try:
+                    slot.put(MemoryEntry.from_stored(item.key, item.value))
+                except (ValueError, TypeError, KeyError):
+                    slot.drop(key, damaged=True)
+            slot.token = token
+            return slot.ordered(), sorted(slot.damaged)
+    if scanned is None:
+        (scanned,) = yield Io([scan_op(ctx.entries_ns)])
+    entries, damaged = entries_and_damaged(ctx, scanned)
+    if slot is not None:
+        slot.reset(token, entries, damaged)
+    return entries, damaged
+
+
 @exclusive
 def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
     # Alone in the scope: this compile claims turn `turn` (no other compile can), decides
     # expiry on it, and writes the sweep and the advanced clock in one batch.
     capped = ctx.config.max_entries is not None
     search = _semantic_search(ctx, query)
+    slot = ctx.slot()
+    # A process that holds nothing of the scope reads it whole in the first batch anyway.
+    cold = slot is None or slot.token is None
     got = yield from gather(
-        items=scan_op(ctx.entries_ns),
+        items=scan_op(ctx.entries_ns) if cold else None,
         clock=clock_op(ctx),
+        stamp=stamp_op(ctx),
         evicted=evicted_op(ctx) if capped else None,
         hits=search,
     )
-    entries, damaged = entries_and_damaged(ctx, got.items)
+    entries, damaged = yield from _current_entries(ctx, slot, got.stamp, got.items)
     turn = turn_of(got.clock)
     evicted: list[str] = []
     if got.evicted is not None:

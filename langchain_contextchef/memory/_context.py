@@ -13,18 +13,18 @@ answers, so the layout of a scope in the store is spelled in one place:
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+from typing import Any, TypeVar
 
 from langgraph.store.base import GetOp, Item, SearchOp
 
-from langchain_contextchef._plan import Exclusive, Io, Plan, gather
+from langchain_contextchef._plan import Io, Plan, gather
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.errors import DamagedEntryError
+from langchain_contextchef.memory._cache import ScopeSlot, slot_for
 from langchain_contextchef.memory.config import MemoryConfig
 from langchain_contextchef.ttl import ParsedTTL, parse_ttl
 
@@ -43,7 +43,6 @@ __all__ = [
     "entry_of",
     "entry_op",
     "evicted_op",
-    "exclusive",
     "own",
     "read_all",
     "read_entries",
@@ -84,8 +83,6 @@ EVICTED_KEY = "evicted"
 logger = logging.getLogger(__name__)
 
 ItemT = TypeVar("ItemT", bound=Item)
-T = TypeVar("T")
-P = ParamSpec("P")
 
 # One search must return every item of a namespace: a compile reads the whole scope at once.
 BULK_LIMIT = 1_000_000
@@ -104,6 +101,8 @@ class MemoryContext:
         config: The memory's behaviour.
         now: Returns "now" as an aware datetime.
         indexed: Whether the store has a vector index, so semantic search can rank entries.
+        store: The store object, for its identity only: it keys the process's cached slot
+            of this scope (plans never do I/O through it). `None` disables the cache.
         entries_ns: `scope + ("memory",)`.
         meta_ns: `scope + ("memory_meta",)`.
         history_ns: `scope + ("memory_history",)`.
@@ -115,6 +114,7 @@ class MemoryContext:
     config: MemoryConfig
     now: Callable[[], datetime] = _utcnow
     indexed: bool = False
+    store: Any = field(default=None, repr=False, compare=False)
     entries_ns: tuple[str, ...] = field(init=False)
     meta_ns: tuple[str, ...] = field(init=False)
     history_ns: tuple[str, ...] = field(init=False)
@@ -130,6 +130,10 @@ class MemoryContext:
         object.__setattr__(self, "notes_ns", (*scope, NOTES_NAMESPACE))
         object.__setattr__(self, "default_ttl", parse_ttl(self.config.default_ttl))
 
+    def slot(self) -> ScopeSlot | None:
+        """The process's cached slot of this scope, looked up now (see `_cache`)."""
+        return slot_for(self.store, self.scope) if self.store is not None else None
+
     @property
     def allowed_keys(self) -> tuple[str, ...] | None:
         """The keys the model may write, or `None` for any key."""
@@ -141,27 +145,6 @@ class MemoryContext:
         """The memory types writes may carry, or `None` for any type."""
         types = self.config.memory_types
         return tuple(types) if types is not None else None
-
-
-# ---- one writer at a time ----------------------------------------------------------------------
-
-
-def exclusive(
-    plan: Callable[Concatenate[MemoryContext, P], Plan[T]],
-) -> Callable[Concatenate[MemoryContext, P], Plan[T]]:
-    """Make a plan one exclusive section of its scope: it reads, checks and writes alone.
-
-    Every plan that writes a scope runs this way, so concurrent writers (threads, processes,
-    machines, as far as the backend allows: see `_locks`) never interleave a read-check-write.
-    Sections are re-entrant, so exclusive plans compose.
-    """
-
-    @functools.wraps(plan)
-    def section(ctx: MemoryContext, /, *args: P.args, **kwargs: P.kwargs) -> Plan[T]:
-        result = yield Exclusive(ctx.scope, plan(ctx, *args, **kwargs))
-        return cast("T", result)
-
-    return section
 
 
 # ---- ops and their answers --------------------------------------------------------------------

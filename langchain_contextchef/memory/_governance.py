@@ -18,13 +18,13 @@ from langchain_contextchef.memory._context import (
     MemoryContext,
     entry_of,
     entry_op,
-    exclusive,
     own,
     read_entries,
     read_one,
     scan_op,
 )
 from langchain_contextchef.memory._history import read_history
+from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory._write import read_before_write, store_entry, write
 from langchain_contextchef.memory.results import ForgetReceipt
 

@@ -104,9 +104,9 @@ class Memory:
         resolved = check_resolved_scope(scope)
         indexed = bool(getattr(store, "index_config", None))
         self.context = (
-            MemoryContext(resolved, self.config, clock, indexed=indexed)
+            MemoryContext(resolved, self.config, clock, indexed=indexed, store=store)
             if clock is not None
-            else MemoryContext(resolved, self.config, indexed=indexed)
+            else MemoryContext(resolved, self.config, indexed=indexed, store=store)
         )
 
     def __repr__(self) -> str:

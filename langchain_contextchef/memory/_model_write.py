@@ -17,7 +17,8 @@ from langchain_contextchef._plan import Call, Plan
 from langchain_contextchef.entry import EntryStatus, MemoryEntry, Provenance
 from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory._checks import UNSET, check_key, check_text
-from langchain_contextchef.memory._context import MemoryContext, exclusive, read_one
+from langchain_contextchef.memory._context import MemoryContext, read_one
+from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory._write import (
     gate_check,
     read_before_write,

@@ -19,12 +19,12 @@ from langchain_contextchef.memory._context import (
     MemoryContext,
     entries_of,
     evicted_op,
-    exclusive,
     read_one,
     scan_op,
 )
 from langchain_contextchef.memory._events import changed
 from langchain_contextchef.memory._history import retire
+from langchain_contextchef.memory._section import exclusive
 
 __all__ = ["enforce_cap", "evicted_note_ops", "recall_entry"]
 

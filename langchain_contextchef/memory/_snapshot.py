@@ -15,10 +15,10 @@ from langchain_contextchef.memory._context import (
     CLOCK_KEY,
     MemoryContext,
     entries_and_damaged,
-    exclusive,
     read_all,
     scan_op,
 )
+from langchain_contextchef.memory._section import exclusive
 
 __all__ = ["restore", "snapshot"]
 

@@ -42,13 +42,13 @@ from langchain_contextchef.memory._context import (
     clock_op,
     entry_of,
     entry_op,
-    exclusive,
     own,
     scan_op,
     turn_of,
 )
 from langchain_contextchef.memory._events import changed
 from langchain_contextchef.memory._recall import enforce_cap
+from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory.texts import Refusal
 from langchain_contextchef.ttl import ResolvedExpiry, Turns, parse_ttl, resolve_ttl
 

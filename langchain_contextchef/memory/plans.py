@@ -45,6 +45,7 @@ from langchain_contextchef.memory._model_write import (
     model_write,
 )
 from langchain_contextchef.memory._recall import recall_entry
+from langchain_contextchef.memory._section import exclusively
 from langchain_contextchef.memory._write import KNOWN_ABSENT, judge_note
 
 __all__ = [
@@ -52,6 +53,7 @@ __all__ = [
     "check_allowed",
     "check_writable",
     "compile_read",
+    "exclusively",
     "judge_note",
     "model_delete",
     "model_write",

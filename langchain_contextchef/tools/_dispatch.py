@@ -25,7 +25,7 @@ from langchain_contextchef._context_paths import (
     memory_uri,
     parse_context_path,
 )
-from langchain_contextchef._plan import Exclusive, Plan
+from langchain_contextchef._plan import Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory import MemoryContext
@@ -33,6 +33,7 @@ from langchain_contextchef.memory.plans import (
     KNOWN_ABSENT,
     check_allowed,
     check_writable,
+    exclusively,
     model_delete,
     model_write,
     read_entries,
@@ -398,8 +399,7 @@ def dispatch_plan(
             return (yield from plan)
         # A command that may write reads, checks and writes alone in its scope: a rename's
         # copy and delete, or a note's create-if-absent, cannot interleave with another call.
-        result: str = yield Exclusive(ctx.scope, plan)
-        return result
+        return (yield from exclusively(ctx, plan))
     except _args.Refusal as refusal:
         return refusal.text
     except DamagedEntryError as damaged:  # read by view, recall or an edit

@@ -212,7 +212,7 @@ def test_semantic_relevance_comes_from_the_store_index_in_the_same_read_batch() 
     payload = chef.compile([HumanMessage("what is my cat named")])
     assert payload.meta.injected_keys == ["pets"]
     assert payload.meta.omitted == {"lang": "selector"}
-    assert store.batches[0] == ["SearchOp", "GetOp", "SearchOp:query"]
+    assert store.batches[0] == ["SearchOp", "GetOp", "GetOp", "SearchOp:query"]
     assert len(store.batches) == 2  # the read batch, then the clock write
 
 
@@ -222,4 +222,4 @@ def test_no_semantic_search_without_a_selector_that_asks_for_it() -> None:
     chef.get_memory().set("a", "1")
     store.batches.clear()
     chef.compile([HumanMessage("anything")])
-    assert store.batches[0] == ["SearchOp", "GetOp"]
+    assert store.batches[0] == ["SearchOp", "GetOp", "GetOp"]  # entries, clock, stamp

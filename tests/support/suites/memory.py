@@ -880,7 +880,8 @@ class MemorySuite:
         recording = RecordingStore(store)
         read = Memory(recording).read_for_compile()
         assert [e.key for e in read.selected] == ["a", "b", "c"]
-        assert recording.trips == [["search memory", "get clock"], ["put clock"]]
+        # The stamp (what changed since this process last read the scope) rides along.
+        assert recording.trips == [["search memory", "get clock", "get stamp"], ["put clock"]]
 
     def test_a_compile_deletes_every_expired_entry_in_one_batch(self, store: BaseStore) -> None:
         writer = Memory(store, clock=FakeClock())
@@ -893,7 +894,7 @@ class MemorySuite:
         # Expired versions move to history in the same batch as the deletes and the clock's
         # advance: the compile claims its turn and sweeps on it in one write.
         assert recording.trips == [
-            ["search memory", "get clock"],
+            ["search memory", "get clock", "get stamp"],
             [
                 "delete z",
                 "history z@1",
@@ -902,13 +903,14 @@ class MemorySuite:
                 "history a@1",
                 "put version:a",
                 "put clock",
+                "put stamp",
             ],
         ]
 
     def test_a_scoped_compile_reads_only_its_namespace(self, store: BaseStore) -> None:
         recording = RecordingStore(store)
         Memory(recording, scope=("users", "u1")).read_for_compile()
-        assert recording.trips[0] == ["search users/u1/memory", "get clock"]
+        assert recording.trips[0] == ["search users/u1/memory", "get clock", "get stamp"]
 
     def test_developer_writes_are_one_read_and_one_write(self, store: BaseStore) -> None:
         recording = RecordingStore(store)
@@ -918,13 +920,14 @@ class MemorySuite:
         memory.delete("k")
         # Each read also fetches the key's last removed version, so a re-created key never
         # reuses a version number; a delete keeps the old version in history in the same batch.
+        # Every write advances the scope's stamp in its own batch.
         assert recording.trips == [
-            ["get k", "get version:k"],
-            ["put k"],
-            ["get t", "get version:t", "get clock"],
-            ["put t"],
-            ["get k"],
-            ["delete k", "history k@1", "put version:k"],
+            ["get k", "get version:k", "get stamp"],
+            ["put k", "put stamp"],
+            ["get t", "get version:t", "get clock", "get stamp"],
+            ["put t", "put stamp"],
+            ["get k", "get stamp"],
+            ["delete k", "history k@1", "put version:k", "put stamp"],
         ]
 
     # ---- LangChain custom events -----------------------------------------------------------------

@@ -177,8 +177,8 @@ class AsyncMemorySuite:
         recording = RecordingStore(astore)
         await Memory(recording).aread_for_compile()
         assert recording.trips == [
-            ["search memory", "get clock"],
-            ["delete a", "history a@1", "put version:a", "put clock"],
+            ["search memory", "get clock", "get stamp"],
+            ["delete a", "history a@1", "put version:a", "put clock", "put stamp"],
         ]
 
     async def test_async_snapshot_and_restore(self, astore: BaseStore) -> None:

@@ -1,0 +1,202 @@
+"""What a process keeps of each scope between compiles, so a compile follows changes, not size.
+
+A `ScopeSlot` holds one scope's parsed entries as of a *stamp*: the version marker every write
+through the package advances in the same batch (see `_stamp`). A compile whose stamp is
+unchanged reuses the slot and does O(1) store work; one that sees a newer stamp reads only
+the keys the stamp's log names; only a cold or out-of-reach slot reads the whole scope.
+
+Slots live in one registry per process, per store object and scope, evicted least recently
+used when their entries together pass a byte budget (`set_cache_limit`), never all at once.
+A plan looks its slot up when it runs (never holds one across runs) and changes it only
+inside its scope's exclusive section, so threads never race on one.
+
+Example:
+    ```python
+    from langgraph.store.memory import InMemoryStore
+    from langchain_contextchef.memory._cache import cache_stats, slot_for
+
+    store = InMemoryStore()
+    slot = slot_for(store, ("users", "alice"))
+    assert slot is slot_for(store, ("users", "alice"))
+    assert cache_stats()["slots"] >= 1
+    ```
+"""
+
+from __future__ import annotations
+
+import sys
+import threading
+import weakref
+from collections import OrderedDict, deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from langchain_contextchef.entry import MemoryEntry
+
+__all__ = ["ScopeSlot", "Token", "cache_stats", "set_cache_limit", "slot_for"]
+
+Token = tuple[str, int]
+"""A scope's stamp: the epoch (a random id, new when the stamp item is created) and a count."""
+
+_DEFAULT_LIMIT = 256 * 1024 * 1024
+_ENTRY_OVERHEAD = 400  # bytes of a parsed entry beyond its texts (object, datetimes, tuple)
+
+
+def entry_size(entry: MemoryEntry) -> int:
+    """An estimate of the memory one cached entry holds."""
+    size = _ENTRY_OVERHEAD + sys.getsizeof(entry.value) + sys.getsizeof(entry.key)
+    if entry.description is not None:
+        size += sys.getsizeof(entry.description)
+    return size
+
+
+@dataclass(eq=False)
+class ScopeSlot:
+    """One scope's entries as of `token`; `token is None` means nothing trustworthy is held.
+
+    Attributes:
+        token: The stamp the entries reflect, or `None`.
+        entries: The readable entries by key.
+        damaged: Keys whose stored data cannot be read.
+        size: Estimated bytes the entries hold.
+        extra: Per-entry derived data callers may keep while the entry is unchanged (for
+            example rendered text), by key; dropped with the entry.
+    """
+
+    token: Token | None = None
+    entries: dict[str, MemoryEntry] = field(default_factory=dict)
+    damaged: set[str] = field(default_factory=set)
+    size: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+    _ordered: list[MemoryEntry] | None = field(default=None, repr=False)
+
+    def ordered(self) -> list[MemoryEntry]:
+        """The entries in creation order (key as tiebreak); built once per change."""
+        if self._ordered is None:
+            self._ordered = sorted(self.entries.values(), key=lambda e: (e.created_at, e.key))
+        return self._ordered
+
+    def reset(self, token: Token | None, entries: list[MemoryEntry], damaged: list[str]) -> None:
+        """Replace everything held with a full read of the scope at `token`."""
+        self.entries = {e.key: e for e in entries}
+        self.damaged = set(damaged)
+        self.extra = {}
+        self._ordered = None
+        self.size = sum(map(entry_size, entries))
+        self.token = token
+        _REGISTRY.resized()
+
+    def put(self, entry: MemoryEntry) -> None:
+        """Hold `entry` (a new version replaces the old one and its derived data)."""
+        old = self.entries.get(entry.key)
+        if old is not None:
+            self.size -= entry_size(old)
+        self.entries[entry.key] = entry
+        self._ordered = None
+        self.extra.pop(entry.key, None)
+        self.damaged.discard(entry.key)
+        self.size += entry_size(entry)
+
+    def drop(self, key: str, *, damaged: bool = False) -> None:
+        """Forget `key` (deleted, or `damaged` when its stored data cannot be read)."""
+        old = self.entries.pop(key, None)
+        if old is not None:
+            self.size -= entry_size(old)
+            self._ordered = None
+        self.extra.pop(key, None)
+        if damaged:
+            self.damaged.add(key)
+        else:
+            self.damaged.discard(key)
+
+    def invalidate(self) -> None:
+        """Trust nothing held: the next compile reads the whole scope."""
+        self.token = None
+        self.entries = {}
+        self.damaged = set()
+        self.extra = {}
+        self.size = 0
+        self._ordered = None
+
+
+class _Registry:
+    """Slots per (store object, scope), least recently used first, within a byte budget."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.lock = threading.Lock()
+        # Ids of stores that are gone; purged under the lock. A finalizer may run inside a
+        # garbage collection anywhere, even while this thread holds the lock, so it only
+        # appends here (atomic) and never takes the lock itself.
+        self.dead: deque[int] = deque()
+        self.slots: OrderedDict[tuple[int, tuple[str, ...]], ScopeSlot] = OrderedDict()
+        # Each store object keeps its slots alive; a store that is gone takes them with it.
+        self.stores: weakref.WeakKeyDictionary[Any, set[tuple[str, ...]]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def _purge(self) -> None:
+        while self.dead:
+            store_id = self.dead.popleft()
+            for key in [k for k in self.slots if k[0] == store_id]:
+                self.slots.pop(key, None)
+
+    def slot(self, store: Any, scope: tuple[str, ...]) -> ScopeSlot:
+        key = (id(store), scope)
+        with self.lock:
+            self._purge()
+            slot = self.slots.get(key)
+            if slot is None:
+                slot = self.slots[key] = ScopeSlot()
+                if store not in self.stores:
+                    weakref.finalize(store, self.dead.append, id(store))
+                self.stores.setdefault(store, set()).add(scope)
+            self.slots.move_to_end(key)
+            return slot
+
+    def resized(self) -> None:
+        # Evict least recently used slots (never the most recent one) until within budget.
+        # An evicted slot is only unlinked, never emptied: a compile of that scope may be
+        # using it right now (under its own scope's lock, not this one).
+        with self.lock:
+            self._purge()
+            total = sum(s.size for s in self.slots.values())
+            for key in list(self.slots)[:-1]:
+                if total <= self.limit:
+                    break
+                evicted = self.slots.pop(key, None)
+                total -= evicted.size if evicted is not None else 0
+
+
+_REGISTRY = _Registry(_DEFAULT_LIMIT)
+
+
+def slot_for(store: Any, scope: tuple[str, ...]) -> ScopeSlot:
+    """The process's slot for `scope` on this store object (created empty on first use)."""
+    return _REGISTRY.slot(store, scope)
+
+
+def set_cache_limit(limit_bytes: int) -> None:
+    """Set the byte budget of all cached scopes together (default 256 MiB).
+
+    Raises:
+        ValueError: For a negative limit.
+    """
+    if isinstance(limit_bytes, bool) or not isinstance(limit_bytes, int) or limit_bytes < 0:
+        msg = f"The cache limit must be a non-negative number of bytes, got {limit_bytes!r}."
+        raise ValueError(msg)
+    _REGISTRY.limit = limit_bytes
+    _REGISTRY.resized()
+
+
+def cache_stats() -> dict[str, int]:
+    """How many scopes the process caches, their entries, and their estimated bytes."""
+    with _REGISTRY.lock:
+        _REGISTRY._purge()
+        slots = list(_REGISTRY.slots.values())
+    return {
+        "slots": len(slots),
+        "entries": sum(len(s.entries) for s in slots),
+        "bytes": sum(s.size for s in slots),
+        "limit": _REGISTRY.limit,
+    }

@@ -1,0 +1,50 @@
+"""Exclusive sections: a write plan runs alone in its scope and advances the scope's stamp.
+
+`exclusive` (a decorator) and `exclusively` (for a plan already built) put a plan inside one
+`Exclusive` step, so the driver holds the scope's lock while it runs (see `_locks`), and
+inside `_stamp.tracked`, so every batch that changes entries also advances the stamp and the
+process's cached slot follows. Every plan that writes entries runs this way.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
+
+from langchain_contextchef._plan import Exclusive, Plan
+from langchain_contextchef.memory._context import MemoryContext
+from langchain_contextchef.memory._stamp import tracked
+
+__all__ = ["exclusive", "exclusively"]
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+
+def exclusively(ctx: MemoryContext, plan: Plan[T]) -> Plan[T]:
+    """Run an already built plan as one exclusive section of its scope (see `exclusive`)."""
+    result = yield Exclusive(ctx.scope, plan, wrap=functools.partial(_track, ctx))
+    return cast("T", result)
+
+
+def _track(ctx: MemoryContext, plan: Plan[Any]) -> Plan[Any]:
+    return tracked(ctx, plan, ctx.slot())
+
+
+def exclusive(
+    plan: Callable[Concatenate[MemoryContext, P], Plan[T]],
+) -> Callable[Concatenate[MemoryContext, P], Plan[T]]:
+    """Make a plan one exclusive section of its scope: it reads, checks and writes alone.
+
+    Concurrent writers (threads, processes, machines, as far as the backend allows: see
+    `_locks`) never interleave a read-check-write, and every write advances the scope's
+    stamp in the same batch (see `_stamp`). Sections are re-entrant, so exclusive plans
+    compose.
+    """
+
+    @functools.wraps(plan)
+    def section(ctx: MemoryContext, /, *args: P.args, **kwargs: P.kwargs) -> Plan[T]:
+        return (yield from exclusively(ctx, plan(ctx, *args, **kwargs)))
+
+    return section

@@ -1,0 +1,203 @@
+"""The scope's stamp: a version that every write through the package advances with the write.
+
+The stamp item sits beside the turn clock: `{"epoch": <random id>, "stamp": <count>, "log":
+[[count, key], ...]}`. Every exclusive section runs through `tracked`, which watches the
+batches its plan sends: a batch that puts or deletes entries gets the stamp's advance (and
+the changed keys appended to the log) added to the same batch, so the stamp can never lag a
+write, and no write path has to remember it. The stamp is read on the section's first batch
+(one more op, no extra round trip) or, when a section writes before it reads, alone.
+
+`tracked` also keeps the process's cached slot of the scope (see `_cache`) in step with the
+writes it sees, so a compile right after a write in this process does no scan at all. The
+log keeps the last `LOG_LIMIT` changed keys: a process whose slot is older than the log reads
+the whole scope again; a restore that changes more keys than that starts a new epoch.
+"""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+from langgraph.store.base import GetOp, Item, PutOp
+
+from langchain_contextchef._plan import Call, Exclusive, Invoke, Io, Plan
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.memory._cache import ScopeSlot, Token
+from langchain_contextchef.memory._context import MemoryContext
+
+__all__ = [
+    "LOG_LIMIT",
+    "STAMP_KEY",
+    "changes_since",
+    "stamp_op",
+    "token_of",
+    "tracked",
+]
+
+T = TypeVar("T")
+
+STAMP_KEY = "stamp"
+"""The item beside the turn clock that holds the scope's stamp."""
+
+LOG_LIMIT = 512
+"""How many of the latest changed keys the stamp remembers."""
+
+
+def stamp_op(ctx: MemoryContext) -> GetOp:
+    """The op that reads the scope's stamp (answer with `token_of`)."""
+    return GetOp(ctx.meta_ns, STAMP_KEY, refresh_ttl=False)
+
+
+def _token(value: dict[str, Any] | None) -> Token | None:
+    if value is None:
+        return None
+    epoch, stamp = value.get("epoch"), value.get("stamp")
+    if not isinstance(epoch, str) or isinstance(stamp, bool) or not isinstance(stamp, int):
+        return None
+    return epoch, stamp
+
+
+def token_of(item: Item | None) -> Token | None:
+    """The stamp an item holds, or `None` when the scope has none yet (nothing was written)."""
+    return _token(item.value if item is not None else None)
+
+
+def changes_since(item: Item | None, since: Token) -> list[str] | None:
+    """The keys changed after `since`, or `None` when the log cannot say (too old, new epoch)."""
+    token = token_of(item)
+    if item is None or token is None or token[0] != since[0] or token[1] < since[1]:
+        return None
+    log = item.value.get("log")
+    if not isinstance(log, list):
+        return None
+    newer = [row for row in log if isinstance(row, list) and len(row) == 2 and row[0] > since[1]]
+    # The log must reach back to the first change after `since`, or some are missing.
+    if token[1] - since[1] > len(newer):
+        return None
+    return list(dict.fromkeys(str(row[1]) for row in newer))
+
+
+def _advanced(current: dict[str, Any] | None, keys: Sequence[str]) -> dict[str, Any]:
+    epoch = current.get("epoch") if current else None
+    stamp = current.get("stamp") if current else None
+    log = list(current.get("log") or []) if current else []
+    if not isinstance(epoch, str) or not isinstance(stamp, int) or len(keys) > LOG_LIMIT:
+        # No stamp yet, a damaged one, or more changes than the log holds: a new epoch, so
+        # every process that cached this scope reads it again.
+        return {"epoch": uuid.uuid4().hex, "stamp": 1, "log": []}
+    stamp += 1
+    log += [[stamp, key] for key in keys]
+    return {"epoch": epoch, "stamp": stamp, "log": log[-LOG_LIMIT:]}
+
+
+def _entry_changes(ctx: MemoryContext, ops: Sequence[Any]) -> list[PutOp]:
+    return [op for op in ops if isinstance(op, PutOp) and tuple(op.namespace) == ctx.entries_ns]
+
+
+def _is_stamp_write(ctx: MemoryContext, op: Any) -> bool:
+    return isinstance(op, PutOp) and tuple(op.namespace) == ctx.meta_ns and op.key == STAMP_KEY
+
+
+def _is_stamp_read(ctx: MemoryContext, op: Any) -> bool:
+    return isinstance(op, GetOp) and tuple(op.namespace) == ctx.meta_ns and op.key == STAMP_KEY
+
+
+def _follow(
+    slot: ScopeSlot | None, before: Token | None, after: Token, changes: list[PutOp]
+) -> None:
+    # Keep the cached slot in step with a write it saw, if it was current before the write.
+    if slot is None:
+        return
+    if slot.token is None or slot.token != before:
+        slot.invalidate()
+        return
+    for op in changes:
+        if op.value is None:
+            slot.drop(op.key)
+            continue
+        try:
+            slot.put(MemoryEntry.from_stored(op.key, op.value))
+        except (ValueError, TypeError, KeyError):
+            slot.drop(op.key, damaged=True)
+    slot.token = after
+
+
+class _Tracker:
+    """The stamp as one exclusive section knows it, shared by the plans nested inside it."""
+
+    def __init__(self, ctx: MemoryContext, slot: ScopeSlot | None) -> None:
+        self.ctx = ctx
+        self.slot = slot
+        self.stamp: dict[str, Any] | None = None
+        self.known = False  # whether `stamp` is the stored stamp item's current value
+
+    def batch(self, ops: list[Any]) -> Plan[list[Any]]:
+        """Send one batch, with the stamp's read or advance added where it is needed."""
+        ctx = self.ctx
+        if any(_is_stamp_write(ctx, op) for op in ops):
+            # The plan writes the stamp itself (forget deletes it): caches start over.
+            results: list[Any] = yield Io(ops)
+            self.stamp, self.known = None, False
+            if self.slot is not None:
+                self.slot.invalidate()
+            return results
+        changes = _entry_changes(ctx, ops)
+        if changes and not self.known:  # a write before any read: read the stamp alone first
+            (item,) = yield Io([stamp_op(ctx)])
+            self.stamp, self.known = (dict(item.value) if item else None), True
+        read_here = not self.known and not any(_is_stamp_read(ctx, op) for op in ops)
+        sent = ops + ([stamp_op(ctx)] if read_here else [])
+        before = _token(self.stamp) if self.known else None
+        if changes:
+            self.stamp = _advanced(self.stamp, list(dict.fromkeys(op.key for op in changes)))
+            sent.append(PutOp(ctx.meta_ns, STAMP_KEY, self.stamp, index=False))
+        results = yield Io(sent)
+        if changes:
+            after = _token(self.stamp)
+            assert after is not None
+            _follow(self.slot, before, after, changes)
+        elif not self.known:
+            found = next(
+                (r for op, r in zip(sent, results, strict=True) if _is_stamp_read(ctx, op)), None
+            )
+            self.stamp, self.known = (dict(found.value) if found else None), True
+        return results[: len(ops)]
+
+    def drive(self, plan: Plan[T]) -> Plan[T]:
+        """Run `plan` through this tracker; sections nested in it for the same scope too."""
+        reply: Any = None
+        failure: BaseException | None = None
+        while True:
+            try:
+                step = plan.send(reply) if failure is None else plan.throw(failure)
+            except StopIteration as done:
+                return done.value  # type: ignore[no-any-return]
+            reply, failure = None, None
+            try:
+                if isinstance(step, Io):
+                    reply = yield from self.batch(list(step.ops))
+                elif isinstance(step, Exclusive) and step.scope == self.ctx.scope:
+                    # Already alone in this scope: run the nested section inline, tracked here.
+                    reply = yield from self.drive(step.plan)
+                else:
+                    reply = yield step
+                    if isinstance(step, Call | Invoke):
+                        # User code ran: a hook may have written this scope, stamp included.
+                        self.known = False
+            except Exception as exc:  # thrown into the plan, like the driver does
+                failure = exc
+
+
+def tracked(ctx: MemoryContext, plan: Plan[T], slot: ScopeSlot | None = None) -> Plan[T]:
+    """Run `plan`, advancing the scope's stamp in every batch that changes entries.
+
+    Args:
+        ctx: The scope.
+        plan: The plan of an exclusive section.
+        slot: The process's cached slot of the scope, kept in step with the writes.
+
+    Returns:
+        The plan's result.
+    """
+    return (yield from _Tracker(ctx, slot).drive(plan))

@@ -1,0 +1,147 @@
+"""A compile follows changes, not stored size: the scope's stamp and the process's cached slot.
+
+Two `RecordingStore`s over one `InMemoryStore` stand for two processes: each has its own
+cached slot (slots are per store object), and each sees the other's writes only through the
+stamp they share.
+"""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from langchain_core.messages import HumanMessage
+from langgraph.store.memory import InMemoryStore
+
+from langchain_contextchef import ContextChef, Memory
+from langchain_contextchef.memory._cache import cache_stats, set_cache_limit, slot_for
+from langchain_contextchef.memory._stamp import LOG_LIMIT
+from tests.support.stores import RecordingStore
+
+
+def _two_processes() -> tuple[InMemoryStore, RecordingStore, RecordingStore]:
+    shared = InMemoryStore()
+    return shared, RecordingStore(shared), RecordingStore(shared)
+
+
+def test_an_unchanged_scope_costs_two_small_reads_and_the_clock() -> None:
+    _, store, _ = _two_processes()
+    memory = Memory(store)
+    for i in range(50):
+        memory.set(f"k{i}", f"v{i}")
+    memory.read_for_compile()
+    store.trips.clear()
+    read = memory.read_for_compile()
+    assert len(read.selected) == 50
+    assert store.trips == [["get clock", "get stamp"], ["put clock"]]
+
+
+def test_a_write_in_this_process_leaves_the_next_compile_without_a_scan() -> None:
+    _, store, _ = _two_processes()
+    memory = Memory(store)
+    memory.set("a", "1")
+    memory.read_for_compile()
+    memory.set("b", "2")
+    memory.delete("a")
+    store.trips.clear()
+    read = memory.read_for_compile()
+    assert [e.key for e in read.selected] == ["b"]
+    assert store.trips == [["get clock", "get stamp"], ["put clock"]]
+
+
+def test_another_process_s_write_is_read_key_by_key() -> None:
+    _, mine, theirs = _two_processes()
+    reader, writer = Memory(mine), Memory(theirs)
+    for i in range(20):
+        writer.set(f"k{i}", "old")
+    reader.read_for_compile()
+    writer.set("k3", "new")
+    writer.delete("k7")
+    writer.set("extra", "added")
+    mine.trips.clear()
+    read = reader.read_for_compile()
+    assert mine.trips[0] == ["get clock", "get stamp"]
+    assert sorted(mine.trips[1]) == ["get extra", "get k3", "get k7"]
+    assert len(mine.trips) == 3  # the changed keys, then the clock
+    values = {e.key: e.value for e in read.selected}
+    assert values["k3"] == "new" and "k7" not in values and values["extra"] == "added"
+
+
+def test_more_changes_than_the_log_holds_mean_one_full_read() -> None:
+    _, mine, theirs = _two_processes()
+    reader, writer = Memory(mine), Memory(theirs)
+    writer.set("first", "x")
+    reader.read_for_compile()
+    for i in range(LOG_LIMIT + 5):
+        writer.set(f"k{i}", "v")
+    mine.trips.clear()
+    read = reader.read_for_compile()
+    assert mine.trips[1] == ["search memory"]
+    assert len(read.selected) == LOG_LIMIT + 6
+
+
+def test_forget_starts_every_cache_over() -> None:
+    _, mine, theirs = _two_processes()
+    reader, writer = Memory(mine), Memory(theirs)
+    writer.set("a", "1")
+    assert [e.key for e in reader.read_for_compile().selected] == ["a"]
+    writer.forget()
+    writer.set("b", "2")  # a new stamp starts from scratch
+    assert [e.key for e in reader.read_for_compile().selected] == ["b"]
+
+
+def test_a_damaged_write_behind_the_cache_is_reported_not_served() -> None:
+    _, mine, theirs = _two_processes()
+    reader, writer = Memory(mine), Memory(theirs)
+    writer.set("a", "1")
+    reader.read_for_compile()
+    writer.set("a", "2")
+    item = writer.store.get(writer.namespace, "a")
+    assert item is not None
+    writer.store.put(writer.namespace, "a", {**item.value, "update_count": "x"})  # by hand
+    writer.set("b", "3")  # a package write after it: the reader re-reads what changed
+    read = reader.read_for_compile()
+    assert [e.key for e in read.selected] == ["b"]
+
+
+def test_the_cache_is_bounded_and_evicts_least_recently_used_scopes() -> None:
+    store = InMemoryStore()
+    set_cache_limit(200_000)
+    try:
+        for tenant in range(40):
+            memory = Memory(store, scope=("t", str(tenant)))
+            for i in range(20):
+                memory.set(f"k{i}", "x" * 200)
+            memory.read_for_compile()
+        stats = cache_stats()
+        assert stats["bytes"] <= 200_000 + 30_000  # within one scope of the limit
+        # The most recent scope is cached; the first was evicted and is read whole again.
+        assert slot_for(store, ("t", "39")).token is not None
+        first = RecordingStore(store)
+        assert len(Memory(first, scope=("t", "0")).read_for_compile().selected) == 20
+    finally:
+        set_cache_limit(256 * 1024 * 1024)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 5), st.sampled_from("swdc")), max_size=40)
+)
+def test_cached_compiles_always_match_a_fresh_read(steps: list[tuple[int, int, str]]) -> None:
+    shared = InMemoryStore()
+    processes = [ContextChef(store=RecordingStore(shared)) for _ in range(3)]
+    rng = random.Random(len(steps))
+    for who, key, action in steps:
+        memory = processes[who % 3].get_memory()
+        if action == "s":
+            memory.set(f"k{key}", f"v{rng.random()}", ttl=rng.choice([None, 1, 2]))
+        elif action == "w":
+            memory.create_memory(f"m{key}", "x")
+        elif action == "d":
+            memory.delete(f"k{key}")
+        else:
+            payload = processes[who % 3].compile([HumanMessage("hi")])
+            fresh = {e.key: e.value for e in Memory(RecordingStore(shared)).list()}
+            shown = set(payload.meta.injected_keys)
+            assert shown == set(fresh), (shown, fresh)
