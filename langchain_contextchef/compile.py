@@ -347,13 +347,17 @@ def compile_plan(
         read = yield from compile_read(ctx, last_user_text(messages))
         instruction = memory_instruction(settings.vocabulary)
         count = token_counter(ctx.config.token_counter).text
-        fitted, omitted = fit_block(
-            read,
-            ctx,
-            vocabulary=settings.vocabulary,
-            budget=_memory_budget(settings, ctx),
-            count=count,
-        )
+        budget = _memory_budget(settings, ctx)
+
+        def fit() -> tuple[FittedMemory, dict[str, str]]:
+            return fit_block(read, ctx, vocabulary=settings.vocabulary, budget=budget, count=count)
+
+        if read.reuse is not None:  # the same selection as before: so is its fitted block
+            key = (ctx.config, budget, settings.vocabulary, tuple(read.evicted_keys))
+            fitted, kept = read.reuse.remember("fitted", key, fit)
+            omitted = dict(kept)
+        else:
+            fitted, omitted = fit()
         tokens = {"memory": fitted.tokens} if ctx.config.token_budget is not None else {}
         if settings.context_budget is not None:
             layers = (messages, instruction, state_xml + implicit)

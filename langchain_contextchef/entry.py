@@ -165,6 +165,11 @@ class MemoryEntry:
         """The version a compare-and-set write must name (equal to `update_count`)."""
         return self.update_count
 
+    @property
+    def can_expire(self) -> bool:
+        """Whether the entry has an expiry at all (a turn or a moment)."""
+        return self.expires_at_turn is not None or self.expires_at is not None
+
     def is_expired(self, *, turn: int, now: datetime) -> bool:
         """Whether a sweep at `turn` and `now` deletes this entry."""
         if self.expires_at_turn is not None and turn >= self.expires_at_turn:

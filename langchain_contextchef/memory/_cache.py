@@ -28,12 +28,15 @@ import sys
 import threading
 import weakref
 from collections import OrderedDict, deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar, cast
 
 from langchain_contextchef.entry import MemoryEntry
 
 __all__ = ["ScopeSlot", "Token", "cache_stats", "set_cache_limit", "slot_for"]
+
+T = TypeVar("T")
 
 Token = tuple[str, int]
 """A scope's stamp: the epoch (a random id, new when the stamp item is created) and a count."""
@@ -69,6 +72,7 @@ class ScopeSlot:
     size: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
     _ordered: list[MemoryEntry] | None = field(default=None, repr=False)
+    _memo: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
 
     def ordered(self) -> list[MemoryEntry]:
         """The entries in creation order (key as tiebreak); built once per change."""
@@ -76,12 +80,29 @@ class ScopeSlot:
             self._ordered = sorted(self.entries.values(), key=lambda e: (e.created_at, e.key))
         return self._ordered
 
+    def remember(self, name: str, key: Any, compute: Callable[[], T]) -> T:
+        """What `compute` gives for the entries as they are and `key`, computed once.
+
+        Derived results (the entries that can expire, a selection, a fitted block) are kept
+        until the entries change or `key` differs, so an unchanged scope costs no O(n) work.
+        """
+        held = self._memo.get(name)
+        if held is not None and held[0] == key:
+            return cast("T", held[1])
+        value = compute()
+        self._memo[name] = (key, value)
+        return value
+
+    def _changed(self) -> None:
+        self._ordered = None
+        self._memo.clear()
+
     def reset(self, token: Token | None, entries: list[MemoryEntry], damaged: list[str]) -> None:
         """Replace everything held with a full read of the scope at `token`."""
         self.entries = {e.key: e for e in entries}
         self.damaged = set(damaged)
         self.extra = {}
-        self._ordered = None
+        self._changed()
         self.size = sum(map(entry_size, entries))
         self.token = token
         _REGISTRY.resized()
@@ -92,7 +113,7 @@ class ScopeSlot:
         if old is not None:
             self.size -= entry_size(old)
         self.entries[entry.key] = entry
-        self._ordered = None
+        self._changed()
         self.extra.pop(entry.key, None)
         self.damaged.discard(entry.key)
         self.size += entry_size(entry)
@@ -102,7 +123,7 @@ class ScopeSlot:
         old = self.entries.pop(key, None)
         if old is not None:
             self.size -= entry_size(old)
-            self._ordered = None
+        self._changed()
         self.extra.pop(key, None)
         if damaged:
             self.damaged.add(key)
@@ -116,7 +137,7 @@ class ScopeSlot:
         self.damaged = set()
         self.extra = {}
         self.size = 0
-        self._ordered = None
+        self._changed()
 
 
 class _Registry:

@@ -103,6 +103,7 @@ class _Swept:
     expired: list[MemoryEntry]
     evicted: list[str]
     relevance: dict[str, float] | None
+    unchanged: ScopeSlot | None  # the slot, when `entries` are its entries as they stand
 
 
 def _current_entries(
@@ -167,7 +168,14 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
         }
 
     now = ctx.now()
-    expired = [e for e in entries if e.is_expired(turn=turn, now=now)]
+    fresh = slot is not None and entries is slot.ordered()
+    # Only entries with an expiry can expire; which ones they are is kept while nothing changes.
+    expiring = (
+        slot.remember("expiring", None, lambda: [e for e in entries if e.can_expire])
+        if slot is not None and fresh
+        else entries
+    )
+    expired = [e for e in expiring if e.is_expired(turn=turn, now=now)]
     if ctx.config.on_memory_expired is not None:
         for entry in expired:
             yield Call(ctx.config.on_memory_expired, (entry,), "on_memory_expired")
@@ -181,8 +189,10 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
         event = MemoryChangeEvent("expire", entry.key, None, entry.value, ctx.scope)
         yield from changed(ctx, event)
     gone = {e.key for e in expired}
+    if not gone:
+        return _Swept(entries, damaged, turn, expired, evicted, relevance, slot if fresh else None)
     kept = [e for e in entries if e.key not in gone]
-    return _Swept(kept, damaged, turn, expired, evicted, relevance)
+    return _Swept(kept, damaged, turn, expired, evicted, relevance, None)
 
 
 def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRead]:
@@ -197,15 +207,24 @@ def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRe
         query: The text relevance selectors rank against (the last user message).
     """
     swept = yield from _sweep_and_advance(ctx, query)
-    selected, unselected, omitted = select(
-        ctx,
-        swept.entries,
-        turn=swept.turn,
-        now=ctx.now(),
-        query=query,
-        relevance=swept.relevance,
+
+    def choose() -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
+        selected, unselected, omitted = select(
+            ctx,
+            swept.entries,
+            turn=swept.turn,
+            now=ctx.now(),
+            query=query,
+            relevance=swept.relevance,
+        )
+        omitted.update((key, "damaged") for key in swept.damaged)
+        return selected, unselected, omitted
+
+    # Without a selector the choice depends on the entries alone: kept while they stand.
+    reuse = swept.unchanged if ctx.config.selector is None else None
+    selected, unselected, omitted = (
+        reuse.remember("selection", ctx.config, choose) if reuse is not None else choose()
     )
-    omitted.update((key, "damaged") for key in swept.damaged)
     return CompileRead(
         selected,
         swept.entries,
@@ -215,4 +234,5 @@ def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRe
         omitted=omitted,
         evicted_keys=swept.evicted,
         damaged_keys=swept.damaged,
+        reuse=reuse,
     )

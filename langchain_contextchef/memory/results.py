@@ -12,6 +12,7 @@ from typing import Literal, TypeAlias
 from langchain_contextchef._context_paths import memory_uri
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory import texts
+from langchain_contextchef.memory._cache import ScopeSlot
 from langchain_contextchef.memory.texts import Refusal
 
 __all__ = ["CompileRead", "ForgetReceipt", "Refusal", "WriteResult", "WriteStatus"]
@@ -135,6 +136,9 @@ class CompileRead:
             (`"quarantined"`), or `"damaged"`.
         evicted_keys: Keys evicted (over `max_entries`) since the previous compile.
         damaged_keys: Keys whose stored data cannot be read; skipped (see `DamagedEntryError`).
+        reuse: When the selection above is the one kept for the scope's entries as they
+            stand, the process's slot that keeps it: later steps may keep what they derive
+            from it there too (`reuse.remember`). `None` when anything changed.
     """
 
     selected: list[MemoryEntry]
@@ -145,3 +149,4 @@ class CompileRead:
     omitted: dict[str, str] = field(default_factory=dict)
     evicted_keys: list[str] = field(default_factory=list)
     damaged_keys: list[str] = field(default_factory=list)
+    reuse: ScopeSlot | None = field(default=None, repr=False, compare=False)
