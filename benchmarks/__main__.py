@@ -28,7 +28,7 @@ from benchmarks._timing import flatten, print_table
 BENCHES = ("compile", "cache", "dispatch", "memory", "store", "gate")
 """Bench names, run in this order; `store` and `gate` are owned by their own modules."""
 
-_SELF_PRINTING = {"compile", "cache", "dispatch", "memory"}
+_SELF_PRINTING = {"compile", "cache", "dispatch", "memory", "store"}
 _HERE = Path(__file__).resolve().parent
 
 
