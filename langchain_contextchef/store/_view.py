@@ -15,15 +15,18 @@ than the time between two edits.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import operator
 import os
 import stat
 import time
+import weakref
 from collections.abc import Iterator
 
 from langchain_contextchef.store._fsio import (
     READ_FLAGS,
+    STAMP_MARK,
     UnsafePathError,
     folder_fd,
     is_link,
@@ -68,8 +71,16 @@ rewritten within that granularity could otherwise keep the same stat signature.
 """
 
 _MAX_DIR_CACHE = 65_536
+_MAX_KEPT_FDS = 256  # folder descriptors kept open per store object (a fraction of ulimits)
 _BY_KEY = operator.itemgetter(KEY)
 _BY_UPDATED = operator.itemgetter(UPDATED_TS)
+
+
+def _close_all(fds: dict[str, int]) -> None:
+    for fd in list(fds.values()):
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    fds.clear()
 
 
 def trusted(mtime_ns: int, seen_ns: int) -> bool:
@@ -86,6 +97,9 @@ class DiskView:
         self.listings: dict[str, Listing] = {}
         self._dir_ids: dict[str, tuple[int, int]] = {}
         self._dirs: dict[tuple[str, ...], tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
+        # Open descriptors of listed folders (bounded): `fstat` on one needs no path lookup.
+        self._fds: dict[str, int] = {}
+        weakref.finalize(self, _close_all, self._fds)
 
     # ------------------------------------------------------------------ paths
 
@@ -152,6 +166,7 @@ class DiskView:
         path = os.path.join(self.root, *parts)
         self.listings.pop(path, None)
         if ancestors:
+            self._close_fd(path)
             self._dir_ids.pop(path, None)
             for depth in range(len(parts)):
                 self.listings.pop(os.path.join(self.root, *parts[:depth]), None)
@@ -326,23 +341,76 @@ class DiskView:
         subdirs.sort()
         listing = Listing(dirpath, st.st_ino, st.st_mtime_ns, scanned, names, subdirs, links, temps)
         self.listings[dirpath] = listing
+        self._keep_fd(dirpath, st.st_ino)
         return listing
 
     def walk(self, start: str, *, refuse_links: bool = True) -> Iterator[Listing]:
         """Listings of `start` and every folder below it (depth first, sorted).
 
+        A cached listing is revalidated with one `stat` of its folder: through the folder's
+        kept descriptor (no path lookup) when its parent's listing was just found unchanged
+        – replacing, moving or removing the folder would have changed its parent – and
+        through its path otherwise.
+
         Raises:
             UnsafePathError: If a folder holds a link (unless `refuse_links` is false).
         """
-        stack = [start]
+        listings, fds, lstat, fstat, root = self.listings, self._fds, os.lstat, os.fstat, self.root
+        stack: list[tuple[str, bool]] = [(start, False)]
         while stack:
-            listing = self.listing(stack.pop())
+            path, parent_unchanged = stack.pop()
+            listing = listings.get(path)
+            unchanged = False
+            if listing is not None and path != root:
+                fd = fds.get(path) if parent_unchanged else None
+                try:
+                    st: os.stat_result | None = fstat(fd) if fd is not None else lstat(path)
+                except OSError:
+                    st = None
+                unchanged = (
+                    st is not None
+                    and listing.ino == st.st_ino
+                    and listing.mtime_ns == st.st_mtime_ns
+                    and (
+                        st.st_mtime_ns % 1_000_000 == STAMP_MARK
+                        or listing.scanned_ns - st.st_mtime_ns > RACY_WINDOW_NS
+                    )
+                )
+            if not unchanged:
+                listing = self.listing(path)
             if listing is None:
                 continue
             if listing.links and refuse_links:
                 raise link_error(os.path.join(listing.path, listing.links[0]), "file or folder")
             yield listing
-            stack.extend(listing.child_paths())
+            if listing.subdirs:
+                stack.extend((child, unchanged) for child in listing.child_paths())
+
+    def _keep_fd(self, dirpath: str, ino: int) -> None:
+        """Keep a descriptor of a freshly listed folder (bounded), for cheap revalidation."""
+        old = self._fds.get(dirpath)
+        if old is not None:
+            try:
+                if os.fstat(old).st_ino == ino:
+                    return
+            except OSError:
+                pass
+            self._close_fd(dirpath)
+        if len(self._fds) >= _MAX_KEPT_FDS or dirpath == self.root:
+            return
+        fd = folder_fd(dirpath)
+        if fd is not None:
+            self._fds[dirpath] = fd
+
+    def _close_fd(self, dirpath: str) -> None:
+        fd = self._fds.pop(dirpath, None)
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def close(self) -> None:
+        """Close the kept folder descriptors (the caches stay usable; they fall back to paths)."""
+        _close_all(self._fds)
 
     def entries(self, listing: Listing) -> list[Record]:
         """The folder's readable items in search order (parsed on first use).

@@ -559,8 +559,13 @@ class FileSystemStore(BaseStore):
         return True
 
     def close(self) -> None:
-        """Stop the TTL sweeper, if any. The store holds no other resources."""
+        """Stop the TTL sweeper, if any, and close the folder descriptors the caches keep.
+
+        The store stays usable (its caches fall back to paths); closing only releases
+        resources early instead of when the object is garbage collected.
+        """
         self.stop_ttl_sweeper()
+        self._view.close()
 
     def __enter__(self) -> FileSystemStore:
         return self
@@ -721,8 +726,15 @@ class FileSystemStore(BaseStore):
                     start.append(label)
                 break
         found: set[tuple[str, ...]] = set()
-        for listing in self._listings_under(tuple(start)) or ():
+        start_path, parts = self._view.dir_of(tuple(start))
+        if parts and not self._view.dir_ok(start_path, parts):
+            return []
+        for listing in self._view.walk(start_path):
             if listing.names:
+                probe = listing.probe  # a live item seen before answers without a scan
+                if probe is not None and (probe[EXPIRES_TS] is None or probe[EXPIRES_TS] > now):
+                    found.add(probe[NS])
+                    continue
                 namespace = self._view.live_namespace(listing, now)
                 if namespace is not None:
                     found.add(namespace)
