@@ -416,10 +416,12 @@ def read_file(path: str, *, dir_fd: int | None = None) -> tuple[bytes, os.stat_r
         return None
     except OSError as exc:
         if exc.errno in _LINK_ERRNOS:
-            with contextlib.suppress(OSError):
+            try:
                 st = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
-                if is_link(st):
-                    raise link_error(path, "file") from None
+            except OSError:
+                raise exc from None
+            if is_link(st):
+                raise link_error(path, "file") from None
         raise
     try:
         st = os.fstat(fd)

@@ -644,22 +644,18 @@ class FileSystemStore(BaseStore):
         load = self._view.load
         wanted = op.filter
         for cached in ordered:
-            expires = cached[EXPIRES_TS]
+            # Every item a search considers is the file's current version: revalidated
+            # with a stat (re-read if it changed), unless parsed during this very call.
+            record = cached if cached[SEEN] >= began else load(cached[PATH])
+            if record is None:
+                continue
+            expires = record[EXPIRES_TS]
             if expires is not None and expires <= now:
                 continue
             value = None
             if wanted:
-                value = value_of(cached)
-                if not matches(value, wanted):
-                    continue
-            # The returned value is always the file's current one: revalidate it with a
-            # stat, unless it was parsed during this very call (a cold listing just read it).
-            record = cached if cached[SEEN] >= began else load(cached[PATH])
-            if record is None:
-                continue
-            if record is not cached:
                 value = value_of(record)
-                if is_expired(record, now) or not matches(value, wanted):
+                if not matches(value, wanted):
                     continue
             if skip:
                 skip -= 1
@@ -674,30 +670,28 @@ class FileSystemStore(BaseStore):
     def _semantic(self, op: SearchOp, listings: list[Listing], now: float) -> list[SearchItem]:
         assert self.embeddings is not None and op.query
         query = self.embeddings.embed_query(op.query)
+        began = time.time_ns()
+        load = self._view.load
         hits: list[tuple[float, tuple[float, tuple[str, ...], str], Record]] = []
         for listing in listings:
             entries = self._view.entries(listing)
-            scores = self._view.vectors(listing).scores(query)
-            for rec, score in zip(entries, scores, strict=True):
-                if is_expired(rec, now) or (op.filter and not matches(value_of(rec), op.filter)):
+            scores = self._view.vectors(listing).scores(query)  # one product per folder
+            for cached, score in zip(entries, scores, strict=True):
+                record = cached if cached[SEEN] >= began else load(cached[PATH])
+                if record is None or is_expired(record, now):
+                    continue
+                if record is not cached:  # edited since the folder's vectors were built
+                    score = VectorIndex([record[VECTORS]]).scores(query)[0]
+                if op.filter and not matches(value_of(record), op.filter):
                     continue
                 # Scored items by similarity, then unscored ones, then the usual order.
                 rank = -score if score is not None else math.inf
-                hits.append((rank, order_key(rec), rec))
+                hits.append((rank, order_key(record), record))
         hits.sort(key=lambda hit: (hit[0], hit[1]))
-        page: list[tuple[Record, float | None]] = []
-        for rank, _, cached in hits[op.offset :]:
-            record = self._view.load(cached[PATH])
-            if record is None or is_expired(record, now):
-                continue
-            item_score: float | None = -rank if rank != math.inf else None
-            if record is not cached:
-                if not matches(value_of(record), op.filter):
-                    continue
-                item_score = VectorIndex([record[VECTORS]]).scores(query)[0]
-            page.append((record, item_score))
-            if len(page) >= op.limit:
-                break
+        page = [
+            (rec, -rank if rank != math.inf else None)
+            for rank, _, rec in hits[op.offset :][: op.limit]
+        ]
         if op.refresh_ttl:
             self._refresh([rec for rec, _ in page], now)
         return [self._search_item(rec, score, None) for rec, score in page]
