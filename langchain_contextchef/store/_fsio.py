@@ -8,8 +8,9 @@ with `O_NOFOLLOW`; the store checks the folders above them (see `FileSystemStore
 itself may be a link: the caller chose it. Platforms without `dir_fd` support (Windows) fall
 back to checking every component with `lstat` just before using it.
 
-Writes are durable: data is flushed with `fsync` before the rename that publishes it, and the
-folder is synced afterwards so the new name survives a power cut.
+Writes are durable: data is flushed with `fsync` before the rename that publishes it (from
+the root's staging folder, or within the item's folder), and the folder is synced afterwards
+so the new name survives a power cut.
 
 Each write also *stamps* the modification time of the file and of its folder with a value
 that is unique for that folder (strictly increasing under the folder's write lock) and ends
@@ -210,7 +211,7 @@ class SafeDir:
         raise FileNotFoundError(msg)
 
     def write_temp(self, final_name: str, data: bytes, stamp_ns: int | None) -> tuple[str, int]:
-        """Write `data` durably to a new temporary file that will later replace `final_name`.
+        """Write `data` durably to a new temporary file (in this folder) for `final_name`.
 
         Returns:
             The temporary file's name and its inode number.
@@ -219,6 +220,17 @@ class SafeDir:
             OSError: On any failure (a full disk included); no temporary file is left then.
         """
         name = f"{temp_file_prefix(final_name)}{secrets.token_hex(6)}.tmp"
+        return name, self.write_new(name, data, stamp_ns)
+
+    def write_new(self, name: str, data: bytes, stamp_ns: int | None) -> int:
+        """Create the file `name` (it must not exist), write `data` durably, stamp it.
+
+        Returns:
+            The new file's inode number.
+
+        Raises:
+            OSError: On any failure (a full disk included); the file is removed then.
+        """
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
         if self.fd is not None:
             fd = os.open(name, flags, 0o666, dir_fd=self.fd)
@@ -242,7 +254,7 @@ class SafeDir:
         except BaseException:
             self.discard(name)
             raise
-        return name, inode
+        return inode
 
     def replace(self, tmp: str, name: str) -> None:
         """Rename the temporary file `tmp` over `name` (atomic: readers see old or new).
@@ -258,6 +270,25 @@ class SafeDir:
             os.rename(tmp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
         else:
             os.replace(self.join(tmp), self.join(name))
+
+    def move_in(self, source: SafeDir, tmp: str, name: str) -> None:
+        """Rename `source/tmp` over `name` in this folder (atomic; same file system).
+
+        Raises:
+            UnsafePathError: If `name` is a link.
+        """
+        st = self.lstat(name)
+        if st is not None and is_link(st):
+            raise link_error(self.join(name), "file")
+        if self.fd is not None and source.fd is not None:
+            os.rename(tmp, name, src_dir_fd=source.fd, dst_dir_fd=self.fd)
+        else:
+            os.replace(source.join(tmp), self.join(name))
+
+    def device(self) -> int:
+        """The device (file system) the folder lives on."""
+        st = os.fstat(self.fd) if self.fd is not None else os.stat(self.path)
+        return st.st_dev
 
     def exists(self, name: str) -> bool:
         """Whether the entry exists (links included)."""

@@ -3,8 +3,9 @@
 A batch that writes more than one item runs this protocol while holding the write lock of
 every folder it touches (`FileSystemStore._commit`):
 
-1. every new item is written to a temporary file next to its target and flushed (`fsync`);
-   a failure here (a full disk) removes those temporary files, so nothing changed;
+1. every new item is written to a temporary file (in the staging folder `.tmp/`) and
+   flushed (`fsync`); a failure here (a full disk) removes those temporary files, so
+   nothing changed;
 2. a journal listing every rename (temporary file -> item file) and every delete is written
    to `.journal/` under a temporary name, flushed, and renamed to `<lock>.<id>.wal`: from
    that instant the batch is committed;
@@ -53,6 +54,8 @@ class JournalOp(NamedTuple):
     """The item's file name."""
     tmp: str | None
     """The temporary file to rename over `name`; `None` deletes `name`."""
+    staged: bool = False
+    """Whether `tmp` is in the root's staging folder (else in the item's own folder)."""
 
 
 class Journal(NamedTuple):
@@ -78,7 +81,7 @@ def encode_journal(journal: Journal) -> bytes:
         {
             "format": _FORMAT,
             "locks": list(journal.locks),
-            "ops": [[list(op.parts), op.name, op.tmp] for op in journal.ops],
+            "ops": [[list(op.parts), op.name, op.tmp, op.staged] for op in journal.ops],
         },
         ensure_ascii=True,
         separators=(",", ":"),
@@ -98,8 +101,13 @@ def decode_journal(data: bytes) -> Journal | None:
             return None
         locks = tuple(str(lock) for lock in document["locks"])
         ops = tuple(
-            JournalOp(tuple(str(p) for p in parts), str(name), None if tmp is None else str(tmp))
-            for parts, name, tmp in document["ops"]
+            JournalOp(
+                tuple(str(p) for p in parts),
+                str(name),
+                None if tmp is None else str(tmp),
+                staged is True,
+            )
+            for parts, name, tmp, staged in document["ops"]
         )
     except (ValueError, TypeError, KeyError, AttributeError):
         return None
@@ -117,4 +125,8 @@ def _safe_op(op: JournalOp) -> bool:
         return False
     if not (_plain(op.name) and not op.name.startswith(".") and op.name.endswith(ITEM_SUFFIX)):
         return False
-    return op.tmp is None or (_plain(op.tmp) and is_temp_name(op.tmp))
+    if op.tmp is None:
+        return True
+    if op.staged:
+        return _plain(op.tmp) and not op.tmp.startswith(".") and op.tmp.endswith(".tmp")
+    return _plain(op.tmp) and is_temp_name(op.tmp)

@@ -21,12 +21,14 @@ import functools
 import hashlib
 import json
 import re
+import secrets
 
 __all__ = [
     "ITEM_SUFFIX",
     "JOURNAL_DIR",
     "JOURNAL_SUFFIX",
     "LOCK_DIR",
+    "STAGING_DIR",
     "dir_lock_name",
     "encode_component",
     "encode_namespace",
@@ -35,6 +37,7 @@ __all__ = [
     "is_temp_name",
     "item_file_name",
     "scope_lock_name",
+    "staged_file_name",
     "temp_file_prefix",
 ]
 
@@ -49,6 +52,13 @@ JOURNAL_DIR = ".journal"
 
 JOURNAL_SUFFIX = ".wal"
 """Suffix of a complete (committed) journal file."""
+
+STAGING_DIR = ".tmp"
+"""Folder (under the root) where new item files are written before they are renamed in.
+
+Keeping every temporary file in one place lets opening a store find a killed writer's
+leftovers by listing one folder instead of walking the tree.
+"""
 
 _TEMP_SUFFIX = ".tmp"
 
@@ -147,6 +157,14 @@ def temp_file_prefix(final_name: str) -> str:
     Temporary names start with `.` and end with `.tmp`, so every read and listing skips them.
     """
     return f".{final_name}."
+
+
+def staged_file_name(lock_name: str) -> str:
+    """A fresh name for a file staged in `STAGING_DIR` by the holder of `lock_name`.
+
+    The name starts with the lock's stem, so recovery can tell whether its writer is alive.
+    """
+    return f"{lock_name.removesuffix('.lock')}.{secrets.token_hex(8)}{_TEMP_SUFFIX}"
 
 
 def is_temp_name(name: str) -> bool:

@@ -341,7 +341,8 @@ class DiskView:
         subdirs.sort()
         listing = Listing(dirpath, st.st_ino, st.st_mtime_ns, scanned, names, subdirs, links, temps)
         self.listings[dirpath] = listing
-        self._keep_fd(dirpath, st.st_ino)
+        if dirpath in self._fds:
+            self._keep_fd(dirpath, st.st_ino)  # the folder may have been replaced
         return listing
 
     def walk(self, start: str, *, refuse_links: bool = True) -> Iterator[Listing]:
@@ -378,6 +379,9 @@ class DiskView:
                 )
             if not unchanged:
                 listing = self.listing(path)
+            elif fd is None and path not in fds:
+                # Walked again and unchanged: keep a descriptor for the next walks.
+                self._keep_fd(path, listing.ino)  # type: ignore[union-attr]
             if listing is None:
                 continue
             if listing.links and refuse_links:
@@ -385,6 +389,28 @@ class DiskView:
             yield listing
             if listing.subdirs:
                 stack.extend((child, unchanged) for child in listing.child_paths())
+
+    def live_namespaces(self, start: str, now: float) -> set[tuple[str, ...]]:
+        """Namespaces holding a live item in `start` or below (the `list_namespaces` walk).
+
+        The same validation as `walk`, written out flat: this is one `stat` per folder and
+        little else, and it runs once per `list_namespaces` call.
+
+        Raises:
+            UnsafePathError: If a folder holds a link.
+        """
+        found: set[tuple[str, ...]] = set()
+        for listing in self.walk(start):
+            if not listing.names:
+                continue
+            probe = listing.probe  # a live item seen before answers without a scan
+            if probe is not None and (probe[EXPIRES_TS] is None or probe[EXPIRES_TS] > now):
+                found.add(probe[NS])
+                continue
+            namespace = self.live_namespace(listing, now)
+            if namespace is not None:
+                found.add(namespace)
+        return found
 
     def _keep_fd(self, dirpath: str, ino: int) -> None:
         """Keep a descriptor of a freshly listed folder (bounded), for cheap revalidation."""

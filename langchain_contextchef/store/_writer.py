@@ -3,9 +3,11 @@
 Every write holds the write lock of each folder it touches (`locked`), taken in sorted
 order, then `commit`s:
 
-1. each new item is written to a temporary file next to its target, flushed, and stamped;
-   a failure here (a full disk, a link in the way) deletes those files and the folders this
-   write made, so the store is unchanged;
+1. each new item is written to a temporary file in the root's staging folder `.tmp/` (or,
+   for a folder on another file system, next to its target), flushed, and stamped; the
+   file's name starts with the folder's lock name, so recovery can tell a live writer's
+   file from a dead one's. A failure here (a full disk, a link in the way) deletes those
+   files and the folders this write made, so the store is unchanged;
 2. with more than one change, a journal commits the batch (see `_journal`);
 3. the renames and deletes run, the folders are flushed and stamped, the journal goes.
 
@@ -47,9 +49,11 @@ from langchain_contextchef.store._paths import (
     JOURNAL_DIR,
     JOURNAL_SUFFIX,
     LOCK_DIR,
+    STAGING_DIR,
     dir_lock_name,
     is_temp_name,
     item_file_name,
+    staged_file_name,
 )
 from langchain_contextchef.store._records import (
     CREATED,
@@ -142,30 +146,36 @@ def lock_table(root: str) -> LockTable:
 class _Open:
     """A folder a commit writes into, with its state before the write."""
 
-    __slots__ = ("before", "folder", "ino", "made", "stamp", "temps")
+    __slots__ = ("before", "dev", "folder", "ino", "lock", "made", "stamp", "staged", "temps")
 
-    def __init__(self, folder: SafeDir, made: int) -> None:
+    def __init__(self, folder: SafeDir, made: int, lock: str) -> None:
         st = os.fstat(folder.fd) if folder.fd is not None else os.stat(folder.path)
         self.folder = folder
         self.made = made  # index of the first folder name this write created
+        self.lock = lock
         self.ino = st.st_ino
+        self.dev = st.st_dev
         self.before = st.st_mtime_ns
         self.stamp = next_stamp(st.st_mtime_ns)
-        self.temps: list[str] = []
+        self.temps: list[str] = []  # temporary files written in the folder itself
+        self.staged: list[str] = []  # temporary files written in the staging folder
 
 
 class _Staged(NamedTuple):
     parts: tuple[str, ...]
     name: str
     tmp: str | None  # None deletes
+    staged: bool  # tmp is in the staging folder
     record: Record | None
     inode: int
     size: int
 
 
-def _close(folders: dict[tuple[str, ...], _Open]) -> None:
+def _close(folders: dict[tuple[str, ...], _Open], staging: SafeDir | None) -> None:
     for opened in folders.values():
         opened.folder.close()
+    if staging is not None:
+        staging.close()
 
 
 class Writer:
@@ -231,6 +241,7 @@ class Writer:
         folders: dict[tuple[str, ...], _Open] = {}
         staged: list[_Staged] = []
         committed: str | None = None
+        staging: SafeDir | None = None
         try:
             for write in writes:
                 dirpath, parts = self.view.dir_of(write.namespace)
@@ -240,25 +251,34 @@ class Writer:
                     folder, made = self._open_for_write(parts, create=write.value is not None)
                     if folder is None:
                         continue  # deleting from a folder that does not exist: nothing to do
-                    opened = folders[parts] = _Open(folder, made)
+                    opened = folders[parts] = _Open(folder, made, dir_lock_name(parts))
                 current = opened.folder.lstat(name)
                 if current is not None and is_link(current):
                     raise link_error(opened.folder.join(name), "file")
                 if write.value is None:
                     if current is not None:
-                        staged.append(_Staged(parts, name, None, None, 0, 0))
+                        staged.append(_Staged(parts, name, None, False, None, 0, 0))
                     continue
                 data, record = self._document(write, dirpath + os.sep + name, now)
-                tmp, inode = opened.folder.write_temp(name, data, opened.stamp)
-                opened.temps.append(tmp)
-                staged.append(_Staged(parts, name, tmp, record, inode, len(data)))
+                if staging is None:
+                    staging = open_dir(self.root, (STAGING_DIR,), create=True)[0]
+                    assert staging is not None
+                if staging.device() == opened.dev:
+                    tmp = staged_file_name(opened.lock)
+                    inode = staging.write_new(tmp, data, opened.stamp)
+                    opened.staged.append(tmp)
+                    staged.append(_Staged(parts, name, tmp, True, record, inode, len(data)))
+                else:  # the folder is on another file system (a mount inside the root)
+                    tmp, inode = opened.folder.write_temp(name, data, opened.stamp)
+                    opened.temps.append(tmp)
+                    staged.append(_Staged(parts, name, tmp, False, record, inode, len(data)))
             if journal and len(staged) > 1:
                 committed = self._write_journal(
-                    sorted({dir_lock_name(parts) for parts in folders}),
-                    [JournalOp(st.parts, st.name, st.tmp) for st in staged],
+                    sorted({opened.lock for opened in folders.values()}),
+                    [JournalOp(st.parts, st.name, st.tmp, st.staged) for st in staged],
                 )
         except BaseException:
-            self._abort(folders)
+            self._abort(folders, staging)
             raise
         # From here the batch is committed: it completes now, or on recovery after a crash.
         try:
@@ -266,6 +286,9 @@ class Writer:
                 folder = folders[st.parts].folder
                 if st.tmp is None:
                     folder.unlink(st.name)
+                elif st.staged:
+                    assert staging is not None
+                    folder.move_in(staging, st.tmp, st.name)
                 else:
                     folder.replace(st.tmp, st.name)
             for parts in {st.parts for st in staged}:
@@ -273,12 +296,12 @@ class Writer:
                 folders[parts].folder.stamp(folders[parts].stamp)
         except BaseException:
             if committed is None:
-                self._abort(folders)
+                self._abort(folders, staging)
                 raise
             logger.exception("A committed batch failed half way; recovery will complete it.")
-            _close(folders)
+            _close(folders, staging)
             raise
-        _close(folders)
+        _close(folders, staging)
         if committed is not None:
             self._remove_journal(committed)
         self._after_commit(folders, staged)
@@ -337,12 +360,15 @@ class Writer:
             folder.fsync()
         return name
 
-    def _abort(self, folders: dict[tuple[str, ...], _Open]) -> None:
+    def _abort(self, folders: dict[tuple[str, ...], _Open], staging: SafeDir | None) -> None:
         """Undo an uncommitted write: delete its temporary files and the folders it made."""
         for opened in folders.values():
             for tmp in opened.temps:
                 opened.folder.discard(tmp)
-        _close(folders)
+            if staging is not None:
+                for tmp in opened.staged:
+                    staging.discard(tmp)
+        _close(folders, staging)
         for parts, opened in folders.items():
             if opened.made < len(parts):
                 remove_empty_dirs(self.root, parts, keep=opened.made)
@@ -495,6 +521,9 @@ class Writer:
         """
         dirs: dict[tuple[str, ...], tuple[SafeDir, int] | None] = {}
         emptied: set[tuple[str, ...]] = set()
+        staging: SafeDir | None = None
+        if any(op.staged for op in journal.ops):
+            staging = open_dir(self.root, (STAGING_DIR,), create=False)[0]
         try:
             for op in journal.ops:
                 if op.parts not in dirs:
@@ -509,6 +538,9 @@ class Writer:
                 if op.tmp is None:
                     if folder.unlink(op.name):
                         emptied.add(op.parts)
+                elif op.staged:
+                    if staging is not None and staging.exists(op.tmp):
+                        folder.move_in(staging, op.tmp, op.name)
                 elif folder.exists(op.tmp):
                     folder.replace(op.tmp, op.name)
             for opened in dirs.values():
@@ -519,6 +551,8 @@ class Writer:
             for opened in dirs.values():
                 if opened is not None:
                     opened[0].close()
+            if staging is not None:
+                staging.close()
         self._remove_journal(name)
         for parts in dirs:
             self.view.forget_dir(parts)
@@ -540,18 +574,26 @@ class Writer:
 
     # ------------------------------------------------------------------ recovery
 
-    def recover(self) -> RecoveryReport:
-        """Complete committed journals, drop uncommitted ones, delete orphan temp files."""
+    def recover(self, *, deep: bool = True) -> RecoveryReport:
+        """Complete committed journals, drop uncommitted ones, delete orphan temp files.
+
+        Args:
+            deep: Also walk every folder for temporary files written next to their item
+                (by writers whose folder sat on another file system than the staging
+                folder). Opening a store does the cheap part only: the staging folder.
+        """
         if not os.path.isdir(self.root):
             return RecoveryReport(0, 0, 0)
-        for name in (LOCK_DIR, JOURNAL_DIR):
+        for name in (LOCK_DIR, JOURNAL_DIR, STAGING_DIR):
             path = os.path.join(self.root, name)
             with contextlib.suppress(FileNotFoundError):
                 if is_link(os.lstat(path)):
                     raise link_error(path, "folder")
         replayed = self.recover_journals(blocking=True)
         discarded = self._discard_journal_temps()
-        removed = self._remove_orphans()
+        removed = self._remove_staged_orphans()
+        if deep:
+            removed += self._remove_orphans()
         if replayed or discarded or removed:
             logger.warning(
                 "Recovered the store at %s after a crash: %d batch(es) completed, %d "
@@ -581,6 +623,33 @@ class Writer:
             finally:
                 release_all(held)
         return discarded
+
+    def _remove_staged_orphans(self) -> int:
+        """Delete staged files whose writer is gone (the lock in their name is free)."""
+        folder, _ = open_dir(self.root, (STAGING_DIR,), create=False)
+        if folder is None:
+            return 0
+        with folder:
+            names = [name for name, _, link in folder.scan() if not link]
+        removed = 0
+        for name in sorted(names):
+            lock_name = lock_of_journal_file(name)
+            held = self.acquire_all([lock_name], blocking=False)
+            if held is None:
+                continue  # its writer is alive (or someone else holds the folder)
+            try:
+                # A dead writer's committed journal may still need the file: finish it.
+                if self._dead_journal_for({lock_name}):
+                    self.recover_journals(blocking=False)
+                folder, _ = open_dir(self.root, (STAGING_DIR,), create=False)
+                if folder is not None and not self._dead_journal_for({lock_name}):
+                    with folder:
+                        if folder.exists(name):
+                            folder.discard(name)
+                            removed += 1
+            finally:
+                release_all(held)
+        return removed
 
     def _remove_orphans(self) -> int:
         """Delete temporary item files whose writer is gone (their folder's lock is free).

@@ -9,43 +9,64 @@ Layout under the root (for example `./.context`)::
           My Notes~3f1c....json   <- a key that needed encoding (readable prefix + hash)
       .locks/                     <- lock files (ignored by reads)
       .journal/                   <- write-ahead records of multi-item batches in flight
+      .tmp/                       <- new item files before they are renamed into place
 
-Guarantees:
+Guarantees
+----------
 
-* **One item** is replaced atomically and durably: a temporary file is written, flushed with
-  `fsync` and renamed over the item, and the folder is flushed. A reader sees the whole old
-  or the whole new file, never a mix; a crash leaves one of the two.
-* **A batch** (`batch`/`abatch` with several writes, e.g. an entry, its history record and a
-  marker) is all-or-nothing after a crash: every new file is written and flushed first, then
-  a journal naming every rename and delete is committed, then the renames and deletes run.
-  A process killed at any point leaves, once the store is opened again, either the whole
-  batch or none of it (see `recover`). A failed write (a full disk, a refused link) before
-  the commit leaves the store exactly as it was.
-* **Concurrency:** each write holds the write lock of every folder (namespace) it touches,
-  taken in one fixed order, one lock per folder per batch; locks span threads and processes
-  and are released by the kernel when a process dies. Reads take no lock. A reader running
-  *while* a multi-item batch is applied may see some of its items already replaced and
-  others not yet; use `lock(namespace)` around a read-check-write that needs a stable view.
-* **Scope locks:** `lock(namespace)` / `alock(namespace)` hold an exclusive lock on a
-  namespace across threads, tasks and processes, for a caller's own read-check-write cycle.
-  They are independent of the folder write locks, so batches inside them never deadlock.
-* **What a reader sees of hand edits:** parsed files and folder listings are cached in the
-  process. Every item a read returns is revalidated with `stat` (file identity, size and
-  modification time) and re-read if it changed, so an in-place edit of an item's content is
-  seen by the next `get` or by a `search` that returns that item. Which items a `search`
-  returns, and in what order, and which namespaces `list_namespaces` reports, come from a
-  folder's cached listing while that folder's identity and modification time are unchanged:
-  a file created, renamed or deleted by hand changes the folder's time and is seen by the
-  next read; an in-place edit that changes an item's time stamp, filters or expiry re-ranks
-  it only once its folder changes (any write through the store changes it). Time stamps not
-  written by the store are trusted only two seconds after they were set, because file-system
-  clocks are coarse.
-* **Links:** a symbolic link (or junction) anywhere below the root – a file, a namespace
-  folder, `.locks` or `.journal` – is refused with `UnsafePathError` naming the path; reads
-  never return content from outside the root, and writes never follow a link (descriptor-
-  relative `O_NOFOLLOW` opens). The root itself may be a link.
-* **Broken files** (invalid JSON, wrong fields, a file moved by hand) are skipped with a
-  logged warning and left in place, never overwritten silently by a read.
+**Atomic, durable items.** One item is replaced by writing a temporary file (in `.tmp/`),
+flushing it (`fsync`), renaming it over the item and flushing the folder. A reader sees the whole old or
+the whole new file, never a mix; after a crash or power cut the item is the old or the new
+one.
+
+**All-or-nothing batches.** A `batch`/`abatch` with several writes (say an entry, its history
+record and a version marker) first writes and flushes every new file under a temporary name,
+then commits a journal naming every rename and delete, then applies them. A process killed
+at any point leaves, once the store is opened again (by any process, or `recover()`),
+either the whole batch or none of it; a live process that meets a dead writer's journal
+completes it before its next read or write that touches the same folders. A write that fails
+before the commit – a full disk, a link in the way – leaves the store exactly as it was:
+no partial item, no temporary file, no new folder. A single write needs no journal.
+
+**Concurrency.** A write holds the write lock of every folder (namespace) it touches, taken
+in one global order, one lock per folder per batch; locks work across threads and processes
+and a killed process releases its locks. Reads take no lock. A reader running *while* a
+multi-item batch is being applied may see some of its items replaced and others not yet;
+`lock(namespace)` / `alock(namespace)` give a caller's own read-check-write cycle an
+exclusive namespace lock (across threads, asyncio tasks and processes), independent of the
+folder locks, so reads and batches inside it never deadlock.
+
+**What a reader sees of changes made elsewhere.** Parsed files and folder listings are cached
+in the process and validated against the disk:
+
+* every item a read considers (`get`, and each candidate of a `search`) is revalidated with
+  a `stat` of its file and re-read if the file changed, so an in-place edit is seen at once
+  in values, filters and expiry;
+* *which* items a folder holds – and so which namespaces `list_namespaces` reports and the
+  order of a search – comes from the folder's cached listing while the folder's inode and
+  modification time are unchanged. Creating, renaming or deleting a file changes the folder's
+  time, so another process's write, or a file created or deleted by hand, is seen by the next
+  read. The one window: a file created by hand whose folder's time is then set back to
+  what it was (say, by a copy tool that preserves times) is visible to `get` at once but
+  joins searches only when the folder's time next changes;
+* time stamps written by the store carry a marker and are trusted at once; any other
+  time is trusted only once it is more than two seconds older than the cached listing or
+  parse (file-system clocks are coarse), and until then the folder or file is re-read.
+
+A search ranks by each item's time stamp as last listed: an in-place edit that changes only
+`updated_at` by hand re-ranks the item when its folder is next re-listed.
+
+**Links.** A symbolic link (or junction) anywhere below the root – an item file, a namespace
+folder, `.locks`, `.journal` or a lock file – is refused with `UnsafePathError` naming the
+path and why: a read never returns content from outside the root and a write never follows
+a link (writes open every folder from the root with `O_NOFOLLOW`, relative to its parent).
+The root itself may be a link.
+
+**Broken files** (invalid JSON, wrong fields, a file moved by hand) are skipped with a logged
+warning and left in place. Opening a store (its first operation) completes committed
+batches and deletes the temporary files of killed writers, by listing `.journal/` and
+`.tmp/` only; `recover()` also walks every folder for temporary files written next to their
+item (only done when a namespace folder sits on another file system than the root).
 """
 
 from __future__ import annotations
@@ -465,7 +486,7 @@ class FileSystemStore(BaseStore):
             return
         with self._open_guard:
             if not self._opened:
-                self._writer.recover()
+                self._writer.recover(deep=False)
                 self._opened = True
 
     # ------------------------------------------------------------------ TTL
@@ -719,20 +740,15 @@ class FileSystemStore(BaseStore):
                         break
                     start.append(label)
                 break
-        found: set[tuple[str, ...]] = set()
         start_path, parts = self._view.dir_of(tuple(start))
         if parts and not self._view.dir_ok(start_path, parts):
             return []
-        for listing in self._view.walk(start_path):
-            if listing.names:
-                probe = listing.probe  # a live item seen before answers without a scan
-                if probe is not None and (probe[EXPIRES_TS] is None or probe[EXPIRES_TS] > now):
-                    found.add(probe[NS])
-                    continue
-                namespace = self._view.live_namespace(listing, now)
-                if namespace is not None:
-                    found.add(namespace)
-        namespaces = [ns for ns in found if all(_matches_condition(c, ns) for c in conditions)]
+        found = self._view.live_namespaces(start_path, now)
+        namespaces = (
+            [ns for ns in found if all(_matches_condition(c, ns) for c in conditions)]
+            if conditions
+            else list(found)
+        )
         if op.max_depth is not None:
             namespaces = sorted({ns[: op.max_depth] for ns in namespaces})
         else:

@@ -51,7 +51,7 @@ def test_four_processes_writing_at_once(tmp_path: Path) -> None:
     shared = [i for i in items if tuple(i.namespace) == ("proc", "shared")]
     assert sorted(i.key for i in shared) == sorted(f"s{i}" for i in range(50))
     assert all(i.value["i"] == int(i.key[1:]) for i in shared)
-    assert not list(root.rglob(".*.tmp"))  # no writer left a temp file behind
+    assert _leftovers(root) == []  # no writer left a temporary file behind
 
 
 def test_atomic_update_from_four_processes_loses_nothing(tmp_path: Path) -> None:
@@ -100,7 +100,8 @@ def _leftovers(root: Path) -> list[str]:
     return sorted(
         str(p.relative_to(root))
         for p in root.rglob("*")
-        if p.name.endswith((".tmp", ".wal")) or (p.parent.name == ".journal" and p.is_file())
+        if p.is_file()
+        and (p.name.endswith((".tmp", ".wal")) or p.parent.name in {".journal", ".tmp"})
     )
 
 

@@ -375,7 +375,7 @@ def test_a_crash_after_the_commit_is_completed_on_reopen(
     # Die after the journal is committed and the first rename is done (the second rename).
     crashing = FileSystemStore(root)
     crashing.get(("mem",), "k")  # opened before the crash is armed
-    _crash_on_call(monkeypatch, "replace", 3)  # 1: the journal's own rename, 2: entry, 3: history
+    _crash_on_call(monkeypatch, "move_in", 2)  # 1: the entry moved in, 2: its history record
     with pytest.raises(_Crash):
         crashing.batch(_memory_batch(2))
     monkeypatch.undo()
@@ -385,7 +385,7 @@ def test_a_crash_after_the_commit_is_completed_on_reopen(
     assert reopened.get(("mem",), "k").value == {"version": 2}  # type: ignore[union-attr]
     assert reopened.get(("mem", "history"), "k@2").value == {"version": 2}  # type: ignore[union-attr]
     assert reopened.get(("mem", "meta"), "v:k").value == {"version": 2}  # type: ignore[union-attr]
-    assert not list(root.rglob("*.tmp")) and not list((root / ".journal").iterdir())
+    assert not [p for p in root.rglob("*.tmp") if p.is_file()] and not list((root / ".journal").iterdir())
 
 
 def test_a_crash_before_the_commit_leaves_nothing(
@@ -394,7 +394,7 @@ def test_a_crash_before_the_commit_leaves_nothing(
     store = FileSystemStore(root)
     store.batch(_memory_batch(1))
     before = item_tree(root)
-    _crash_on_call(monkeypatch, "write_temp", 2)  # the history file's temporary copy
+    _crash_on_call(monkeypatch, "write_new", 2)  # the history file's staged copy
     with pytest.raises(_Crash):
         store.batch(_memory_batch(2))
     monkeypatch.undo()
@@ -409,7 +409,7 @@ def test_a_live_store_completes_a_dead_writers_batch_before_its_own_write(
     live.batch(_memory_batch(1))
     dying = FileSystemStore(root)
     dying.get(("mem",), "k")
-    _crash_on_call(monkeypatch, "replace", 3)
+    _crash_on_call(monkeypatch, "move_in", 2)
     with pytest.raises(_Crash):
         dying.batch(_memory_batch(2))
     monkeypatch.undo()
@@ -420,8 +420,8 @@ def test_a_live_store_completes_a_dead_writers_batch_before_its_own_write(
     assert live.get(("mem", "meta"), "v:k").value == {"version": 2}  # type: ignore[union-attr]
 
 
-def _plant_dead_writer(root: Path) -> tuple[Path, Path, Path]:
-    """Leave what a writer killed at three different points leaves behind."""
+def _plant_dead_writer(root: Path) -> tuple[Path, Path, Path, Path]:
+    """Leave what writers killed at four different points leave behind."""
     store = FileSystemStore(root)
     store.put(("mem",), "k", {"version": 1})
     folder = root / "mem"
@@ -436,27 +436,34 @@ def _plant_dead_writer(root: Path) -> tuple[Path, Path, Path]:
     # Killed while writing a journal: never committed.
     uncommitted = root / ".journal" / f".{committed.name}.bbbbbbbbbbbb.tmp"
     uncommitted.write_text('{"format": 1, "loc')
-    # Killed while writing an item: an orphan temporary file.
+    # Killed while writing an item: an orphan staged file ...
+    staged = root / ".tmp" / f"{lock.removesuffix('.lock')}.dddddddddddddddd.tmp"
+    staged.write_text('{"namespace": ["mem"], "ke')
+    # ... or, for a folder on another file system, one written next to its item.
     orphan = folder / ".other.json.cccccccccccc.tmp"
     orphan.write_text('{"namespace": ["mem"], "ke')
-    return committed, uncommitted, orphan
+    return committed, uncommitted, staged, orphan
 
 
 def test_opening_replays_committed_journals_and_removes_what_was_never_committed(
     root: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    committed, uncommitted, orphan = _plant_dead_writer(root)
+    committed, uncommitted, staged, orphan = _plant_dead_writer(root)
     with caplog.at_level(logging.WARNING):
         store = FileSystemStore(root)
         assert store.get(("mem",), "k").value == {"version": 2}  # type: ignore[union-attr]
-    assert not committed.exists() and not uncommitted.exists() and not orphan.exists()
-    assert not list(root.rglob("*.tmp"))
+    # Opening finished the committed batch and dropped what was never committed.
+    assert not committed.exists() and not uncommitted.exists() and not staged.exists()
     assert any("1 batch(es) completed" in r.getMessage() for r in caplog.records)
-    assert store.recover() == (0, 0, 0)
+    # A temporary file next to its item (never written there on one file system) is
+    # swept by an explicit recover(), which walks every folder.
+    assert orphan.exists()
+    assert store.recover() == (0, 0, 1)
+    assert not [p for p in root.rglob("*.tmp") if p.is_file()] and store.recover() == (0, 0, 0)
 
 
 def test_recovery_leaves_a_live_writers_files_alone(root: Path) -> None:
-    committed, uncommitted, orphan = _plant_dead_writer(root)
+    committed, uncommitted, staged, orphan = _plant_dead_writer(root)
     lock = FileSystemStore(root)._writer.locks.dir_lock(dir_lock_name(encode_namespace(("mem",))))
     held, release = threading.Event(), threading.Event()
 
@@ -470,14 +477,15 @@ def test_recovery_leaves_a_live_writers_files_alone(root: Path) -> None:
     thread.start()
     held.wait(30)
     try:
-        store = FileSystemStore(root, lock_timeout=0.2)
-        report = store._writer._discard_journal_temps(), store._writer._remove_orphans()
-        assert report == (0, 0)
-        assert committed.exists() and uncommitted.exists() and orphan.exists()
+        writer = FileSystemStore(root, lock_timeout=0.2)._writer
+        assert writer._discard_journal_temps() == 0
+        assert writer._remove_staged_orphans() == 0
+        assert writer._remove_orphans() == 0
+        assert committed.exists() and uncommitted.exists() and staged.exists() and orphan.exists()
     finally:
         release.set()
         thread.join(30)
-    assert FileSystemStore(root).recover() == (1, 1, 1)
+    assert FileSystemStore(root).recover() == (1, 1, 2)
 
 
 def test_a_damaged_journal_is_set_aside_and_reported(
