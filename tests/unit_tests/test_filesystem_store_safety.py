@@ -385,7 +385,9 @@ def test_a_crash_after_the_commit_is_completed_on_reopen(
     assert reopened.get(("mem",), "k").value == {"version": 2}  # type: ignore[union-attr]
     assert reopened.get(("mem", "history"), "k@2").value == {"version": 2}  # type: ignore[union-attr]
     assert reopened.get(("mem", "meta"), "v:k").value == {"version": 2}  # type: ignore[union-attr]
-    assert not [p for p in root.rglob("*.tmp") if p.is_file()] and not list((root / ".journal").iterdir())
+    assert not [p for p in root.rglob("*.tmp") if p.is_file()] and not list(
+        (root / ".journal").iterdir()
+    )
 
 
 def test_a_crash_before_the_commit_leaves_nothing(
