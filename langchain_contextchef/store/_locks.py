@@ -136,6 +136,17 @@ class ProcessLock:
         self._fd = fd
         return True
 
+    def forget_inherited(self) -> None:
+        """In a forked child: close the copy of a descriptor the parent still holds locked.
+
+        Closing (never unlocking) leaves the parent's lock intact; keeping the copy open would
+        keep the lock held after the parent releases it.
+        """
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
     def release(self) -> None:
         """Give the lock up (closing the descriptor releases it too, even on error)."""
         fd, self._fd = self._fd, None
@@ -165,6 +176,10 @@ class ThreadedLock:
     def name(self) -> str:
         """The lock file's name."""
         return self._file.name
+
+    def forget_inherited(self) -> None:
+        """In a forked child: drop the parent's hold (see `ProcessLock.forget_inherited`)."""
+        self._file.forget_inherited()
 
     def acquire(self, deadline: float | None, *, blocking: bool = True) -> bool:
         """Take the lock; see `ProcessLock.acquire`."""
@@ -229,6 +244,10 @@ class OwnedLock:
             self._owner = owner
             self._depth = 1
             return True
+
+    def forget_inherited(self) -> None:
+        """In a forked child: drop the parent's hold (see `ProcessLock.forget_inherited`)."""
+        self._file.forget_inherited()
 
     def _unclaim(self) -> None:
         with self._cond:

@@ -20,6 +20,7 @@ import logging
 import operator
 import os
 import stat
+import threading
 import time
 import weakref
 from collections.abc import Iterator
@@ -99,6 +100,7 @@ class DiskView:
         self._dirs: dict[tuple[str, ...], tuple[str, tuple[str, ...], tuple[str, ...]]] = {}
         # Open descriptors of listed folders (bounded): `fstat` on one needs no path lookup.
         self._fds: dict[str, int] = {}
+        self._fd_guard = threading.Lock()  # two threads must not both open one folder's fd
         weakref.finalize(self, _close_all, self._fds)
 
     # ------------------------------------------------------------------ paths
@@ -413,7 +415,11 @@ class DiskView:
         return found
 
     def _keep_fd(self, dirpath: str, ino: int) -> None:
-        """Keep a descriptor of a freshly listed folder (bounded), for cheap revalidation."""
+        """Keep a descriptor of a listed folder (bounded), for cheap revalidation."""
+        with self._fd_guard:
+            self._keep_fd_locked(dirpath, ino)
+
+    def _keep_fd_locked(self, dirpath: str, ino: int) -> None:
         old = self._fds.get(dirpath)
         if old is not None:
             try:
@@ -429,7 +435,7 @@ class DiskView:
             self._fds[dirpath] = fd
 
     def _close_fd(self, dirpath: str) -> None:
-        fd = self._fds.pop(dirpath, None)
+        fd = self._fds.pop(dirpath, None)  # atomic: only one caller gets the descriptor
         if fd is not None:
             with contextlib.suppress(OSError):
                 os.close(fd)

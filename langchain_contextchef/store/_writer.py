@@ -116,6 +116,13 @@ class LockTable:
                 lock = self._dirs.setdefault(name, ThreadedLock(self.root, name))
         return lock
 
+    def forget_inherited(self) -> None:
+        """In a forked child: close the descriptors of locks the parent held at the fork."""
+        for dir_lock in list(self._dirs.values()):
+            dir_lock.forget_inherited()
+        for scope in list(self._scopes.values()):
+            scope.forget_inherited()
+
     def scope_lock(self, name: str) -> OwnedLock:
         """A scope lock (`FileSystemStore.lock`), by lock file name."""
         lock = self._scopes.get(name)
@@ -129,18 +136,33 @@ _TABLES: dict[str, LockTable] = {}
 _TABLES_GUARD = threading.Lock()
 
 
-def lock_table(root: str) -> LockTable:
-    """The process-wide lock table of a root.
+def lock_table(real_root: str) -> LockTable:
+    """The process-wide lock table of a root, by its real path.
 
     Keyed by the real path: two store objects on one root (even through different links to
     it) share their locks, so re-entrancy and thread exclusion work across them.
     """
-    real = os.path.realpath(root)
-    with _TABLES_GUARD:
-        table = _TABLES.get(real)
-        if table is None:
-            table = _TABLES[real] = LockTable(root)
-        return table
+    table = _TABLES.get(real_root)
+    if table is None:
+        with _TABLES_GUARD:
+            table = _TABLES.get(real_root)
+            if table is None:
+                table = _TABLES[real_root] = LockTable(real_root)
+    return table
+
+
+def _forget_tables_after_fork() -> None:
+    # A forked child starts with fresh locks: one another thread of the parent held at the
+    # fork would otherwise stay held forever in the child.
+    global _TABLES_GUARD
+    for table in list(_TABLES.values()):
+        table.forget_inherited()
+    _TABLES.clear()
+    _TABLES_GUARD = threading.Lock()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_tables_after_fork)
 
 
 class _Open:
@@ -184,13 +206,18 @@ class Writer:
     def __init__(self, root: str, view: DiskView, lock_timeout: float) -> None:
         self.root = root
         self.view = view
-        self.locks = lock_table(root)
+        self._real_root = os.path.realpath(root)
         self.lock_timeout = lock_timeout
         self._journal_path = os.path.join(root, JOURNAL_DIR)
         self._journals: dict[str, Journal | None] = {}
         self._journal_sig: tuple[int, int] | None = None
 
     # ------------------------------------------------------------------ locking
+
+    @property
+    def locks(self) -> LockTable:
+        """This process's lock objects for the root (fresh in a forked child)."""
+        return lock_table(self._real_root)
 
     def acquire_all(self, names: Iterable[str], *, blocking: bool) -> list[ThreadedLock] | None:
         """Take folder locks in sorted order; `None` (nothing held) if one is busy."""

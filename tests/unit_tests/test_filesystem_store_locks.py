@@ -8,6 +8,7 @@ re-entrancy, timeouts, cancellation and the interplay with batches.
 from __future__ import annotations
 
 import asyncio
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -161,3 +162,36 @@ async def test_alock_times_out(store: FileSystemStore) -> None:
     finally:
         release.set()
         thread.join(30)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_a_holder_that_forks_then_dies_does_not_leave_the_lock_pinned(
+    store: FileSystemStore,
+) -> None:
+    """A takes the lock, forks B (a long-lived child), and dies without releasing.
+
+    The kernel releases A's lock only once every copy of its descriptor is closed; B must
+    not keep the copy it inherited, or the lock would stay held as long as B lives.
+    """
+    report_read, report_write = os.pipe()
+    holder = os.fork()
+    if holder == 0:  # A
+        try:
+            with store.lock(NS):
+                child = os.fork()
+                if child == 0:  # B: lives on, doing other work
+                    time.sleep(30)
+                    os._exit(0)
+                os.write(report_write, str(child).encode() + b"\n")
+                os._exit(0)  # dies holding the lock
+        finally:
+            os._exit(1)
+    os.close(report_write)
+    lingering = int(os.read(report_read, 64).decode().strip())
+    os.close(report_read)
+    try:
+        os.waitpid(holder, 0)
+        with store.lock(NS, timeout=5):  # free again although B is still alive
+            pass
+    finally:
+        os.kill(lingering, 9)
