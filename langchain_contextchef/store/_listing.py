@@ -21,6 +21,7 @@ class Listing:
 
     __slots__ = (
         "_children",
+        "built_ns",
         "entries",
         "ino",
         "links",
@@ -59,6 +60,8 @@ class Listing:
         """Names of temporary files (a live writer's, or orphans of a dead one)."""
         self.entries: list[Record] | None = None
         """Readable items in `order_key` order, filled on first use."""
+        self.built_ns = 0
+        """The read time of the files parsed when `entries` was built (their `SEEN`)."""
         self.vectors: VectorIndex | None = None
         """The items' vectors aligned with `entries`, filled on first semantic search."""
         self.probe: Record | None = None

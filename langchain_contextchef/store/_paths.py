@@ -32,7 +32,6 @@ __all__ = [
     "dir_lock_name",
     "encode_component",
     "encode_namespace",
-    "is_internal_name",
     "is_item_file_of",
     "is_temp_name",
     "item_file_name",
@@ -170,8 +169,3 @@ def staged_file_name(lock_name: str) -> str:
 def is_temp_name(name: str) -> bool:
     """Whether a directory entry is a temporary file of this store (complete or orphaned)."""
     return name.startswith(".") and name.endswith(_TEMP_SUFFIX)
-
-
-def is_internal_name(name: str) -> bool:
-    """Whether a directory entry is store machinery (temp files, locks), never an item."""
-    return name.startswith(".")

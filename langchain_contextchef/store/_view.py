@@ -509,6 +509,7 @@ class DiskView:
         # stable sorts on C-level keys avoid building a key tuple per item.
         found.sort(key=_BY_KEY)
         found.sort(key=_BY_UPDATED, reverse=True)
+        listing.built_ns = seen
         listing.entries = found
         return found
 

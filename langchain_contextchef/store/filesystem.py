@@ -651,8 +651,15 @@ class FileSystemStore(BaseStore):
         listings = [listing for listing in listings if listing.names]
         if op.query and self.embeddings is not None:
             return self._semantic(op, listings, now)
-        began = time.time_ns()
-        streams = [self._view.entries(listing) for listing in listings]
+        # Files parsed while building a listing in this very call need no second stat;
+        # they carry that build's read time (equality, so a clock step cannot fool it).
+        fresh: set[int] = set()
+        streams = []
+        for listing in listings:
+            built = listing.entries is None
+            streams.append(self._view.entries(listing))
+            if built:
+                fresh.add(listing.built_ns)
         ordered: Iterable[Record] = (
             streams[0]
             if len(streams) == 1
@@ -667,7 +674,7 @@ class FileSystemStore(BaseStore):
         for cached in ordered:
             # Every item a search considers is the file's current version: revalidated
             # with a stat (re-read if it changed), unless parsed during this very call.
-            record = cached if cached[SEEN] >= began else load(cached[PATH])
+            record = cached if cached[SEEN] in fresh else load(cached[PATH])
             if record is None:
                 continue
             expires = record[EXPIRES_TS]
@@ -691,14 +698,15 @@ class FileSystemStore(BaseStore):
     def _semantic(self, op: SearchOp, listings: list[Listing], now: float) -> list[SearchItem]:
         assert self.embeddings is not None and op.query
         query = self.embeddings.embed_query(op.query)
-        began = time.time_ns()
         load = self._view.load
         hits: list[tuple[float, tuple[float, tuple[str, ...], str], Record]] = []
         for listing in listings:
+            built = listing.entries is None
             entries = self._view.entries(listing)
+            fresh = listing.built_ns if built else -1
             scores = self._view.vectors(listing).scores(query)  # one product per folder
             for cached, score in zip(entries, scores, strict=True):
-                record = cached if cached[SEEN] >= began else load(cached[PATH])
+                record = cached if cached[SEEN] == fresh else load(cached[PATH])
                 if record is None or is_expired(record, now):
                     continue
                 if record is not cached:  # edited since the folder's vectors were built
