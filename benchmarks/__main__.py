@@ -28,7 +28,7 @@ from benchmarks._timing import flatten, print_table
 BENCHES = ("compile", "cache", "dispatch", "memory", "store", "gate", "tokens")
 """Bench names, run in this order; `store` and `gate` are owned by their own modules."""
 
-_SELF_PRINTING = {"compile", "cache", "dispatch", "memory", "tokens"}
+_SELF_PRINTING = {"compile", "cache", "dispatch", "memory", "store", "tokens"}
 _HERE = Path(__file__).resolve().parent
 
 

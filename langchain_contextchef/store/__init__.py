@@ -3,6 +3,9 @@
 Any LangGraph `BaseStore` works as a backend. Stores that can also run a read-modify-write
 cycle under an exclusive lock implement `SupportsAtomicUpdate`; the Memory layer uses it to
 advance its persisted turn counter from several processes without losing increments.
+`FileSystemStore` also offers `lock(namespace)` / `alock(namespace)` (a namespace lock
+across threads, tasks and processes), crash recovery (`recover`, `RecoveryReport`) and
+refuses links under its root (`UnsafePathError`).
 
 Example:
     ```python
@@ -20,9 +23,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
-from langchain_contextchef.store.filesystem import FileSystemStore
+from langchain_contextchef.store.filesystem import (
+    FileSystemStore,
+    RecoveryReport,
+    UnsafePathError,
+)
 
-__all__ = ["FileSystemStore", "SupportsAtomicUpdate"]
+__all__ = ["FileSystemStore", "RecoveryReport", "SupportsAtomicUpdate", "UnsafePathError"]
 
 
 @runtime_checkable

@@ -9,24 +9,33 @@ A filter maps a field to an expected value or to an operator object:
 A missing field compares like `None` (as in LangGraph's in-memory and SQLite stores).
 Ordering operators compare numbers with numbers and strings with strings; any other pair
 (including a missing field) does not match rather than raising.
+
+Field names must be plain field paths – letters, digits, `_`, `-` and `.` – the rule
+LangGraph's `SqliteStore` enforces before it builds SQL, so a filter accepted here runs
+unchanged on the SQL stores.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
-__all__ = ["OPERATORS", "matches", "validate_filter"]
+__all__ = ["FIELD_PATH", "OPERATORS", "matches", "validate_filter"]
 
 OPERATORS = frozenset({"$eq", "$ne", "$gt", "$gte", "$lt", "$lte"})
 """Operators a filter may use."""
+
+FIELD_PATH = re.compile(r"[a-zA-Z0-9_.-]+")
+"""What a filter field name may be (the pattern LangGraph's SQL store accepts)."""
 
 
 def validate_filter(filter_: Mapping[str, Any] | None) -> None:
     """Reject filters this store cannot evaluate, before anything runs.
 
     Raises:
-        ValueError: If an operator object uses an unknown `$` operator.
+        ValueError: If a field name is not a plain field path, or an operator object uses an
+            unknown `$` operator.
         TypeError: If the filter or one of its field names is of the wrong type.
     """
     if filter_ is None:
@@ -38,6 +47,13 @@ def validate_filter(filter_: Mapping[str, Any] | None) -> None:
         if not isinstance(field, str):
             msg = f"Filter field names must be strings, got {field!r}."
             raise TypeError(msg)
+        if not FIELD_PATH.fullmatch(field):
+            msg = (
+                f"Invalid filter field {field!r}: use a plain field name or dotted path of "
+                "letters, digits, '_', '-' and '.' (e.g. 'kind' or 'meta.source'); LangGraph's "
+                "SQL stores refuse anything else."
+            )
+            raise ValueError(msg)
         if isinstance(expected, Mapping) and _is_operator_object(expected):
             unknown = sorted(k for k in expected if k not in OPERATORS)
             if unknown:

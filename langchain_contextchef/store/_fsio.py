@@ -1,113 +1,487 @@
-"""Low-level file operations: durable atomic writes, directory sync, single-syscall reads."""
+"""Low-level file operations that never follow a link below the store root.
+
+Writes reach their folder one component at a time from the root, opening each one relative
+to its parent with `O_NOFOLLOW | O_DIRECTORY` (`openat`), create files with
+`O_EXCL | O_NOFOLLOW` and rename them relative to the same folder descriptor, so a link
+planted anywhere under the root can never redirect a write outside it. Reads open item files
+with `O_NOFOLLOW`; the store checks the folders above them (see `FileSystemStore`). The root
+itself may be a link: the caller chose it. Platforms without `dir_fd` support (Windows) fall
+back to checking every component with `lstat` just before using it.
+
+Writes are durable: data is flushed with `fsync` before the rename that publishes it (from
+the root's staging folder, or within the item's folder), and the folder is synced afterwards
+so the new name survives a power cut.
+
+Each write also *stamps* the modification time of the file and of its folder with a value
+that is unique for that folder (strictly increasing under the folder's write lock) and ends
+in a marker (`STAMP_MARK` nanoseconds past a millisecond). A reader that cached a folder
+listing or a parsed file can then trust it while the time stamp is unchanged, even within
+the file system's time-stamp granularity, because no store write can reproduce a stamp. A
+time written by anything else (an editor, `git checkout`) does not end in the marker, so it
+gets the usual "racy window" caution.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
+import stat
+import time
+from types import TracebackType
 
 from langchain_contextchef.store._paths import temp_file_prefix
 
-__all__ = ["atomic_write", "ensure_dir", "fsync_dir", "read_with_stat", "remove_empty_dirs"]
+__all__ = [
+    "READ_FLAGS",
+    "STAMP_MARK",
+    "SafeDir",
+    "UnsafePathError",
+    "folder_fd",
+    "is_link",
+    "is_stamped",
+    "link_error",
+    "next_stamp",
+    "open_dir",
+    "read_file",
+    "remove_empty_dirs",
+]
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)  # Windows would otherwise translate newlines.
+_O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
+_O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
+_DIR_FLAGS = os.O_RDONLY | _O_DIRECTORY | _O_NOFOLLOW | _O_CLOEXEC
+READ_FLAGS = os.O_RDONLY | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY | getattr(os, "O_NONBLOCK", 0)
+"""Flags for reading an item: never through a link, never blocking on a FIFO planted there."""
+# Descriptor-relative operations make the no-follow walk race-free; without them (Windows)
+# each component is checked with lstat just before it is used.
+_USE_FD = bool(
+    _O_NOFOLLOW
+    and _O_DIRECTORY
+    and {os.open, os.mkdir, os.unlink, os.stat, os.rename, os.rmdir} <= os.supports_dir_fd
+    and os.utime in os.supports_fd
+    and os.scandir in os.supports_fd
+)
+# O_NOFOLLOW on a link fails with ELOOP (Linux, macOS) or EMLINK (FreeBSD).
+_LINK_ERRNOS = frozenset({errno.ELOOP, errno.EMLINK})
+
+STAMP_MARK = 473_000
+"""Nanoseconds past the millisecond that mark a time stamp written by this store."""
+
+_MS = 1_000_000
 
 
-def fsync_dir(path: str) -> None:
-    """Flush a directory's entries (new names, renames) to disk, where the OS allows it."""
+class UnsafePathError(OSError):
+    """A symbolic link (or junction) was found under the store root; it is never followed.
+
+    A link inside the root could make a read return, or a write change, a file outside it.
+    """
+
+
+def is_link(st: os.stat_result) -> bool:
+    """Whether an `lstat` result describes a link (or a Windows reparse point)."""
+    attributes = getattr(st, "st_file_attributes", 0)
+    return stat.S_ISLNK(st.st_mode) or bool(attributes & stat.FILE_ATTRIBUTE_REPARSE_POINT)
+
+
+def link_error(path: str, kind: str) -> UnsafePathError:
+    """Build the error for a link found at `path` where a real `kind` ("file"/"folder") belongs."""
     try:
-        fd = os.open(path, os.O_RDONLY | _O_CLOEXEC)
-    except OSError:  # Windows cannot open directories; its renames are durable enough.
-        return
-    try:
-        os.fsync(fd)
+        target = os.readlink(path)
     except OSError:
-        pass
-    finally:
-        os.close(fd)
+        target = "?"
+    msg = (
+        f"Refusing to use {path!r}: it is a symbolic link (to {target!r}) inside the store "
+        "root, and following it could read or write files outside the root. Replace it with "
+        f"a real {kind} or remove it."
+    )
+    return UnsafePathError(msg)
 
 
-def ensure_dir(root: str, parts: tuple[str, ...]) -> str:
-    """Create `root/parts...` as needed, syncing each parent that gained an entry.
-
-    Returns:
-        The directory path.
-    """
-    path = root
-    if not os.path.isdir(root):
-        os.makedirs(root, exist_ok=True)
-    for part in parts:
-        parent, path = path, os.path.join(path, part)
-        if not os.path.isdir(path):
-            with contextlib.suppress(FileExistsError):
-                os.mkdir(path)
-            fsync_dir(parent)
-    return path
+def next_stamp(before_ns: int) -> int:
+    """A marked time stamp later than `before_ns` (the folder's time before this write)."""
+    ms = max(time.time_ns() // _MS, before_ns // _MS + 1)
+    return ms * _MS + STAMP_MARK
 
 
-def atomic_write(directory: str, name: str, data: bytes, *, sync_dir: bool = True) -> None:
-    """Replace `directory/name` with `data` so readers see the old or the new file, never a mix.
+def is_stamped(mtime_ns: int) -> bool:
+    """Whether a modification time was written by this store (see the module docstring)."""
+    return mtime_ns % _MS == STAMP_MARK
 
-    The bytes go to a temporary file in the same directory, are flushed with `fsync`, and
-    the temporary file is renamed over the target; the directory is then synced so the new
-    name survives a power cut.
 
-    Raises:
-        FileNotFoundError: If the directory vanished (a concurrent delete pruned it).
-        OSError: On any other write failure; the target is then left untouched.
-    """
-    tmp = os.path.join(directory, f"{temp_file_prefix(name)}{secrets.token_hex(6)}.tmp")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_CLOEXEC | _O_BINARY, 0o666)
-    try:
+def _fsync_fd(fd: int) -> None:
+    with contextlib.suppress(OSError):  # some file systems cannot sync directories
+        os.fsync(fd)
+
+
+class SafeDir:
+    """An open folder under the root, reached without following any link below the root."""
+
+    __slots__ = ("fd", "path")
+
+    def __init__(self, path: str, fd: int | None) -> None:
+        self.path = path
+        self.fd = fd
+
+    def close(self) -> None:
+        """Release the folder's descriptor (no-op on the path fallback)."""
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+
+    def __enter__(self) -> SafeDir:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def join(self, name: str) -> str:
+        """The path of an entry of this folder."""
+        return os.path.join(self.path, name)
+
+    def lstat(self, name: str) -> os.stat_result | None:
+        """Stat an entry without following it; `None` if it does not exist."""
         try:
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            os.fsync(fd)
+            if self.fd is not None:
+                return os.stat(name, dir_fd=self.fd, follow_symlinks=False)
+            return os.lstat(self.join(name))
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+
+    def mtime_ns(self) -> int:
+        """The folder's own modification time."""
+        st = os.fstat(self.fd) if self.fd is not None else os.stat(self.path)
+        return st.st_mtime_ns
+
+    def child(self, name: str, *, create: bool) -> tuple[SafeDir | None, bool]:
+        """Open (and with `create`, make) the sub-folder `name`.
+
+        Returns:
+            The folder (`None` if missing and not created) and whether this call made it.
+
+        Raises:
+            UnsafePathError: If the entry is a link.
+            NotADirectoryError: If a file sits where a folder should be (only with `create`).
+        """
+        made = False
+        for _ in range(4):
+            try:
+                if self.fd is not None:
+                    return SafeDir(self.join(name), os.open(name, _DIR_FLAGS, dir_fd=self.fd)), made
+                st = os.lstat(self.join(name))
+            except FileNotFoundError:
+                if not create:
+                    return None, False
+                try:
+                    if self.fd is not None:
+                        os.mkdir(name, dir_fd=self.fd)
+                    else:
+                        os.mkdir(self.join(name))
+                except FileExistsError:
+                    continue
+                made = True
+                self.fsync()
+                continue
+            except OSError as exc:
+                if exc.errno not in _LINK_ERRNOS and exc.errno != errno.ENOTDIR:
+                    raise
+                found = self.lstat(name)
+                if found is None:
+                    continue
+                st = found
+            if is_link(st):
+                raise link_error(self.join(name), "folder")
+            if not stat.S_ISDIR(st.st_mode):
+                if not create:
+                    return None, False
+                msg = (
+                    f"{self.join(name)!r} is a file where the store keeps a namespace folder; "
+                    "move it out of the store root."
+                )
+                raise NotADirectoryError(msg)
+            return SafeDir(self.join(name), None), made
+        msg = f"Could not create the folder {self.join(name)!r}: it keeps disappearing."
+        raise FileNotFoundError(msg)
+
+    def write_temp(self, final_name: str, data: bytes, stamp_ns: int | None) -> tuple[str, int]:
+        """Write `data` durably to a new temporary file (in this folder) for `final_name`.
+
+        Returns:
+            The temporary file's name and its inode number.
+
+        Raises:
+            OSError: On any failure (a full disk included); no temporary file is left then.
+        """
+        name = f"{temp_file_prefix(final_name)}{secrets.token_hex(6)}.tmp"
+        return name, self.write_new(name, data, stamp_ns)
+
+    def write_new(self, name: str, data: bytes, stamp_ns: int | None) -> int:
+        """Create the file `name` (it must not exist), write `data` durably, stamp it.
+
+        Returns:
+            The new file's inode number.
+
+        Raises:
+            OSError: On any failure (a full disk included); the file is removed then.
+        """
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
+        if self.fd is not None:
+            fd = os.open(name, flags, 0o666, dir_fd=self.fd)
+        else:
+            fd = os.open(self.join(name), flags, 0o666)
+        try:
+            try:
+                view = memoryview(data)
+                while view:
+                    written = os.write(fd, view)
+                    view = view[written:]
+                os.fsync(fd)
+                if stamp_ns is not None:
+                    if os.utime in os.supports_fd:
+                        os.utime(fd, ns=(stamp_ns, stamp_ns))
+                    else:
+                        os.utime(self.join(name), ns=(stamp_ns, stamp_ns))
+                inode = os.fstat(fd).st_ino
+            finally:
+                os.close(fd)
+        except BaseException:
+            self.discard(name)
+            raise
+        return inode
+
+    def replace(self, tmp: str, name: str) -> None:
+        """Rename the temporary file `tmp` over `name` (atomic: readers see old or new).
+
+        Raises:
+            UnsafePathError: If `name` is a link (the rename would replace the link, but a
+                planted link is refused rather than silently removed).
+        """
+        st = self.lstat(name)
+        if st is not None and is_link(st):
+            raise link_error(self.join(name), "file")
+        if self.fd is not None:
+            os.rename(tmp, name, src_dir_fd=self.fd, dst_dir_fd=self.fd)
+        else:
+            os.replace(self.join(tmp), self.join(name))
+
+    def move_in(self, source: SafeDir, tmp: str, name: str) -> None:
+        """Rename `source/tmp` over `name` in this folder (atomic; same file system).
+
+        Raises:
+            UnsafePathError: If `name` is a link.
+        """
+        st = self.lstat(name)
+        if st is not None and is_link(st):
+            raise link_error(self.join(name), "file")
+        if self.fd is not None and source.fd is not None:
+            os.rename(tmp, name, src_dir_fd=source.fd, dst_dir_fd=self.fd)
+        else:
+            os.replace(source.join(tmp), self.join(name))
+
+    def device(self) -> int:
+        """The device (file system) the folder lives on."""
+        st = os.fstat(self.fd) if self.fd is not None else os.stat(self.path)
+        return st.st_dev
+
+    def exists(self, name: str) -> bool:
+        """Whether the entry exists (links included)."""
+        return self.lstat(name) is not None
+
+    def unlink(self, name: str) -> bool:
+        """Delete the file `name`; `False` if it did not exist.
+
+        Raises:
+            UnsafePathError: If `name` is a link.
+        """
+        st = self.lstat(name)
+        if st is None:
+            return False
+        if is_link(st):
+            raise link_error(self.join(name), "file")
+        try:
+            if self.fd is not None:
+                os.unlink(name, dir_fd=self.fd)
+            else:
+                os.unlink(self.join(name))
+        except FileNotFoundError:
+            return False
+        return True
+
+    def discard(self, name: str) -> None:
+        """Delete a temporary file, ignoring any error (cleanup path)."""
+        with contextlib.suppress(OSError):
+            if self.fd is not None:
+                os.unlink(name, dir_fd=self.fd)
+            else:
+                os.unlink(self.join(name))
+
+    def rmdir(self, name: str) -> bool:
+        """Remove the empty sub-folder `name`; `False` if it is missing, not empty or a link."""
+        st = self.lstat(name)
+        if st is None or is_link(st) or not stat.S_ISDIR(st.st_mode):
+            return False
+        try:
+            if self.fd is not None:
+                os.rmdir(name, dir_fd=self.fd)
+            else:
+                os.rmdir(self.join(name))
+        except OSError:
+            return False
+        return True
+
+    def fsync(self) -> None:
+        """Flush the folder's entries (new names, renames) to disk, where the OS allows it."""
+        if self.fd is not None:
+            _fsync_fd(self.fd)
+            return
+        try:
+            fd = os.open(self.path, os.O_RDONLY | _O_CLOEXEC)
+        except OSError:  # Windows cannot open folders; its renames are durable enough.
+            return
+        try:
+            _fsync_fd(fd)
         finally:
             os.close(fd)
-        os.replace(tmp, os.path.join(directory, name))
-    except BaseException:
+
+    def stamp(self, stamp_ns: int) -> None:
+        """Set the folder's modification time to a stamp (best effort: it only helps caches)."""
         with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
-    if sync_dir:
-        fsync_dir(directory)
+            if self.fd is not None:
+                os.utime(self.fd, ns=(stamp_ns, stamp_ns))
+            else:
+                os.utime(self.path, ns=(stamp_ns, stamp_ns))
+
+    def scan(self) -> list[tuple[str, bool, bool]]:
+        """List the folder's entries as `(name, is_dir, is_link)`, links never followed."""
+        target: int | str = self.fd if self.fd is not None else self.path
+        with os.scandir(target) as entries:
+            return [(e.name, e.is_dir(follow_symlinks=False), _entry_is_link(e)) for e in entries]
 
 
-def read_with_stat(path: str) -> tuple[bytes, os.stat_result] | None:
-    """Read a whole file and the stat of that same open file; `None` if it does not exist."""
+def _entry_is_link(entry: os.DirEntry[str]) -> bool:
+    # Windows junctions redirect like links; `is_junction` exists from Python 3.12.
+    return entry.is_symlink() or bool(getattr(entry, "is_junction", lambda: False)())
+
+
+def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDir | None, int]:
+    """Open `root/parts...` without following links below the root.
+
+    Args:
+        root: The store root (may itself be a link).
+        parts: Encoded folder names below the root.
+        create: Make missing folders (syncing each parent that gained an entry).
+
+    Returns:
+        The open folder (`None` if missing and not created) and the index in `parts` of the
+        first folder this call made (`len(parts)` if it made none), so a failed write can
+        remove exactly what it created.
+
+    Raises:
+        UnsafePathError: If a component below the root is a link.
+    """
+    if create:
+        os.makedirs(root, exist_ok=True)
     try:
-        fd = os.open(path, os.O_RDONLY | _O_CLOEXEC | _O_BINARY)
-    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        current = (
+            SafeDir(root, os.open(root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC))
+            if _USE_FD
+            else SafeDir(root, None)
+        )
+    except FileNotFoundError:
+        return None, len(parts)
+    if not _USE_FD and not os.path.isdir(root):
+        return None, len(parts)
+    first_made = len(parts)
+    for i, part in enumerate(parts):
+        try:
+            child, made = current.child(part, create=create)
+        finally:
+            current.close()
+        if child is None:
+            return None, first_made
+        if made and first_made == len(parts):
+            first_made = i
+        current = child
+    return current, first_made
+
+
+def folder_fd(path: str) -> int | None:
+    """Open a folder (not following a final link) for descriptor-relative reads.
+
+    Returns:
+        The descriptor, or `None` where descriptor-relative calls are unavailable or the
+        folder cannot be opened (callers then fall back to paths).
+    """
+    if not _USE_FD:
         return None
     try:
+        return os.open(path, _DIR_FLAGS)
+    except OSError:
+        return None
+
+
+def read_file(path: str, *, dir_fd: int | None = None) -> tuple[bytes, os.stat_result] | None:
+    """Read a whole file and the stat of that same open file; `None` if it does not exist.
+
+    Args:
+        path: The file's path, or its name inside the folder `dir_fd`.
+        dir_fd: An open folder to resolve `path` in (one path lookup instead of several).
+
+    Raises:
+        UnsafePathError: If the file is a link.
+    """
+    try:
+        fd = (
+            os.open(path, READ_FLAGS)
+            if dir_fd is None
+            else os.open(path, READ_FLAGS, dir_fd=dir_fd)
+        )
+    except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+        return None
+    except OSError as exc:
+        if exc.errno in _LINK_ERRNOS:
+            try:
+                st = os.stat(path, dir_fd=dir_fd, follow_symlinks=False)
+            except OSError:
+                raise exc from None
+            if is_link(st):
+                raise link_error(path, "file") from None
+        raise
+    try:
         st = os.fstat(fd)
-        chunks = []
-        want = st.st_size + 1
-        while True:
-            chunk = os.read(fd, want)
-            if not chunk:
-                break
-            chunks.append(chunk)
+        if not stat.S_ISREG(st.st_mode):
+            return b"", st  # a folder, FIFO or device named like an item: not read
+        size = st.st_size
+        data = os.read(fd, size + 1)
+        if len(data) == size:
+            return data, st
+        chunks = [data]
+        while data:
+            data = os.read(fd, max(size, 65536))
+            chunks.append(data)
         return b"".join(chunks), st
     finally:
         os.close(fd)
 
 
-def remove_empty_dirs(root: str, directory: str) -> None:
-    """Remove `directory` and its parents up to (not including) `root` while they are empty.
+def remove_empty_dirs(root: str, parts: tuple[str, ...], keep: int = 0) -> None:
+    """Remove `root/parts...` and its parents while they are empty, keeping `parts[:keep]`.
 
-    `rmdir` refuses non-empty directories, so a concurrent writer's new file is never lost;
-    a writer that loses its freshly made directory simply recreates it.
+    `rmdir` refuses non-empty folders, so a concurrent writer's new file is never lost; a
+    writer that loses its freshly made folder simply makes it again.
     """
-    root = os.path.normpath(root)
-    path = os.path.normpath(directory)
-    while path != root and path.startswith(root + os.sep):
-        try:
-            os.rmdir(path)
-        except OSError:
+    for depth in range(len(parts), keep, -1):
+        parent, _ = open_dir(root, parts[: depth - 1], create=False)
+        if parent is None:
             return
-        path = os.path.dirname(path)
+        with parent:
+            if not parent.rmdir(parts[depth - 1]):
+                return
+            parent.fsync()

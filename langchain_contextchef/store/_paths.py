@@ -21,18 +21,45 @@ import functools
 import hashlib
 import json
 import re
+import secrets
 
 __all__ = [
     "ITEM_SUFFIX",
+    "JOURNAL_DIR",
+    "JOURNAL_SUFFIX",
+    "LOCK_DIR",
+    "STAGING_DIR",
+    "dir_lock_name",
     "encode_component",
-    "is_internal_name",
+    "encode_namespace",
+    "is_item_file_of",
+    "is_temp_name",
     "item_file_name",
-    "lock_file_name",
+    "scope_lock_name",
+    "staged_file_name",
     "temp_file_prefix",
 ]
 
 ITEM_SUFFIX = ".json"
 """Suffix of every item file."""
+
+LOCK_DIR = ".locks"
+"""Folder (under the root) of the lock files."""
+
+JOURNAL_DIR = ".journal"
+"""Folder (under the root) of the write-ahead records of multi-item batches."""
+
+JOURNAL_SUFFIX = ".wal"
+"""Suffix of a complete (committed) journal file."""
+
+STAGING_DIR = ".tmp"
+"""Folder (under the root) where new item files are written before they are renamed in.
+
+Keeping every temporary file in one place lets opening a store find a killed writer's
+leftovers by listing one folder instead of walking the tree.
+"""
+
+_TEMP_SUFFIX = ".tmp"
 
 _PLAIN = re.compile(r"[a-z0-9_-]{1,64}")
 # Device names Windows refuses as file names, whatever the extension.
@@ -88,10 +115,39 @@ def item_file_name(key: str) -> str:
     return encode_component(key) + ITEM_SUFFIX
 
 
-def lock_file_name(namespace: tuple[str, ...], key: str) -> str:
-    """Return the name of the lock file guarding one item (in the store's lock folder)."""
-    identity = json.dumps([list(namespace), key], ensure_ascii=True)
-    return hashlib.sha256(identity.encode("ascii")).hexdigest()[:40] + ".lock"
+def is_item_file_of(name: str, key: str) -> bool:
+    """Whether `name` is the file name of the item `key` (`item_file_name(key) == name`).
+
+    Cheap for plain keys, the common case, which a cold start checks once per file.
+    """
+    if (
+        len(name) == len(key) + len(ITEM_SUFFIX)
+        and name.startswith(key)
+        and name.endswith(ITEM_SUFFIX)
+    ):
+        return _PLAIN.fullmatch(key) is not None and key not in _RESERVED
+    return item_file_name(key) == name
+
+
+def encode_namespace(namespace: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the folder names (relative to the root) of a namespace."""
+    return tuple(map(encode_component, namespace))
+
+
+def dir_lock_name(parts: tuple[str, ...]) -> str:
+    """Return the lock file name guarding every write into the folder `root/parts...`.
+
+    The name derives from the encoded folder path, so a walk of the tree can find the lock of
+    any folder it meets without knowing the namespace that made it.
+    """
+    identity = "/".join(parts)
+    return "d-" + hashlib.sha256(identity.encode("utf-8")).hexdigest()[:40] + ".lock"
+
+
+def scope_lock_name(namespace: tuple[str, ...]) -> str:
+    """Return the lock file name of `FileSystemStore.lock(namespace)` (never a folder lock)."""
+    identity = json.dumps(list(namespace), ensure_ascii=True)
+    return "s-" + hashlib.sha256(identity.encode("ascii")).hexdigest()[:40] + ".lock"
 
 
 def temp_file_prefix(final_name: str) -> str:
@@ -102,6 +158,14 @@ def temp_file_prefix(final_name: str) -> str:
     return f".{final_name}."
 
 
-def is_internal_name(name: str) -> bool:
-    """Whether a directory entry is store machinery (temp files, locks), never an item."""
-    return name.startswith(".")
+def staged_file_name(lock_name: str) -> str:
+    """A fresh name for a file staged in `STAGING_DIR` by the holder of `lock_name`.
+
+    The name starts with the lock's stem, so recovery can tell whether its writer is alive.
+    """
+    return f"{lock_name.removesuffix('.lock')}.{secrets.token_hex(8)}{_TEMP_SUFFIX}"
+
+
+def is_temp_name(name: str) -> bool:
+    """Whether a directory entry is a temporary file of this store (complete or orphaned)."""
+    return name.startswith(".") and name.endswith(_TEMP_SUFFIX)

@@ -11,98 +11,154 @@ A file looks like this (`vectors` only appears when the store embeds items)::
         "ttl_minutes": null,
         "expires_at": null,
     }
+
+A parsed file is a `Record`: a plain tuple (read its fields with the index constants `NS`,
+`KEY`, ...) that keeps the value as compact JSON bytes. Plain tuples of immutable values
+are not tracked by Python's garbage collector, so a process that caches thousands of
+records gives a full collection almost nothing to walk; a first search over 10,000 items
+would otherwise pay for one or two full collections of the whole heap. Every reader gets a
+fresh parse of the value (`value_of`), so mutating a result never alters the cache.
 """
 
 from __future__ import annotations
 
 import json
 import math
+import os
+import sys
 from collections.abc import Mapping
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, Final
 
 import orjson
 
 from langchain_contextchef.entry import format_time, parse_time
 
 __all__ = [
+    "BLOB",
+    "CREATED",
+    "EXPIRES_TS",
+    "INO",
+    "KEY",
+    "MTIME",
+    "NS",
+    "PATH",
+    "SEEN",
+    "SIZE",
+    "TTL",
+    "UPDATED",
+    "UPDATED_TS",
+    "VECTORS",
     "CorruptItemError",
     "Record",
+    "Unreadable",
+    "Vectors",
     "check_text",
     "check_value",
     "encode_document",
+    "is_expired",
+    "order_key",
     "parse_document",
+    "restat",
+    "value_of",
+    "vectors_of",
 ]
+
+Vectors = tuple[tuple[str, tuple[float, ...]], ...]
+"""An item's embeddings: `(field path, vector)` pairs."""
+
+Record = tuple[
+    tuple[str, ...],  # NS: the namespace
+    str,  # KEY
+    bytes,  # BLOB: the value as compact JSON
+    datetime,  # CREATED
+    datetime,  # UPDATED
+    float,  # UPDATED_TS: UPDATED in POSIX seconds (the search order)
+    "float | None",  # TTL: minutes
+    "float | None",  # EXPIRES_TS: POSIX seconds
+    "Vectors | None",  # VECTORS
+    str,  # PATH: the file it was read from
+    int,  # INO: that file's inode ...
+    int,  # MTIME: ... modification time (ns) ...
+    int,  # SIZE: ... and size when it was read
+    int,  # SEEN: when it was read (ns)
+]
+"""One parsed item file (see the module docstring)."""
+
+NS: Final = 0
+KEY: Final = 1
+BLOB: Final = 2
+CREATED: Final = 3
+UPDATED: Final = 4
+UPDATED_TS: Final = 5
+TTL: Final = 6
+EXPIRES_TS: Final = 7
+VECTORS: Final = 8
+PATH: Final = 9
+INO: Final = 10
+MTIME: Final = 11
+SIZE: Final = 12
+SEEN: Final = 13
+
+_UTC = timezone.utc
+# orjson (and most JSON readers) turn integers outside this range into floats.
+_INT_MIN = -(2**63)
+_INT_MAX = 2**64 - 1
+_NATIVE_Z = sys.version_info >= (3, 11)  # fromisoformat reads a trailing `Z` from 3.11
+_loads = orjson.loads
+_dumps = orjson.dumps
+_fromisoformat = datetime.fromisoformat
 
 
 class CorruptItemError(ValueError):
     """An item file is not a valid store document (bad JSON or missing fields)."""
 
 
-_SCALARS = (str, int, float, type(None))
+_UTC = timezone.utc
+# orjson (and most JSON readers) turn integers outside this range into floats.
+_INT_MIN = -(2**63)
+_INT_MAX = 2**64 - 1
+_NATIVE_Z = sys.version_info >= (3, 11)  # fromisoformat reads a trailing `Z` from 3.11
 
 
-def _is_flat(value: Mapping[str, Any]) -> bool:
-    return all(isinstance(v, _SCALARS) for v in value.values())
+def value_of(record: Record) -> dict[str, Any]:
+    """A private copy of the item's value, which the caller may mutate."""
+    value: dict[str, Any] = _loads(record[BLOB])
+    return value
 
 
-class Record:
-    """One parsed item file. Immutable by convention: it is shared through the read cache."""
+def is_expired(record: Record, now: float) -> bool:
+    """Whether the item is expired at `now` (POSIX seconds)."""
+    expires = record[EXPIRES_TS]
+    return expires is not None and expires <= now
 
-    __slots__ = (
-        "_blob",
-        "created_at",
-        "expires_ts",
-        "key",
-        "namespace",
-        "ttl_minutes",
-        "updated_at",
-        "updated_ts",
-        "value",
-        "vectors",
-    )
 
-    def __init__(
-        self,
-        *,
-        namespace: tuple[str, ...],
-        key: str,
-        value: dict[str, Any],
-        created_at: datetime,
-        updated_at: datetime,
-        ttl_minutes: float | None,
-        expires_at: datetime | None,
-        vectors: dict[str, list[float]] | None,
-    ) -> None:
-        self.namespace = namespace
-        self.key = key
-        self.value = value
-        self.created_at = created_at
-        self.updated_at = updated_at
-        self.updated_ts = updated_at.timestamp()
-        self.ttl_minutes = ttl_minutes
-        self.expires_ts = expires_at.timestamp() if expires_at is not None else None
-        self.vectors = vectors
-        # Callers get their own copy of the value, so mutating a result never alters the
-        # cache. A flat dict copies cheaply; nested values are re-parsed from bytes.
-        self._blob = None if _is_flat(value) else orjson.dumps(value)
+def vectors_of(record: Record) -> dict[str, list[float]] | None:
+    """The item's embeddings as a `{field path: vector}` dict (a fresh copy)."""
+    vectors = record[VECTORS]
+    return {path: list(vector) for path, vector in vectors} if vectors else None
 
-    def fresh_value(self) -> dict[str, Any]:
-        """Return a private copy of the value that the caller may mutate."""
-        if self._blob is None:
-            return dict(self.value)
-        copy: dict[str, Any] = orjson.loads(self._blob)
-        return copy
 
-    def expires_at(self) -> datetime | None:
-        """The moment the item expires, if it has a TTL."""
-        if self.expires_ts is None:
-            return None
-        return datetime.fromtimestamp(self.expires_ts, tz=timezone.utc)
+def order_key(record: Record) -> tuple[float, tuple[str, ...], str]:
+    """Search order: newest first, like SQLite and PostgreSQL; ties by namespace then key."""
+    return (-record[UPDATED_TS], record[NS], record[KEY])
 
-    def is_expired(self, now: float) -> bool:
-        """Whether the item is expired at `now` (POSIX seconds)."""
-        return self.expires_ts is not None and self.expires_ts <= now
+
+def restat(record: Record, path: str, ino: int, mtime_ns: int, size: int, seen_ns: int) -> Record:
+    """The same record, noted as read from `path` with this file signature at `seen_ns`."""
+    return (*record[:PATH], path, ino, mtime_ns, size, seen_ns)
+
+
+class Unreadable:
+    """The stat signature of a file that could not be parsed (so it is warned about once)."""
+
+    __slots__ = ("ino", "mtime_ns", "seen_ns", "size")
+
+    def __init__(self, st: os.stat_result, seen_ns: int) -> None:
+        self.ino = st.st_ino
+        self.mtime_ns = st.st_mtime_ns
+        self.size = st.st_size
+        self.seen_ns = seen_ns
 
 
 def check_text(text: str, where: str) -> None:
@@ -132,7 +188,15 @@ def check_value(value: Any, where: str = "value") -> None:
     if isinstance(value, str):
         check_text(value, where)
         return
-    if isinstance(value, bool | int | type(None)):
+    if isinstance(value, bool | type(None)):
+        return
+    if isinstance(value, int):
+        if not _INT_MIN <= value <= _INT_MAX:
+            msg = (
+                f"{where} is {value}, beyond what JSON readers keep exactly (64-bit integers); "
+                "store it as a string instead."
+            )
+            raise ValueError(msg)
         return
     if isinstance(value, float):
         if not math.isfinite(value):
@@ -192,9 +256,18 @@ def encode_document(
 
 def _time(document: Mapping[str, Any], field: str) -> datetime:
     raw = document.get(field)
-    if not isinstance(raw, str):
+    if type(raw) is not str:
         msg = f"field {field!r} is not a timestamp string"
         raise CorruptItemError(msg)
+    # Fast path for the store's own form, `2026-05-25T10:00:00.000000Z`; anything else
+    # goes through the general parser.
+    if len(raw) == 27 and raw[26] == "Z":
+        try:
+            if _NATIVE_Z:
+                return datetime.fromisoformat(raw)
+            return datetime.fromisoformat(raw[:26]).replace(tzinfo=_UTC)
+        except ValueError:
+            pass
     try:
         return parse_time(raw)
     except ValueError as exc:
@@ -202,50 +275,98 @@ def _time(document: Mapping[str, Any], field: str) -> datetime:
         raise CorruptItemError(msg) from exc
 
 
-def parse_document(data: bytes) -> Record:
-    """Parse the bytes of an item file.
+def _vectors(raw: Any) -> Vectors | None:
+    if raw is None:
+        return None
+    if type(raw) is not dict:
+        msg = "field 'vectors' is not an object of lists"
+        raise CorruptItemError(msg)
+    pairs = []
+    for path, vector in raw.items():
+        if type(vector) is not list or not all(type(x) is float or type(x) is int for x in vector):
+            msg = "field 'vectors' is not an object of lists of numbers"
+            raise CorruptItemError(msg)
+        pairs.append((path, tuple(float(x) for x in vector)))
+    return tuple(pairs)
+
+
+def parse_document(
+    data: bytes,
+    path: str = "",
+    ino: int = 0,
+    mtime_ns: int = 0,
+    size: int = 0,
+    seen_ns: int = 0,
+    namespace_hint: tuple[str, ...] | None = None,
+) -> Record:
+    """Parse the bytes of an item file into a `Record` (noting where it was read from).
+
+    `namespace_hint` is the namespace the caller expects; when the document names the same
+    one, the record shares that tuple instead of allocating its own.
 
     Raises:
         CorruptItemError: If the bytes are not JSON or not a complete store document.
     """
     try:
-        document = orjson.loads(data)
+        document = _loads(data)
     except orjson.JSONDecodeError as exc:
         msg = f"invalid JSON ({exc})"
         raise CorruptItemError(msg) from exc
-    if not isinstance(document, dict):
+    if type(document) is not dict:
         msg = "the document is not a JSON object"
         raise CorruptItemError(msg)
-    namespace = document.get("namespace")
-    if not isinstance(namespace, list) or not all(isinstance(x, str) for x in namespace):
+    get = document.get
+    namespace = get("namespace")
+    if type(namespace) is not list:
         msg = "field 'namespace' is not a list of strings"
         raise CorruptItemError(msg)
-    key = document.get("key")
-    if not isinstance(key, str):
+    for label in namespace:
+        if type(label) is not str:
+            msg = "field 'namespace' is not a list of strings"
+            raise CorruptItemError(msg)
+    key = get("key")
+    if type(key) is not str:
         msg = "field 'key' is not a string"
         raise CorruptItemError(msg)
-    value = document.get("value")
-    if not isinstance(value, dict):
+    value = get("value")
+    if type(value) is not dict:
         msg = "field 'value' is not a JSON object"
         raise CorruptItemError(msg)
-    ttl = document.get("ttl_minutes")
-    if ttl is not None and (isinstance(ttl, bool) or not isinstance(ttl, int | float)):
-        msg = "field 'ttl_minutes' is not a number or null"
-        raise CorruptItemError(msg)
-    expires_at = _time(document, "expires_at") if document.get("expires_at") is not None else None
-    vectors = document.get("vectors")
-    if vectors is not None and not (
-        isinstance(vectors, dict) and all(isinstance(v, list) for v in vectors.values())
-    ):
-        msg = "field 'vectors' is not an object of lists"
-        raise CorruptItemError(msg)
-    return Record(
-        namespace=tuple(namespace),
-        key=key,
-        value=value,
-        created_at=_time(document, "created_at"),
-        updated_at=_time(document, "updated_at"),
-        ttl_minutes=float(ttl) if ttl is not None else None,
-        expires_at=expires_at,
-        vectors=vectors,
+    ttl = get("ttl_minutes")
+    if ttl is not None:
+        if type(ttl) is not int and type(ttl) is not float:
+            msg = "field 'ttl_minutes' is not a number or null"
+            raise CorruptItemError(msg)
+        ttl = float(ttl)
+    expires = get("expires_at")
+    expires_ts = _time(document, "expires_at").timestamp() if expires is not None else None
+    # The store's own timestamps take the fast path inline; anything else goes to `_time`.
+    raw = get("updated_at")
+    if _NATIVE_Z and type(raw) is str and len(raw) == 27 and raw[26] == "Z":
+        try:
+            updated = _fromisoformat(raw)
+        except ValueError:
+            updated = _time(document, "updated_at")
+    else:
+        updated = _time(document, "updated_at")
+    if raw == get("created_at") and type(raw) is str:
+        created = updated  # a never-updated item: one parse, one shared object
+    else:
+        created = _time(document, "created_at")
+    labels = tuple(namespace)
+    return (
+        namespace_hint if namespace_hint is not None and labels == namespace_hint else labels,
+        key,
+        _dumps(value),
+        created,
+        updated,
+        updated.timestamp(),
+        ttl,
+        expires_ts,
+        _vectors(get("vectors")),
+        path,
+        ino,
+        mtime_ns,
+        size,
+        seen_ns,
     )

@@ -7,13 +7,66 @@ Layout under the root (for example `./.context`)::
         alice/                    <- namespace label
           prefs.json              <- one item (key "prefs")
           My Notes~3f1c....json   <- a key that needed encoding (readable prefix + hash)
-      .locks/                     <- per-item lock files (ignored by reads)
+      .locks/                     <- lock files (ignored by reads)
+      .journal/                   <- write-ahead records of multi-item batches in flight
+      .tmp/                       <- new item files before they are renamed into place
 
-Writes are atomic and durable (temporary file, `fsync`, rename, directory `fsync`) and are
-serialised per item with file locks, so several threads and processes can share a root.
-Reads take no lock: a rename is atomic, so a reader sees a whole old or a whole new file.
-Parsed files are cached in-process and revalidated with `stat` on every read, so results
-always reflect the disk, including writes made by other processes or by hand.
+Guarantees
+----------
+
+**Atomic, durable items.** One item is replaced by writing a temporary file (in `.tmp/`),
+flushing it (`fsync`), renaming it over the item and flushing the folder. A reader sees the whole old or
+the whole new file, never a mix; after a crash or power cut the item is the old or the new
+one.
+
+**All-or-nothing batches.** A `batch`/`abatch` with several writes (say an entry, its history
+record and a version marker) first writes and flushes every new file under a temporary name,
+then commits a journal naming every rename and delete, then applies them. A process killed
+at any point leaves, once the store is opened again (by any process, or `recover()`),
+either the whole batch or none of it; a live process that meets a dead writer's journal
+completes it before its next read or write that touches the same folders. A write that fails
+before the commit – a full disk, a link in the way – leaves the store exactly as it was:
+no partial item, no temporary file, no new folder. A single write needs no journal.
+
+**Concurrency.** A write holds the write lock of every folder (namespace) it touches, taken
+in one global order, one lock per folder per batch; locks work across threads and processes
+and a killed process releases its locks. Reads take no lock. A reader running *while* a
+multi-item batch is being applied may see some of its items replaced and others not yet;
+`lock(namespace)` / `alock(namespace)` give a caller's own read-check-write cycle an
+exclusive namespace lock (across threads, asyncio tasks and processes), independent of the
+folder locks, so reads and batches inside it never deadlock.
+
+**What a reader sees of changes made elsewhere.** Parsed files and folder listings are cached
+in the process and validated against the disk:
+
+* every item a read considers (`get`, and each candidate of a `search`) is revalidated with
+  a `stat` of its file and re-read if the file changed, so an in-place edit is seen at once
+  in values, filters and expiry;
+* *which* items a folder holds – and so which namespaces `list_namespaces` reports and the
+  order of a search – comes from the folder's cached listing while the folder's inode and
+  modification time are unchanged. Creating, renaming or deleting a file changes the folder's
+  time, so another process's write, or a file created or deleted by hand, is seen by the next
+  read. The one window: a file created by hand whose folder's time is then set back to
+  what it was (say, by a copy tool that preserves times) is visible to `get` at once but
+  joins searches only when the folder's time next changes;
+* time stamps written by the store carry a marker and are trusted at once; any other
+  time is trusted only once it is more than two seconds older than the cached listing or
+  parse (file-system clocks are coarse), and until then the folder or file is re-read.
+
+A search ranks by each item's time stamp as last listed: an in-place edit that changes only
+`updated_at` by hand re-ranks the item when its folder is next re-listed.
+
+**Links.** A symbolic link (or junction) anywhere below the root – an item file, a namespace
+folder, `.locks`, `.journal` or a lock file – is refused with `UnsafePathError` naming the
+path and why: a read never returns content from outside the root and a write never follows
+a link (writes open every folder from the root with `O_NOFOLLOW`, relative to its parent).
+The root itself may be a link.
+
+**Broken files** (invalid JSON, wrong fields, a file moved by hand) are skipped with a logged
+warning and left in place. Opening a store (its first operation) completes committed
+batches and deletes the temporary files of killed writers, by listing `.journal/` and
+`.tmp/` only; `recover()` also walks every folder for temporary files written next to their
+item (only done when a namespace folder sits on another file system than the root).
 """
 
 from __future__ import annotations
@@ -22,19 +75,16 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
+import heapq
 import logging
 import math
-import operator
 import os
-import stat
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping
-from datetime import datetime, timezone
+from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from types import TracebackType
 from typing import Any, Literal, NamedTuple
 
-from filelock import FileLock
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
     BaseStore,
@@ -57,52 +107,42 @@ from langgraph.store.base import (
 )
 
 from langchain_contextchef.store._filters import matches, validate_filter
-from langchain_contextchef.store._fsio import (
-    atomic_write,
-    ensure_dir,
-    fsync_dir,
-    read_with_stat,
-    remove_empty_dirs,
-)
-from langchain_contextchef.store._paths import (
-    ITEM_SUFFIX,
-    encode_component,
-    item_file_name,
-    lock_file_name,
-)
+from langchain_contextchef.store._fsio import UnsafePathError
+from langchain_contextchef.store._listing import Listing
+from langchain_contextchef.store._locks import OwnedLock, deadline_for
+from langchain_contextchef.store._paths import scope_lock_name
 from langchain_contextchef.store._records import (
-    CorruptItemError,
+    CREATED,
+    EXPIRES_TS,
+    KEY,
+    NS,
+    PATH,
+    SEEN,
+    TTL,
+    UPDATED,
+    VECTORS,
     Record,
     check_text,
     check_value,
-    encode_document,
-    parse_document,
+    is_expired,
+    order_key,
+    value_of,
+    vectors_of,
 )
+from langchain_contextchef.store._vectors import VectorIndex
+from langchain_contextchef.store._view import RACY_WINDOW_NS, DiskView
+from langchain_contextchef.store._writer import RecoveryReport, Write, Writer
 
-__all__ = ["FileSystemStore"]
+__all__ = ["FileSystemStore", "RecoveryReport", "UnsafePathError"]
 
 logger = logging.getLogger(__name__)
 
-_LOCK_DIR = ".locks"
-# A cached parse is trusted only for files last modified this long before the parse began.
-# File-system timestamps are coarse (a kernel tick on Linux, 1 s on HFS+, 2 s on FAT); a
-# file rewritten within that granularity could otherwise keep the same stat signature.
-_RACY_WINDOW_NS = 2_000_000_000
-_STRIPES = 64
-_WRITE_ATTEMPTS = 5
+_RACY_WINDOW_NS = RACY_WINDOW_NS  # kept under its historical name for benchmarks and tests
 
 
 def _now() -> float:
     """Wall-clock time in POSIX seconds; the one clock TTL decisions use (tests patch it)."""
     return time.time()
-
-
-class _Cached(NamedTuple):
-    ino: int
-    mtime_ns: int
-    size: int
-    parsed_at_ns: int
-    record: Record | None
 
 
 class _PendingPut(NamedTuple):
@@ -113,6 +153,15 @@ class _PendingPut(NamedTuple):
     texts: list[tuple[str, str]]  # (field path, text) to embed
 
 
+def _current_owner() -> object:
+    """Who holds a scope lock: the running asyncio task if any, else the thread."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:
+        task = None
+    return task if task is not None else threading.current_thread()
+
+
 class FileSystemStore(BaseStore):
     """A LangGraph `BaseStore` that keeps each item as a JSON file in a folder tree.
 
@@ -120,16 +169,20 @@ class FileSystemStore(BaseStore):
     and committed like any other project file. It supports every `BaseStore` operation
     (get, put, delete, search with filters and pagination, `list_namespaces`), LangGraph's
     TTL (`ttl=TTLConfig(...)`, `put(..., ttl=minutes)`, `sweep_ttl()`, a sweeper thread) and
-    semantic search when given an `IndexConfig` with embeddings.
+    semantic search when given an `IndexConfig` with embeddings. Beyond `BaseStore` it
+    offers `lock`/`alock` (a namespace lock for your own read-check-write cycles),
+    `atomic_update` and `recover`. The module docstring states exactly what is atomic, what
+    concurrent readers see, and how hand edits and links are handled.
 
     Args:
         root: The folder holding the store; created on the first write.
         index: Optional semantic-search configuration (`dims`, `embed`, `fields`), as for
-            LangGraph's `InMemoryStore`. Embeddings are stored in the item files.
+            LangGraph's `InMemoryStore`. Embeddings are stored in the item files. Scoring
+            is vectorised when numpy is installed (`langchain-contextchef[vectors]`).
         ttl: Optional TTL configuration: `default_ttl` (minutes), `refresh_on_read`,
             `sweep_interval_minutes`.
-        lock_timeout: Seconds to wait for another writer's item lock before raising
-            `filelock.Timeout`.
+        lock_timeout: Seconds to wait for another writer's lock before raising
+            `filelock.Timeout` (a `TimeoutError`).
 
     Example:
         ```python
@@ -165,9 +218,10 @@ class FileSystemStore(BaseStore):
                 (p, tokenize_path(p) if p != "$" else p) for p in (index.get("fields") or ["$"])
             ]
         self._lock_timeout = lock_timeout
-        self._lock_dir = os.path.join(self.root, _LOCK_DIR)
-        self._cache: dict[str, _Cached] = {}
-        self._stripes = [threading.Lock() for _ in range(_STRIPES)]
+        self._view = DiskView(self.root)
+        self._writer = Writer(self.root, self._view, lock_timeout)
+        self._opened = False
+        self._open_guard = threading.Lock()
         self._sweeper: threading.Thread | None = None
         self._sweeper_stop = threading.Event()
 
@@ -177,7 +231,9 @@ class FileSystemStore(BaseStore):
         """Run a batch of operations; reads see the store as it was before the batch's writes.
 
         Every operation is validated before anything is written, so an invalid op leaves the
-        disk unchanged. Writes to the same item are deduplicated (the last one wins).
+        disk unchanged. Writes to the same item are deduplicated (the last one wins). Several
+        writes are applied all-or-nothing (see the module docstring). Unlike `put`, a batch
+        may write under the root label `"langgraph"`, as LangGraph's own stores allow.
 
         Args:
             ops: `GetOp`, `SearchOp`, `ListNamespacesOp` and `PutOp` operations.
@@ -189,11 +245,15 @@ class FileSystemStore(BaseStore):
         Raises:
             InvalidNamespaceError: On an invalid namespace.
             TypeError: On a value that is not a JSON-serialisable dict.
-            ValueError: On a NUL in a key, NaN in a value, or an unknown filter operator.
+            ValueError: On a NUL in a key, NaN in a value, or a bad filter.
+            UnsafePathError: If the operation meets a link under the root.
         """
         ops = list(ops)
         puts = self._prepare(ops)
+        self._ensure_open()
         results: list[Result] = [None] * len(ops)
+        if len(puts) < len(ops):
+            self._writer.notice_journals()
         now = _now()
         for i, op in enumerate(ops):
             if isinstance(op, GetOp):
@@ -211,6 +271,116 @@ class FileSystemStore(BaseStore):
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(None, self.batch, list(ops))
 
+    # ------------------------------------------------------------------ scope locks
+
+    @contextlib.contextmanager
+    def lock(self, namespace: tuple[str, ...], *, timeout: float | None = None) -> Iterator[None]:
+        """Hold an exclusive lock on `namespace` across threads and processes.
+
+        For a caller's own atomic read-check-write cycle (e.g. "create this key only if it
+        does not exist, and record its history"): no other holder of the same namespace's
+        lock, in this process or another, runs while you hold it. The lock is per exact
+        namespace (`("a",)` and `("a", "b")` are different locks), re-entrant within one
+        thread (or one asyncio task), and independent of the write locks a batch takes, so
+        reads and batches inside it work as usual. Writers that do not take it are not
+        blocked. A process that dies releases it.
+
+        Args:
+            namespace: The namespace to lock (a non-empty tuple of labels).
+            timeout: Seconds to wait (default: the store's `lock_timeout`; a negative value
+                waits forever).
+
+        Yields:
+            Nothing; the lock is held inside the `with` block.
+
+        Raises:
+            InvalidNamespaceError: If the namespace is not a valid non-empty tuple.
+            filelock.Timeout: If the lock is still held elsewhere when the timeout passes.
+
+        Example:
+            ```python
+            import tempfile
+            from langchain_contextchef.store import FileSystemStore
+
+            store = FileSystemStore(tempfile.mkdtemp())
+            with store.lock(("users", "alice")):
+                item = store.get(("users", "alice"), "count")
+                count = item.value["n"] if item else 0
+                store.put(("users", "alice"), "count", {"n": count + 1})
+            assert store.get(("users", "alice"), "count").value == {"n": 1}
+            ```
+        """
+        scope = self._scope_lock(namespace)
+        owner = _current_owner()
+        scope.acquire(owner, deadline_for(self._lock_timeout if timeout is None else timeout))
+        try:
+            yield
+        finally:
+            scope.release(owner)
+
+    @contextlib.asynccontextmanager
+    async def alock(
+        self, namespace: tuple[str, ...], *, timeout: float | None = None
+    ) -> AsyncIterator[None]:
+        """Async twin of `lock`: the same lock, re-entrant within one asyncio task.
+
+        Waiting happens in a worker thread, so the event loop keeps running; a cancelled
+        wait never leaves the lock held.
+
+        Args:
+            namespace: The namespace to lock (a non-empty tuple of labels).
+            timeout: Seconds to wait (default: the store's `lock_timeout`).
+
+        Yields:
+            Nothing; the lock is held inside the `async with` block.
+
+        Raises:
+            InvalidNamespaceError: If the namespace is not a valid non-empty tuple.
+            filelock.Timeout: If the lock is still held elsewhere when the timeout passes.
+
+        Example:
+            ```python
+            import asyncio, tempfile
+            from langchain_contextchef.store import FileSystemStore
+
+
+            async def main() -> None:
+                store = FileSystemStore(tempfile.mkdtemp())
+                async with store.alock(("users", "alice")):
+                    await store.aput(("users", "alice"), "k", {"v": 1})
+
+
+            asyncio.run(main())
+            ```
+        """
+        scope = self._scope_lock(namespace)
+        owner = _current_owner()
+        deadline = deadline_for(self._lock_timeout if timeout is None else timeout)
+        if not scope.acquire(owner, deadline, blocking=False):
+            loop = asyncio.get_running_loop()
+            waiting = loop.run_in_executor(None, scope.acquire, owner, deadline)
+            try:
+                await asyncio.shield(waiting)
+            except asyncio.CancelledError:
+                # The worker thread may still get the lock: give it back when it does.
+                def undo(done: asyncio.Future[bool]) -> None:
+                    if not done.cancelled() and done.exception() is None:
+                        scope.release(owner)
+
+                waiting.add_done_callback(undo)
+                raise
+        try:
+            yield
+        finally:
+            scope.release(owner)
+
+    def _scope_lock(self, namespace: tuple[str, ...]) -> OwnedLock:
+        if not isinstance(namespace, tuple) or not namespace:
+            msg = f"lock() needs a non-empty tuple of namespace labels, got {namespace!r}."
+            raise InvalidNamespaceError(msg)
+        validate_op_namespace(GetOp(namespace, ""))
+        return self._writer.locks.scope_lock(scope_lock_name(namespace))
+
     # ------------------------------------------------------------------ atomic update
 
     def atomic_update(
@@ -219,7 +389,7 @@ class FileSystemStore(BaseStore):
         key: str,
         fn: Callable[[dict[str, Any] | None], Mapping[str, Any]],
     ) -> dict[str, Any]:
-        """Read, transform and write one item while holding its exclusive lock.
+        """Read, transform and write one item while holding its folder's write lock.
 
         No other thread or process can write the item between the read and the write, so
         concurrent read-modify-write cycles (counters, appends) never lose an update.
@@ -229,8 +399,8 @@ class FileSystemStore(BaseStore):
             namespace: The item's namespace.
             key: The item's key.
             fn: Receives the current value (`None` if absent or expired) and returns the new
-                value. It runs under the lock: keep it short and do not write the same item
-                from inside it.
+                value. It runs under the lock: keep it short and do not write the same
+                namespace from inside it.
 
         Returns:
             The value written.
@@ -250,13 +420,15 @@ class FileSystemStore(BaseStore):
             assert store.atomic_update(("clock",), "turn", bump) == {"n": 2}
             ```
         """
-        self._check_put_target(namespace, key)
+        self._check_put_target(namespace, key, public=True)
+        self._ensure_open()
         default_ttl = self.ttl_config.get("default_ttl") if self.ttl_config else None
-        dirpath, name, path = self._item_path(namespace, key)
-        with self._item_lock(namespace, key):
+        with self._writer.locked([self._view.dir_of(namespace)[1]]):
             now = _now()
-            record = self._live(self._load(path), namespace, key, now)
-            new_value = fn(record.fresh_value() if record is not None else None)
+            record = self._live(
+                self._view.load(self._view.file_of(namespace, key)), namespace, key, now
+            )
+            new_value = fn(value_of(record) if record is not None else None)
             if not isinstance(new_value, Mapping):
                 msg = (
                     f"atomic_update's function must return a dict, got "
@@ -265,9 +437,9 @@ class FileSystemStore(BaseStore):
                 raise TypeError(msg)
             value = dict(new_value)
             check_value(value)
-            ttl = record.ttl_minutes if record is not None else default_ttl
+            ttl = record[TTL] if record is not None else default_ttl
             vectors = self._embed_one(self._texts_for(value, None))
-            self._write_locked(namespace, key, dirpath, name, value, ttl, vectors, record, now)
+            self._writer.commit([Write(namespace, key, value, ttl, vectors, None)], now)
         return value
 
     async def aatomic_update(
@@ -281,6 +453,42 @@ class FileSystemStore(BaseStore):
         call = functools.partial(self.atomic_update, namespace, key, fn)
         return await loop.run_in_executor(None, call)
 
+    # ------------------------------------------------------------------ recovery
+
+    def recover(self) -> RecoveryReport:
+        """Finish or discard what crashed writers left behind, now.
+
+        Runs by itself on the first operation of a store object; call it to repair a root
+        explicitly (for example from a maintenance script). It completes every committed
+        batch journal (so the whole batch becomes visible), drops uncommitted journals, and
+        deletes orphan temporary files. Work that a live writer still holds a lock on is left
+        to that writer.
+
+        Returns:
+            How many journals were replayed and discarded and temporary files removed.
+
+        Raises:
+            UnsafePathError: If `.locks` or `.journal` is a link.
+
+        Example:
+            ```python
+            import tempfile
+            from langchain_contextchef.store import FileSystemStore
+
+            report = FileSystemStore(tempfile.mkdtemp()).recover()
+            assert report == (0, 0, 0)
+            ```
+        """
+        return self._writer.recover()
+
+    def _ensure_open(self) -> None:
+        if self._opened:
+            return
+        with self._open_guard:
+            if not self._opened:
+                self._writer.recover(deep=False)
+                self._opened = True
+
     # ------------------------------------------------------------------ TTL
 
     def sweep_ttl(self) -> int:
@@ -289,16 +497,23 @@ class FileSystemStore(BaseStore):
         Returns:
             The number of items deleted.
         """
-        expired = [(path, rec) for path, rec in self._scan(self.root) if rec.is_expired(_now())]
+        self._ensure_open()
+        by_dir: dict[tuple[str, ...], list[Record]] = {}
+        now = _now()
+        for listing in self._view.walk(self.root):
+            for record in self._view.entries(listing):
+                if is_expired(record, now):
+                    by_dir.setdefault(self._view.dir_of(record[NS])[1], []).append(record)
         deleted = 0
-        for path, rec in expired:
-            with self._item_lock(rec.namespace, rec.key):
-                # Re-check under the lock: a writer may have refreshed the item meanwhile.
-                current = self._load(path)
-                if current is None or not current.is_expired(_now()):
-                    continue
-                if self._unlink(path):
-                    deleted += 1
+        for parts, records in by_dir.items():
+            with self._writer.locked([parts]):
+                writes = []
+                for rec in records:
+                    # Re-check under the lock: a writer may have refreshed the item meanwhile.
+                    current = self._view.load(rec[PATH])
+                    if current is not None and is_expired(current, _now()):
+                        writes.append(Write(rec[NS], rec[KEY], None, None, None, None))
+                deleted += self._writer.commit(writes, _now(), journal=False)
         return deleted
 
     def start_ttl_sweeper(
@@ -365,8 +580,13 @@ class FileSystemStore(BaseStore):
         return True
 
     def close(self) -> None:
-        """Stop the TTL sweeper, if any. The store holds no other resources."""
+        """Stop the TTL sweeper, if any, and close the folder descriptors the caches keep.
+
+        The store stays usable (its caches fall back to paths); closing only releases
+        resources early instead of when the object is garbage collected.
+        """
         self.stop_ttl_sweeper()
+        self._view.close()
 
     def __enter__(self) -> FileSystemStore:
         return self
@@ -382,153 +602,141 @@ class FileSystemStore(BaseStore):
     def __repr__(self) -> str:
         return f"FileSystemStore({self.root!r})"
 
-    # ------------------------------------------------------------------ paths & cache
-
-    def _dir_path(self, namespace: tuple[str, ...]) -> str:
-        return os.path.join(self.root, *map(encode_component, namespace))
-
-    def _item_path(self, namespace: tuple[str, ...], key: str) -> tuple[str, str, str]:
-        dirpath = self._dir_path(namespace)
-        name = item_file_name(key)
-        return dirpath, name, os.path.join(dirpath, name)
-
-    def _load(self, path: str, st: os.stat_result | None = None) -> Record | None:
-        """Return the parsed item at `path` (`None` if missing or unreadable), via the cache."""
-        if st is None:
-            try:
-                st = os.stat(path)
-            except (FileNotFoundError, NotADirectoryError):
-                self._cache.pop(path, None)
-                return None
-        cached = self._cache.get(path)
-        if (
-            cached is not None
-            and cached.ino == st.st_ino
-            and cached.mtime_ns == st.st_mtime_ns
-            and cached.size == st.st_size
-            and cached.parsed_at_ns - cached.mtime_ns > _RACY_WINDOW_NS
-        ):
-            return cached.record
-        return self._read(path, cached)
-
-    def _read(self, path: str, previous: _Cached | None) -> Record | None:
-        parsed_at = time.time_ns()
-        loaded = read_with_stat(path)
-        if loaded is None:
-            self._cache.pop(path, None)
-            return None
-        data, st = loaded
-        if not stat.S_ISREG(st.st_mode):
-            return None
-        record: Record | None
-        try:
-            record = parse_document(data)
-        except CorruptItemError as exc:
-            record = None
-            problem = str(exc)
-        else:
-            problem = ""
-            if self._item_path(record.namespace, record.key)[2] != path:
-                record = None
-                problem = "its namespace and key belong to another file name (moved by hand?)"
-        if record is None and not (
-            previous is not None
-            and previous.record is None
-            and previous.ino == st.st_ino
-            and previous.mtime_ns == st.st_mtime_ns
-        ):
-            logger.warning("Ignoring store file %s: %s. Fix or delete it.", path, problem)
-        self._cache[path] = _Cached(st.st_ino, st.st_mtime_ns, st.st_size, parsed_at, record)
-        return record
+    # ------------------------------------------------------------------ reads
 
     @staticmethod
     def _live(
         record: Record | None, namespace: tuple[str, ...], key: str, now: float
     ) -> Record | None:
-        if record is None or record.is_expired(now):
+        if record is None or is_expired(record, now):
             return None
-        if record.namespace != namespace or record.key != key:
+        if record[NS] != namespace or record[KEY] != key:
             return None
         return record
-
-    def _scan(self, start: str) -> Iterator[tuple[str, Record]]:
-        """Yield every readable item file under `start` (depth first, unsorted)."""
-        stack = [start]
-        while stack:
-            directory = stack.pop()
-            try:
-                entries = os.scandir(directory)
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            with entries:
-                for entry in entries:
-                    name = entry.name
-                    if name.startswith("."):
-                        continue
-                    if name.endswith(ITEM_SUFFIX):
-                        try:
-                            st = entry.stat(follow_symlinks=False)
-                        except FileNotFoundError:
-                            continue
-                        if not stat.S_ISREG(st.st_mode):
-                            continue
-                        record = self._load(entry.path, st)
-                        if record is not None:
-                            yield entry.path, record
-                    elif entry.is_dir(follow_symlinks=False):
-                        stack.append(entry.path)
-
-    # ------------------------------------------------------------------ reads
 
     def _get(self, op: GetOp, now: float) -> Item | None:
         if not isinstance(op.key, str) or "\x00" in op.key:
             return None
-        dirpath, name, path = self._item_path(op.namespace, op.key)
-        record = self._live(self._load(path), op.namespace, op.key, now)
+        dirpath, parts = self._view.dir_of(op.namespace)
+        if not parts or not self._view.dir_ok(dirpath, parts):
+            return None
+        record = self._live(
+            self._view.load(self._view.file_of(op.namespace, op.key)), op.namespace, op.key, now
+        )
         if record is None:
             return None
         if op.refresh_ttl:
-            self._refresh([(path, record)], now)
+            self._refresh([record], now)
         return Item(
-            value=record.fresh_value(),
-            key=record.key,
-            namespace=record.namespace,
-            created_at=record.created_at,
-            updated_at=record.updated_at,
+            value=value_of(record),
+            key=record[KEY],
+            namespace=record[NS],
+            created_at=record[CREATED],
+            updated_at=record[UPDATED],
         )
 
+    def _listings_under(self, namespace: tuple[str, ...]) -> list[Listing] | None:
+        """Listings of the namespace's folder and every folder below it (`None`: none)."""
+        start, parts = self._view.dir_of(namespace)
+        if parts and not self._view.dir_ok(start, parts):
+            return None
+        return list(self._view.walk(start))
+
     def _search(self, op: SearchOp, now: float) -> list[SearchItem]:
-        hits = [
-            (path, rec)
-            for path, rec in self._scan(self._dir_path(op.namespace_prefix))
-            if not rec.is_expired(now) and matches(rec.value, op.filter)
-        ]
-        scores: dict[str, float] = {}
+        if op.offset < 0 or op.limit <= 0:
+            return []
+        listings = self._listings_under(op.namespace_prefix)
+        if not listings:
+            return []
+        listings = [listing for listing in listings if listing.names]
         if op.query and self.embeddings is not None:
-            query_vector = self.embeddings.embed_query(op.query)
-            for path, rec in hits:
-                if rec.vectors:
-                    scores[path] = max(_cosine(query_vector, v) for v in rec.vectors.values())
-        # Newest first, like SQLite and PostgreSQL stores; ties by namespace then key.
-        hits.sort(key=lambda hit: (hit[1].namespace, hit[1].key))
-        hits.sort(key=lambda hit: hit[1].updated_ts, reverse=True)
-        if scores:
-            # Scored items by similarity, then unscored ones (Python's sort is stable).
-            hits.sort(key=lambda hit: -scores.get(hit[0], -math.inf))
-        page = hits[op.offset : op.offset + op.limit] if op.offset >= 0 else []
+            return self._semantic(op, listings, now)
+        # Files parsed while building a listing in this very call need no second stat;
+        # they carry that build's read time (equality, so a clock step cannot fool it).
+        fresh: set[int] = set()
+        streams = []
+        for listing in listings:
+            built = listing.entries is None
+            streams.append(self._view.entries(listing))
+            if built:
+                fresh.add(listing.built_ns)
+        ordered: Iterable[Record] = (
+            streams[0]
+            if len(streams) == 1
+            else heapq.merge(*streams, key=order_key)
+            if streams
+            else ()
+        )
+        page: list[tuple[Record, dict[str, Any] | None]] = []
+        skip = op.offset
+        load = self._view.load
+        wanted = op.filter
+        for cached in ordered:
+            # Every item a search considers is the file's current version: revalidated
+            # with a stat (re-read if it changed), unless parsed during this very call.
+            record = cached if cached[SEEN] in fresh else load(cached[PATH])
+            if record is None:
+                continue
+            expires = record[EXPIRES_TS]
+            if expires is not None and expires <= now:
+                continue
+            value = None
+            if wanted:
+                value = value_of(record)
+                if not matches(value, wanted):
+                    continue
+            if skip:
+                skip -= 1
+                continue
+            page.append((record, value))
+            if len(page) >= op.limit:
+                break
         if op.refresh_ttl:
-            self._refresh(page, now)
-        return [
-            SearchItem(
-                namespace=rec.namespace,
-                key=rec.key,
-                value=rec.fresh_value(),
-                created_at=rec.created_at,
-                updated_at=rec.updated_at,
-                score=scores.get(path) if scores else None,
-            )
-            for path, rec in page
+            self._refresh([rec for rec, _ in page], now)
+        return [self._search_item(rec, None, value) for rec, value in page]
+
+    def _semantic(self, op: SearchOp, listings: list[Listing], now: float) -> list[SearchItem]:
+        assert self.embeddings is not None and op.query
+        query = self.embeddings.embed_query(op.query)
+        load = self._view.load
+        hits: list[tuple[float, tuple[float, tuple[str, ...], str], Record]] = []
+        for listing in listings:
+            built = listing.entries is None
+            entries = self._view.entries(listing)
+            fresh = listing.built_ns if built else -1
+            scores = self._view.vectors(listing).scores(query)  # one product per folder
+            for cached, score in zip(entries, scores, strict=True):
+                record = cached if cached[SEEN] == fresh else load(cached[PATH])
+                if record is None or is_expired(record, now):
+                    continue
+                if record is not cached:  # edited since the folder's vectors were built
+                    score = VectorIndex([record[VECTORS]]).scores(query)[0]
+                if op.filter and not matches(value_of(record), op.filter):
+                    continue
+                # Scored items by similarity, then unscored ones, then the usual order.
+                rank = -score if score is not None else math.inf
+                hits.append((rank, order_key(record), record))
+        hits.sort(key=lambda hit: (hit[0], hit[1]))
+        page = [
+            (rec, -rank if rank != math.inf else None)
+            for rank, _, rec in hits[op.offset :][: op.limit]
         ]
+        if op.refresh_ttl:
+            self._refresh([rec for rec, _ in page], now)
+        return [self._search_item(rec, score, None) for rec, score in page]
+
+    @staticmethod
+    def _search_item(
+        record: Record, score: float | None, value: dict[str, Any] | None
+    ) -> SearchItem:
+        return SearchItem(
+            record[NS],
+            record[KEY],
+            value_of(record) if value is None else value,
+            record[CREATED],
+            record[UPDATED],
+            score,
+        )
 
     def _list_namespaces(self, op: ListNamespacesOp, now: float) -> list[tuple[str, ...]]:
         conditions = tuple(op.match_conditions or ())
@@ -540,29 +748,15 @@ class FileSystemStore(BaseStore):
                         break
                     start.append(label)
                 break
-        found: set[tuple[str, ...]] = set()
-        stack = [self._dir_path(tuple(start))]
-        while stack:
-            directory = stack.pop()
-            try:
-                entries = list(os.scandir(directory))
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            has_live_item = False
-            for entry in entries:
-                name = entry.name
-                if name.startswith("."):
-                    continue
-                if name.endswith(ITEM_SUFFIX):
-                    if has_live_item:
-                        continue
-                    record = self._load(entry.path)
-                    if record is not None and not record.is_expired(now):
-                        has_live_item = True
-                        found.add(record.namespace)
-                elif entry.is_dir(follow_symlinks=False):
-                    stack.append(entry.path)
-        namespaces = [ns for ns in found if all(_matches_condition(c, ns) for c in conditions)]
+        start_path, parts = self._view.dir_of(tuple(start))
+        if parts and not self._view.dir_ok(start_path, parts):
+            return []
+        found = self._view.live_namespaces(start_path, now)
+        namespaces = (
+            [ns for ns in found if all(_matches_condition(c, ns) for c in conditions)]
+            if conditions
+            else list(found)
+        )
         if op.max_depth is not None:
             namespaces = sorted({ns[: op.max_depth] for ns in namespaces})
         else:
@@ -571,7 +765,7 @@ class FileSystemStore(BaseStore):
 
     # ------------------------------------------------------------------ writes
 
-    def _check_put_target(self, namespace: tuple[str, ...], key: str) -> None:
+    def _check_put_target(self, namespace: tuple[str, ...], key: str, *, public: bool) -> None:
         if not isinstance(namespace, tuple):
             msg = f"A namespace must be a tuple of strings, got {type(namespace).__name__}."
             raise InvalidNamespaceError(msg)
@@ -579,7 +773,9 @@ class FileSystemStore(BaseStore):
         if not namespace:
             msg = "Namespace cannot be empty: give at least one label, e.g. ('memory',)."
             raise InvalidNamespaceError(msg)
-        if namespace[0] == "langgraph":
+        if public and namespace[0] == "langgraph":
+            # As in LangGraph's BaseStore.put: the label is reserved for LangGraph itself,
+            # which writes there through batch().
             msg = f'The root namespace label "langgraph" is reserved by LangGraph. Got: {namespace}'
             raise InvalidNamespaceError(msg)
         for label in namespace:
@@ -615,7 +811,7 @@ class FileSystemStore(BaseStore):
                 msg = f"An item key must be a string, got {type(op.key).__name__}."
                 raise TypeError(msg)
             return _PendingPut(op.namespace, op.key, None, None, [])
-        self._check_put_target(op.namespace, op.key)
+        self._check_put_target(op.namespace, op.key, public=False)
         if not isinstance(op.value, Mapping):
             msg = (
                 f"A store value must be a dict, got {type(op.value).__name__}. "
@@ -672,133 +868,51 @@ class FileSystemStore(BaseStore):
             if len(flat) != len(all_texts):
                 msg = f"The embedder returned {len(flat)} vectors for {len(all_texts)} texts."
                 raise ValueError(msg)
+        writes: list[Write] = []
         position = 0
-        touched: set[str] = set()
         for put in puts:
-            dirpath, name, path = self._item_path(put.namespace, put.key)
-            with self._item_lock(put.namespace, put.key):
-                if put.value is None:
-                    self._unlink(path)
-                    continue
-                now = _now()
-                vectors = None
-                if put.texts:
-                    chunk = flat[position : position + len(put.texts)]
-                    position += len(put.texts)
-                    vectors = {p: list(v) for (p, _), v in zip(put.texts, chunk, strict=True)}
-                existing = self._live(self._load(path), put.namespace, put.key, now)
-                self._write_locked(
-                    put.namespace,
-                    put.key,
-                    dirpath,
-                    name,
-                    put.value,
-                    put.ttl_minutes,
-                    vectors,
-                    existing,
-                    now,
-                    sync_dir=False,
-                )
-                touched.add(dirpath)
-        # One directory sync per folder for the whole batch.
-        for dirpath in touched:
-            fsync_dir(dirpath)
+            vectors = None
+            if put.texts:
+                chunk = flat[position : position + len(put.texts)]
+                position += len(put.texts)
+                vectors = {p: list(v) for (p, _), v in zip(put.texts, chunk, strict=True)}
+            writes.append(Write(put.namespace, put.key, put.value, put.ttl_minutes, vectors, None))
+        with self._writer.locked([self._view.dir_of(w.namespace)[1] for w in writes]):
+            self._writer.commit(writes, _now())
 
-    def _write_locked(
-        self,
-        namespace: tuple[str, ...],
-        key: str,
-        dirpath: str,
-        name: str,
-        value: Mapping[str, Any],
-        ttl_minutes: float | None,
-        vectors: Mapping[str, list[float]] | None,
-        existing: Record | None,
-        now: float,
-        *,
-        sync_dir: bool = True,
-        updated_at: datetime | None = None,
-    ) -> None:
-        moment = datetime.fromtimestamp(now, tz=timezone.utc)
-        data = encode_document(
-            namespace=namespace,
-            key=key,
-            value=value,
-            created_at=existing.created_at if existing is not None else moment,
-            updated_at=updated_at or moment,
-            ttl_minutes=ttl_minutes,
-            expires_at=(
-                datetime.fromtimestamp(now + ttl_minutes * 60, tz=timezone.utc)
-                if ttl_minutes is not None
-                else None
-            ),
-            vectors=vectors,
-        )
-        parts = tuple(map(encode_component, namespace))
-        for attempt in range(_WRITE_ATTEMPTS):
-            try:
-                atomic_write(dirpath, name, data, sync_dir=sync_dir)
-                return
-            except FileNotFoundError:
-                # The folder is new, or a concurrent delete just pruned it: (re)create it.
-                if attempt == _WRITE_ATTEMPTS - 1:
-                    raise
-                ensure_dir(self.root, parts)
-
-    def _unlink(self, path: str) -> bool:
-        self._cache.pop(path, None)
-        try:
-            os.unlink(path)
-        except FileNotFoundError:
-            return False
-        directory = os.path.dirname(path)
-        fsync_dir(directory)
-        remove_empty_dirs(self.root, directory)
-        return True
-
-    def _refresh(self, hits: list[tuple[str, Record]], now: float) -> None:
+    def _refresh(self, hits: list[Record], now: float) -> None:
         """Restart the TTL of items just read, rewriting only when it moves noticeably."""
-        for path, rec in hits:
-            if rec.ttl_minutes is None:
+        due: dict[tuple[str, ...], list[Record]] = {}
+        for rec in hits:
+            ttl = rec[TTL]
+            if ttl is None:
                 continue
-            ttl_s = rec.ttl_minutes * 60
+            ttl_s = ttl * 60
             # Rewriting a file on every read would make reads as costly as writes; an expiry
             # that moves by less than 5% of the TTL (at most a minute) is left as it is.
             slack = min(ttl_s * 0.05, 60.0)
-            if rec.expires_ts is not None and now + ttl_s - rec.expires_ts < slack:
+            expires = rec[EXPIRES_TS]
+            if expires is not None and now + ttl_s - expires < slack:
                 continue
-            dirpath, name = os.path.split(path)
-            with self._item_lock(rec.namespace, rec.key):
-                current = self._live(self._load(path), rec.namespace, rec.key, _now())
-                if current is None or current.ttl_minutes is None:
-                    continue
-                self._write_locked(
-                    current.namespace,
-                    current.key,
-                    dirpath,
-                    name,
-                    current.value,
-                    current.ttl_minutes,
-                    current.vectors,
-                    current,
-                    _now(),
-                    updated_at=current.updated_at,
-                )
-
-    @contextlib.contextmanager
-    def _item_lock(self, namespace: tuple[str, ...], key: str) -> Iterator[None]:
-        lock_name = lock_file_name(namespace, key)
-        # Threads of this process queue on a cheap in-process lock first; the file lock then
-        # only arbitrates between processes (it polls, which is slow under contention).
-        with self._stripes[hash(lock_name) % _STRIPES]:
-            os.makedirs(self._lock_dir, exist_ok=True)
-            lock = FileLock(
-                os.path.join(self._lock_dir, lock_name),
-                timeout=self._lock_timeout,
-                poll_interval=0.002,
-            )
-            with lock:
-                yield
+            due.setdefault(self._view.dir_of(rec[NS])[1], []).append(rec)
+        for parts, records in due.items():
+            with self._writer.locked([parts]):
+                writes = []
+                for rec in records:
+                    current = self._live(self._view.load(rec[PATH]), rec[NS], rec[KEY], _now())
+                    if current is None or current[TTL] is None:
+                        continue
+                    writes.append(
+                        Write(
+                            current[NS],
+                            current[KEY],
+                            value_of(current),
+                            current[TTL],
+                            vectors_of(current),
+                            current[UPDATED],
+                        )
+                    )
+                self._writer.commit(writes, _now(), journal=False)
 
 
 def _matches_condition(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
@@ -815,9 +929,3 @@ def _matches_condition(condition: MatchCondition, namespace: tuple[str, ...]) ->
         )
         raise ValueError(msg)
     return all(want == "*" or label == want for label, want in pairs)
-
-
-def _cosine(a: list[float], b: list[float]) -> float:
-    dot = sum(map(operator.mul, a, b))
-    norm = math.sqrt(sum(map(operator.mul, a, a))) * math.sqrt(sum(map(operator.mul, b, b)))
-    return dot / norm if norm else 0.0

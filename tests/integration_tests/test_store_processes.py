@@ -1,19 +1,22 @@
-"""FileSystemStore shared by real processes: concurrent writers, atomic updates, SIGKILL."""
+"""FileSystemStore shared by real processes: concurrent writers, locks, SIGKILL at any point."""
 
 from __future__ import annotations
 
 import json
 import multiprocessing
 import os
+import random
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from langchain_contextchef.store import FileSystemStore
 from tests.integration_tests import _store_workers
+from tests.integration_tests._store_workers import CRASH_KEYS, ENTRIES, HISTORY, META, PAYLOAD
 
 pytestmark = pytest.mark.slow
 
@@ -48,7 +51,7 @@ def test_four_processes_writing_at_once(tmp_path: Path) -> None:
     shared = [i for i in items if tuple(i.namespace) == ("proc", "shared")]
     assert sorted(i.key for i in shared) == sorted(f"s{i}" for i in range(50))
     assert all(i.value["i"] == int(i.key[1:]) for i in shared)
-    assert not list(root.rglob(".*.tmp"))  # no writer left a temp file behind
+    assert _leftovers(root) == []  # no writer left a temporary file behind
 
 
 def test_atomic_update_from_four_processes_loses_nothing(tmp_path: Path) -> None:
@@ -64,7 +67,7 @@ def test_writer_killed_mid_loop_leaves_only_whole_items(tmp_path: Path) -> None:
     root = tmp_path / ".context"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *sys.path])}
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.integration_tests._store_workers", str(root)],
+        [sys.executable, "-m", "tests.integration_tests._store_workers", str(root), "forever"],
         cwd=REPO_ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -89,3 +92,81 @@ def test_writer_killed_mid_loop_leaves_only_whole_items(tmp_path: Path) -> None:
         assert item is not None
         assert item.value["payload"] == "x" * 200_000
     assert len(reopened.search(("killed",), limit=100)) == 20
+    assert _leftovers(root) == []  # reopening removed the killed writer's temporary file
+
+
+def _leftovers(root: Path) -> list[str]:
+    """Temporary files and batch journals anywhere under the root."""
+    return sorted(
+        str(p.relative_to(root))
+        for p in root.rglob("*")
+        if p.is_file()
+        and (p.name.endswith((".tmp", ".wal")) or p.parent.name in {".journal", ".tmp"})
+    )
+
+
+def test_scope_lock_makes_read_increment_write_exact_across_processes(tmp_path: Path) -> None:
+    root = tmp_path / ".context"
+    _run_all(_store_workers.increment_under_scope_lock, [(str(root), 25) for _ in range(6)])
+    item = FileSystemStore(root).get(("users", "alice"), "counter")
+    assert item is not None
+    assert item.value == {"n": 150}
+
+
+def _check_batches_whole(store: FileSystemStore, root: Path) -> int:
+    """Every key's value, marker and whole history agree; returns how many versions exist."""
+    for path in root.rglob("*.json"):  # no half-written item file anywhere
+        json.loads(path.read_text(encoding="utf-8"))
+    markers = {i.key[2:]: i.value["version"] for i in store.search(META, limit=1000)}
+    versions = 0
+    for n in range(CRASH_KEYS):
+        key = f"k{n}"
+        version = markers.get(key, 0)
+        history = {i.key: i.value for i in store.search(HISTORY, filter={"key": key}, limit=1000)}
+        assert set(history) == {f"{key}@{v}" for v in range(1, version + 1)}, key
+        for v in range(1, version + 1):
+            record = history[f"{key}@{v}"]
+            assert record["version"] == v and record["p"] == PAYLOAD
+        entry = store.get(ENTRIES, key)
+        if version == 0 or history[f"{key}@{version}"]["deleted"]:
+            assert entry is None, key
+        else:
+            assert entry is not None and entry.value == {"version": version, "p": PAYLOAD}, key
+        versions += version
+    return versions
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX-only")
+def test_sigkill_at_random_points_never_leaves_half_a_batch(tmp_path: Path) -> None:
+    """40 kills of a writer doing Memory-shaped batches (entry + history + marker)."""
+    root = tmp_path / ".context"
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *sys.path])}
+    rng = random.Random(20260525)
+    repaired = [0, 0, 0]
+    progress = []
+    for _ in range(40):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tests.integration_tests._store_workers", str(root), "memory"],
+            cwd=REPO_ROOT,
+            env=env,
+            stdout=subprocess.PIPE,
+        )
+        try:
+            assert proc.stdout is not None
+            assert proc.stdout.readline() == b"started\n"
+            time.sleep(rng.uniform(0.0, 0.06))
+            proc.send_signal(signal.SIGKILL)
+        finally:
+            proc.kill()
+            proc.wait(timeout=30)
+            if proc.stdout is not None:
+                proc.stdout.close()
+        reopened = FileSystemStore(root)
+        report = reopened.recover()
+        repaired = [a + b for a, b in zip(repaired, report, strict=True)]
+        assert _leftovers(root) == []
+        progress.append(_check_batches_whole(reopened, root))
+    assert progress == sorted(progress) and progress[-1] > progress[0]  # the writer advanced
+    # The kills did land inside batches: recovery had committed journals to finish,
+    # uncommitted ones to drop, or orphan temporary files to delete.
+    assert sum(repaired) > 0, repaired

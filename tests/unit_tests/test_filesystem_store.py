@@ -187,7 +187,7 @@ def test_delete_prunes_empty_folders_and_namespace(store: FileSystemStore, root:
     [
         (PutOp(("ns",), "bad\x00key", {"v": 1}), ValueError),
         (PutOp((), "k", {"v": 1}), InvalidNamespaceError),
-        (PutOp(("langgraph",), "k", {"v": 1}), InvalidNamespaceError),
+        (SearchOp(("ns",), filter={"a b": 1}), ValueError),  # not a plain field path
         (PutOp(("a.b",), "k", {"v": 1}), InvalidNamespaceError),
         (PutOp(("",), "k", {"v": 1}), InvalidNamespaceError),
         (PutOp(("nul\x00",), "k", {"v": 1}), InvalidNamespaceError),
