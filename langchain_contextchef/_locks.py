@@ -153,6 +153,12 @@ def _timed_out(scope: tuple[str, ...], timeout: float) -> TimeoutError:
     )
 
 
+def _lock_name(scope: tuple[str, ...]) -> tuple[str, ...]:
+    # A store's own lock names a namespace, and the root scope `()` is none: lock the
+    # namespace that holds the scope's memory instead (one name per scope all the same).
+    return (*scope, "memory")
+
+
 def _scope_key(scope: tuple[str, ...]) -> str:
     return "\x1f".join(("langchain-contextchef", *scope))
 
@@ -295,7 +301,7 @@ def _backend_section(store: BaseStore, scope: tuple[str, ...], timeout: float) -
     kind = _kind(store)
     if kind == "own":
         assert isinstance(store, SupportsScopeLock)
-        with store.lock(scope):
+        with store.lock(_lock_name(scope)):
             yield
     elif kind == "postgres":
         with _pg_section(store, scope, timeout):
@@ -343,7 +349,7 @@ async def _abackend_section(
     kind = _kind(store)
     if kind == "own":
         assert isinstance(store, SupportsScopeLock)
-        async with store.alock(scope):
+        async with store.alock(_lock_name(scope)):
             yield
     elif kind == "apostgres":
         async with _apg_section(store, scope, timeout):
