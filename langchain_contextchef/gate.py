@@ -52,9 +52,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
-from langchain_contextchef._detectors import luhn_valid
 from langchain_contextchef._gate_model import Judgement, ModelCheck, OnError, SecondLineVerdict
 from langchain_contextchef._gate_normalize import fold
+from langchain_contextchef._gate_numbers import luhn_valid
 from langchain_contextchef._gate_scan import scan
 from langchain_contextchef._gate_types import (
     POLICIES,
