@@ -140,7 +140,7 @@ def _words(where: str, value: object, *, single: bool) -> tuple[str, ...]:
         if not isinstance(item, str) or not item or item != item.strip():
             _fail(where, f"holds {item!r}; every entry is a non-empty trimmed string")
         if single and " " in item:
-            _fail(where, f"holds {item!r}; a list of words takes `_` for a space")
+            _fail(where, f"holds {item!r}; this field takes one word per entry")
     return tuple(value)
 
 
@@ -189,6 +189,28 @@ def load_words(text: str) -> tuple[tuple[Lexicon, ...], DetectorWords]:
     Raises:
         ValueError: If the document is not shaped as described in this module; the message
             names the language and field at fault.
+
+    Example:
+        ```python
+        from langchain_contextchef._gate_lexicon import load_words
+
+        detectors = (
+            '"detectors": {"not_a_password": ["a"], "order_labels": ["order"], '
+            '"cue_words": ["you"], "cue_words_unspaced": ["你"], "chat_turn_labels": ["assistant"]}'
+        )
+        lexicons, words = load_words(
+            '{"languages": [{"code": "en", "password_words": ["password"]}], ' + detectors + "}"
+        )
+        assert lexicons[0].password_words == ("password",) and lexicons[0].spaced
+        assert words.cue_words == ("you",)
+
+        try:
+            load_words('{"languages": [{"code": "en", "pasword_words": ["x"]}], ' + detectors + "}")
+        except ValueError as error:
+            assert "language 'en' has unknown fields ['pasword_words']" in str(error)
+        else:
+            raise AssertionError("a misspelt field must fail at import")
+        ```
     """
     document: Any = json.loads(text)
     if not isinstance(document, dict) or set(document) - {"about"} != {"languages", "detectors"}:
