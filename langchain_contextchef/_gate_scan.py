@@ -4,7 +4,7 @@ Order of work for one text:
 
 1. fold it (`_gate_normalize.fold`): compatibility forms, accents, invisible characters,
    look-alike letters, foreign digits;
-2. run every detector on the folded view (`_detectors.core_hits`);
+2. run every detector on the folded view (`_gate_detectors.core_hits`);
 3. derive the views that undo the other hiding tricks (`_gate_views`): the text backwards,
    spaced-out letters joined, encoded runs decoded (then folded and scanned again, at most
    twice deep); run the detectors on each and keep the hits the plain view missed, with a
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 
-from langchain_contextchef._detectors import core_hits, reversed_hits, squeezed_hits
+from langchain_contextchef._gate_detectors import core_hits, reversed_hits, squeezed_hits
 from langchain_contextchef._gate_hit import Hit
 from langchain_contextchef._gate_normalize import fold, hidden_runs
 from langchain_contextchef._gate_views import (

@@ -52,10 +52,12 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
-from langchain_contextchef._detectors import luhn_valid
+from langchain_contextchef._gate_limits import limit_findings
 from langchain_contextchef._gate_model import Judgement, ModelCheck, OnError, SecondLineVerdict
-from langchain_contextchef._gate_normalize import fold
+from langchain_contextchef._gate_numbers import luhn_valid
+from langchain_contextchef._gate_redact import Span, effective_action, redact, repeats
 from langchain_contextchef._gate_scan import scan
+from langchain_contextchef._gate_seed import seed_findings
 from langchain_contextchef._gate_types import (
     POLICIES,
     RANK,
@@ -93,9 +95,6 @@ __all__ = [
 # their public home, for reprs, docs and pickling.
 for _public in (Finding, WriteCandidate, GateDecision, ModelCheck, SecondLineVerdict, Judgement):
     _public.__module__ = __name__
-
-_RANK = RANK
-_POLICIES = POLICIES
 
 
 CheckFunction: TypeAlias = Callable[[WriteCandidate], "Finding | Iterable[Finding] | None"]
@@ -139,72 +138,13 @@ class CustomCheck:
     policy: Policy = "reject"
 
     def __post_init__(self) -> None:
-        if self.policy not in _POLICIES:
-            msg = f"CustomCheck {self.name!r} has policy {self.policy!r}; use one of {_POLICIES}."
+        if self.policy not in POLICIES:
+            msg = f"CustomCheck {self.name!r} has policy {self.policy!r}; use one of {POLICIES}."
             raise ValueError(msg)
 
 
 Check: TypeAlias = CustomCheck
 """The type `WriteGate(checks=...)` accepts."""
-
-
-def _format_count(number: int) -> str:
-    return f"{number:,}"
-
-
-def _limit_finding(name: str, what: str, size: int, limit: int, advice: str) -> Finding:
-    return Finding(
-        detector=name,
-        category="limit",
-        reason=(
-            f"the {what} is {_format_count(size)} characters; the limit is "
-            f"{_format_count(limit)}. {advice}"
-        ),
-        field="description" if what == "description" else "value",
-    )
-
-
-def _redact(text: str, spans: list[tuple[int, int, str]]) -> str:
-    """Replace spans (start, end, label) with placeholders; overlapping spans are merged."""
-    if not spans:
-        return text
-    merged: list[tuple[int, int, str]] = []
-    for start, end, label in sorted(spans):
-        if merged and start < merged[-1][1]:
-            last_start, last_end, last_label = merged[-1]
-            merged[-1] = (last_start, max(last_end, end), last_label or label)
-            continue
-        merged.append((start, end, label))
-    out: list[str] = []
-    position = 0
-    for start, end, label in merged:
-        out.append(text[position:start])
-        # An empty label marks characters that are simply dropped (invisible unicode).
-        out.append(f"[REDACTED:{label}]" if label else "")
-        position = end
-    out.append(text[position:])
-    return "".join(out)
-
-
-_MIN_LITERAL = 3
-
-
-def _occurrences(text: str, literal: str) -> list[tuple[int, int]]:
-    """Every span of `text` that reads as `literal` once both are folded.
-
-    So a repeat in fullwidth, or with a zero-width space inside, is found too.
-    """
-    if not text or not literal:
-        return []
-    folded, needle = fold(text), fold(literal).text
-    if len(needle) < _MIN_LITERAL:
-        return []
-    spans: list[tuple[int, int]] = []
-    at = folded.text.find(needle)
-    while at >= 0:
-        spans.append(folded.span(at, at + len(needle)))
-        at = folded.text.find(needle, at + len(needle))
-    return spans
 
 
 class WriteGate:
@@ -262,8 +202,8 @@ class WriteGate:
         max_note_chars: int | None = None,
     ) -> None:
         for name, policy in (("secrets", secrets), ("injection", injection)):
-            if policy not in _POLICIES:
-                msg = f"WriteGate({name}={policy!r}) is not a policy; use one of {_POLICIES}."
+            if policy not in POLICIES:
+                msg = f"WriteGate({name}={policy!r}) is not a policy; use one of {POLICIES}."
                 raise ValueError(msg)
         for name, limit in (
             ("max_value_chars", max_value_chars),
@@ -401,7 +341,16 @@ class WriteGate:
             )
 
         judged: list[tuple[Finding, GateAction]] = []
-        judged.extend((f, "reject") for f in self._limit_findings(candidate))
+        judged.extend(
+            (f, "reject")
+            for f in limit_findings(
+                candidate,
+                max_value_chars=self.max_value_chars,
+                max_description_chars=self.max_description_chars,
+                max_entries=self.max_entries,
+                max_note_chars=self.max_note_chars,
+            )
+        )
         fields: list[tuple[FindingField, str]] = [
             ("key", candidate.key),
             ("value", candidate.value),
@@ -411,130 +360,37 @@ class WriteGate:
         if candidate.type:
             fields.append(("type", candidate.type))
         texts = dict(fields)
-        redactions: dict[FindingField, list[tuple[int, int, str]]] = {}
+        redactions: dict[FindingField, list[Span]] = {}
         for field_name, text in fields:
             for hit in scan(text):
                 policy = self.secrets if hit.category == "secret" else self.injection
                 finding = Finding(
                     hit.detector, hit.category, hit.reason, (hit.start, hit.end), field_name
                 )
-                action = self._effective(finding, policy)
+                action = effective_action(finding, policy)
                 if action == "redact":
                     redactions.setdefault(field_name, []).append((hit.start, hit.end, hit.label))
                 judged.append((finding, action))
         for check in self.checks:
             for finding in _as_findings(check, check.fn(candidate)):
-                action = self._effective(finding, check.policy)
+                action = effective_action(finding, check.policy)
                 if action == "redact" and finding.span is not None:
                     start, end = finding.span
                     redactions.setdefault(finding.field, []).append((start, end, check.name))
                 judged.append((finding, action))
-        judged.extend(self._repeats(texts, redactions, judged))
+        judged.extend(repeats(texts, redactions, judged))
 
         verdict: GateAction = "allow"
         for _, finding_action in judged:
-            if _RANK[finding_action] > _RANK[verdict]:
+            if RANK[finding_action] > RANK[verdict]:
                 verdict = finding_action
-        value = _redact(candidate.value, redactions.get("value", []))
+        value = redact(candidate.value, redactions.get("value", []))
         description = candidate.description
         if description is not None:
-            description = _redact(description, redactions.get("description", []))
+            description = redact(description, redactions.get("description", []))
         return GateDecision(
             verdict, value, description, tuple(f for f, _ in judged), kind=candidate.kind
         )
-
-    @staticmethod
-    def _repeats(
-        texts: dict[FindingField, str],
-        redactions: dict[FindingField, list[tuple[int, int, str]]],
-        judged: list[tuple[Finding, GateAction]],
-    ) -> list[tuple[Finding, GateAction]]:
-        """Redact every other occurrence of each redacted literal, in every field.
-
-        A repeat in the value or description is cut like the first one; a repeat in the key
-        or type cannot be cut, so it rejects.
-        """
-        literals: dict[str, tuple[str, Finding]] = {}
-        by_span = {(f.field, f.span): f for f, _ in judged if f.span is not None}
-        for field_name, spans in redactions.items():
-            for start, end, label in spans:
-                literal = texts[field_name][start:end]
-                finding = by_span.get((field_name, (start, end)))
-                if label and len(literal.strip()) >= _MIN_LITERAL and finding is not None:
-                    literals.setdefault(literal, (label, finding))
-        extra: list[tuple[Finding, GateAction]] = []
-        for literal, (label, source) in literals.items():
-            for field_name, text in texts.items():
-                for start, end in _occurrences(text, literal):
-                    if any(s <= start and end <= e for s, e, _ in redactions.get(field_name, [])):
-                        continue
-                    finding = replace(source, span=(start, end), field=field_name)
-                    if field_name in ("key", "type"):
-                        extra.append((finding, "reject"))
-                    else:
-                        redactions.setdefault(field_name, []).append((start, end, label))
-                        extra.append((finding, "redact"))
-        return extra
-
-    @staticmethod
-    def _effective(finding: Finding, policy: Policy) -> GateAction:
-        # A key or a type cannot be rewritten and a finding without a span has nothing to cut.
-        if policy == "redact" and (finding.span is None or finding.field in ("key", "type")):
-            return "reject"
-        return policy
-
-    def _limit_findings(self, candidate: WriteCandidate) -> list[Finding]:
-        found: list[Finding] = []
-        if candidate.kind == "notes":
-            if self.max_note_chars is not None and len(candidate.value) > self.max_note_chars:
-                found.append(
-                    _limit_finding(
-                        "max_note_chars",
-                        "note",
-                        len(candidate.value),
-                        self.max_note_chars,
-                        "Split it into several notes.",
-                    )
-                )
-            return found
-        if self.max_value_chars is not None and len(candidate.value) > self.max_value_chars:
-            found.append(
-                _limit_finding(
-                    "max_value_chars",
-                    "value",
-                    len(candidate.value),
-                    self.max_value_chars,
-                    "Store a summary, or split it into several entries.",
-                )
-            )
-        description = candidate.description or ""
-        if self.max_description_chars is not None and len(description) > self.max_description_chars:
-            found.append(
-                _limit_finding(
-                    "max_description_chars",
-                    "description",
-                    len(description),
-                    self.max_description_chars,
-                    "Say in one sentence what the entry is for.",
-                )
-            )
-        if (
-            self.max_entries is not None
-            and candidate.is_new
-            and candidate.entry_count >= self.max_entries
-        ):
-            found.append(
-                Finding(
-                    detector="max_entries",
-                    category="limit",
-                    reason=(
-                        f"memory holds {_format_count(candidate.entry_count)} entries; the limit "
-                        f"is {_format_count(self.max_entries)}. Update an existing entry, or "
-                        "delete one that is no longer needed, then try again."
-                    ),
-                )
-            )
-        return found
 
 
 def _as_findings(check: CustomCheck, result: object) -> list[Finding]:
@@ -598,57 +454,7 @@ def seed_policy(
     if policy not in ("quarantine", "reject"):
         msg = f"seed_policy(policy={policy!r}) must be 'reject' or 'quarantine'."
         raise ValueError(msg)
-
-    def check(candidate: WriteCandidate) -> list[Finding]:
-        provenance = candidate.provenance
-        if provenance is None:
-            return [
-                Finding(
-                    "seed_policy",
-                    "policy",
-                    "the write has no provenance; record where the fact came from and how "
-                    "confident you are in it",
-                )
-            ]
-        found: list[Finding] = []
-        if require_source and not provenance.source:
-            found.append(
-                Finding(
-                    "seed_policy",
-                    "policy",
-                    "the write names no source; say which message or document the fact comes from",
-                )
-            )
-        confidence = provenance.confidence
-        if confidence is None:
-            found.append(
-                Finding(
-                    "seed_policy",
-                    "policy",
-                    f"the write has no confidence; the minimum is {min_confidence:g}. Store "
-                    "only facts the user stated or confirmed",
-                )
-            )
-        elif confidence < min_confidence:
-            found.append(
-                Finding(
-                    "seed_policy",
-                    "policy",
-                    f"the confidence is {confidence:g}; the minimum is {min_confidence:g}. "
-                    "Store only facts the user stated or confirmed, or ask the user first",
-                )
-            )
-        if (provenance.sensitivity or "").strip().lower() == "restricted":
-            found.append(
-                Finding(
-                    "seed_policy",
-                    "policy",
-                    "the data is marked restricted; restricted data is never stored in memory",
-                )
-            )
-        return found
-
-    return CustomCheck("seed_policy", check, policy)
+    return CustomCheck("seed_policy", seed_findings(min_confidence, require_source), policy)
 
 
 DEFAULT_GATE = WriteGate()

@@ -44,7 +44,6 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "entry",
             "scope",
             "gate",
-            "_detectors",
             "_gate",
             "budget",
             "selectors",
