@@ -64,6 +64,7 @@ __all__ = [
     "aexclusive",
     "exclusive",
     "guarantee",
+    "lists_newest_first",
 ]
 
 DEFAULT_TIMEOUT = 60.0
@@ -107,6 +108,15 @@ def _kind(store: BaseStore) -> str:
     if _is(store, AsyncSqliteStore):
         return "asqlite"
     return "local"
+
+
+def lists_newest_first(store: BaseStore) -> bool:
+    """Whether the store's `search` returns the most recently written item first.
+
+    True for `FileSystemStore` and LangGraph's SQLite and PostgreSQL stores (they order by
+    update time); `InMemoryStore` lists items in insertion order.
+    """
+    return _kind(store) in ("own", "postgres", "apostgres", "sqlite", "asqlite")
 
 
 def guarantee(store: BaseStore) -> Guarantee:

@@ -22,8 +22,6 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Literal, TypeAlias
 
-import orjson
-
 from langchain_contextchef._literals import DEFAULT_MEMORY_TYPES
 
 __all__ = [
@@ -111,18 +109,6 @@ class Provenance:
         )
 
 
-_PARSED: dict[tuple[str, bytes], MemoryEntry] = {}
-_PARSED_LIMIT = 100_000
-
-
-def _fingerprint(key: str, data: Mapping[str, Any]) -> tuple[str, bytes] | None:
-    """The key and the exact stored bytes of an entry, or `None` if they cannot be encoded."""
-    try:
-        return key, orjson.dumps(data)
-    except TypeError:
-        return None
-
-
 @dataclass(frozen=True)
 class MemoryEntry:
     """One remembered fact.
@@ -203,26 +189,14 @@ class MemoryEntry:
 
     @classmethod
     def from_stored(cls, key: str, data: Mapping[str, Any]) -> MemoryEntry:
-        """Rebuild an entry from a stored item value.
+        """Rebuild an entry from a stored item value (strictly: every field is checked).
 
-        Entries are immutable, so an item whose stored fields are all unchanged since an
-        earlier call gets the same `MemoryEntry` back without being parsed again: a compile
-        re-reads every entry, and most of them have not changed since the last one.
+        Parsed entries are kept per scope by the memory engine's cache, not here.
 
         Raises:
-            ValueError: If the value does not look like a memory entry (no string `value`).
+            ValueError: If the value is not a memory entry, or a field has the wrong type.
         """
-        fingerprint = _fingerprint(key, data)
-        if fingerprint is not None:
-            cached = _PARSED.get(fingerprint)
-            if cached is not None:
-                return cached
-        entry = cls._parse(key, data)
-        if fingerprint is not None:
-            if len(_PARSED) >= _PARSED_LIMIT:
-                _PARSED.clear()
-            _PARSED[fingerprint] = entry
-        return entry
+        return cls._parse(key, data)
 
     @classmethod
     def _parse(cls, key: str, data: Mapping[str, Any]) -> MemoryEntry:

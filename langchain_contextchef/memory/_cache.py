@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import sys
 import threading
+import time
 import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable
@@ -40,6 +41,9 @@ T = TypeVar("T")
 
 Token = tuple[str, int]
 """A scope's stamp: the epoch (a random id, new when the stamp item is created) and a count."""
+
+EXTERNAL_CHECK_SECONDS = 1.0
+"""How often a compile of a cached scope looks for writes that bypassed the package."""
 
 _DEFAULT_LIMIT = 256 * 1024 * 1024
 _ENTRY_OVERHEAD = 400  # bytes of a parsed entry beyond its texts (object, datetimes, tuple)
@@ -71,6 +75,7 @@ class ScopeSlot:
     damaged: set[str] = field(default_factory=set)
     size: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
+    checked_at: float = 0.0
     _ordered: list[MemoryEntry] | None = field(default=None, repr=False)
     _memo: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
 
@@ -79,6 +84,14 @@ class ScopeSlot:
         if self._ordered is None:
             self._ordered = sorted(self.entries.values(), key=lambda e: (e.created_at, e.key))
         return self._ordered
+
+    def due_for_check(self) -> bool:
+        """Whether to look for writes that bypassed the package now (at most once a second)."""
+        now = time.monotonic()
+        if now - self.checked_at < EXTERNAL_CHECK_SECONDS:
+            return False
+        self.checked_at = now
+        return True
 
     def remember(self, name: str, key: Any, compute: Callable[[], T]) -> T:
         """What `compute` gives for the entries as they are and `key`, computed once.

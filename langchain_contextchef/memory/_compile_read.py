@@ -138,6 +138,23 @@ def _current_entries(
     return entries, damaged
 
 
+def _written_behind(ctx: MemoryContext, slot: ScopeSlot, newest: list[Item]) -> bool:
+    """Whether the newest stored entry differs from what the slot holds for its key.
+
+    A write that bypassed the package (a raw `store.put`) advances no stamp; on stores that
+    list the newest item first it is still the newest item, so this catches it.
+    """
+    ours = own(ctx.entries_ns, newest)
+    if not ours or ours[0].key in slot.damaged:
+        return False
+    item = ours[0]
+    try:
+        stored = MemoryEntry.from_stored(item.key, item.value)
+    except (ValueError, TypeError, KeyError):
+        return True
+    return slot.entries.get(item.key) != stored
+
+
 @exclusive
 def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
     # Alone in the scope: this compile claims turn `turn` (no other compile can), decides
@@ -147,14 +164,19 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
     slot = ctx.slot()
     # A process that holds nothing of the scope reads it whole in the first batch anyway.
     cold = slot is None or slot.token is None
+    probe = not cold and slot is not None and ctx.newest_first and slot.due_for_check()
     got = yield from gather(
         items=scan_op(ctx.entries_ns) if cold else None,
         clock=clock_op(ctx),
         stamp=stamp_op(ctx),
         evicted=evicted_op(ctx) if capped else None,
         hits=search,
+        newest=SearchOp(ctx.entries_ns, limit=1, refresh_ttl=False) if probe else None,
     )
     entries, damaged = yield from _current_entries(ctx, slot, got.stamp, got.items)
+    if probe and slot is not None and _written_behind(ctx, slot, got.newest):
+        slot.invalidate()
+        entries, damaged = yield from _current_entries(ctx, slot, got.stamp, None)
     turn = turn_of(got.clock)
     evicted: list[str] = []
     if got.evicted is not None:

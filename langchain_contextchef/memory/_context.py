@@ -38,6 +38,7 @@ __all__ = [
     "NOTES_NAMESPACE",
     "MemoryContext",
     "clock_op",
+    "now_utc",
     "entries_and_damaged",
     "entries_of",
     "entry_of",
@@ -88,7 +89,8 @@ ItemT = TypeVar("ItemT", bound=Item)
 BULK_LIMIT = 1_000_000
 
 
-def _utcnow() -> datetime:
+def now_utc() -> datetime:
+    """The default clock: now, as an aware UTC datetime."""
     return datetime.now(timezone.utc)
 
 
@@ -103,6 +105,8 @@ class MemoryContext:
         indexed: Whether the store has a vector index, so semantic search can rank entries.
         store: The store object, for its identity only: it keys the process's cached slot
             of this scope (plans never do I/O through it). `None` disables the cache.
+        newest_first: Whether the store's search lists the most recently written item
+            first, so a compile can notice a write that bypassed the package.
         entries_ns: `scope + ("memory",)`.
         meta_ns: `scope + ("memory_meta",)`.
         history_ns: `scope + ("memory_history",)`.
@@ -112,9 +116,10 @@ class MemoryContext:
 
     scope: tuple[str, ...]
     config: MemoryConfig
-    now: Callable[[], datetime] = _utcnow
+    now: Callable[[], datetime] = now_utc
     indexed: bool = False
     store: Any = field(default=None, repr=False, compare=False)
+    newest_first: bool = False
     entries_ns: tuple[str, ...] = field(init=False)
     meta_ns: tuple[str, ...] = field(init=False)
     history_ns: tuple[str, ...] = field(init=False)

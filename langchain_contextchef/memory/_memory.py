@@ -16,6 +16,7 @@ from typing import Any, TypeAlias, TypeVar
 from langgraph.store.base import BaseStore
 
 from langchain_contextchef._literals import MemoryPlacement
+from langchain_contextchef._locks import lists_newest_first
 from langchain_contextchef._plan import Plan, run_async, run_sync
 from langchain_contextchef.entry import HistoryRecord, MemoryEntry, Provenance
 from langchain_contextchef.gate import WriteGate
@@ -25,6 +26,7 @@ from langchain_contextchef.memory._compile_read import compile_read
 from langchain_contextchef.memory._context import (
     FORGET_NAMESPACES,
     MemoryContext,
+    now_utc,
     read_entries,
     read_one,
     read_turn,
@@ -102,11 +104,13 @@ class Memory:
         self.store = store
         self.config = config or MemoryConfig()
         resolved = check_resolved_scope(scope)
-        indexed = bool(getattr(store, "index_config", None))
-        self.context = (
-            MemoryContext(resolved, self.config, clock, indexed=indexed, store=store)
-            if clock is not None
-            else MemoryContext(resolved, self.config, indexed=indexed, store=store)
+        self.context = MemoryContext(
+            resolved,
+            self.config,
+            clock or now_utc,
+            indexed=bool(getattr(store, "index_config", None)),
+            store=store,
+            newest_first=lists_newest_first(store),
         )
 
     def __repr__(self) -> str:

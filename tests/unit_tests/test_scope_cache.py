@@ -8,7 +8,9 @@ stamp they share.
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from langchain_core.messages import HumanMessage
@@ -17,6 +19,7 @@ from langgraph.store.memory import InMemoryStore
 from langchain_contextchef import ContextChef, Memory
 from langchain_contextchef.memory._cache import cache_stats, set_cache_limit, slot_for
 from langchain_contextchef.memory._stamp import LOG_LIMIT
+from langchain_contextchef.store import FileSystemStore
 from tests.support.stores import RecordingStore
 
 
@@ -145,3 +148,32 @@ def test_cached_compiles_always_match_a_fresh_read(steps: list[tuple[int, int, s
             fresh = {e.key: e.value for e in Memory(RecordingStore(shared)).list()}
             shown = set(payload.meta.injected_keys)
             assert shown == set(fresh), (shown, fresh)
+
+
+def test_a_write_behind_the_package_s_back_is_noticed_where_the_store_lists_newest_first(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("langchain_contextchef.memory._cache.EXTERNAL_CHECK_SECONDS", 0.0)
+    store = FileSystemStore(tmp_path / ".context")
+    memory = Memory(store)
+    memory.set("a", "1")
+    memory.set("b", "2")
+    assert [e.key for e in memory.read_for_compile().selected] == ["a", "b"]
+    raw = store.get(memory.namespace, "a")
+    assert raw is not None
+    store.put(memory.namespace, "a", {**raw.value, "value": "edited by hand"})  # no stamp
+    read = memory.read_for_compile()
+    assert {e.key: e.value for e in read.selected} == {"a": "edited by hand", "b": "2"}
+
+
+def test_without_the_check_a_write_behind_the_back_waits_for_the_next_package_write() -> None:
+    store = InMemoryStore()  # lists in insertion order: no newest-first check
+    memory = Memory(store)
+    memory.set("a", "1")
+    memory.read_for_compile()
+    raw = store.get(memory.namespace, "a")
+    assert raw is not None
+    store.put(memory.namespace, "a", {**raw.value, "value": "edited by hand"})
+    assert memory.read_for_compile().selected[0].value == "1"  # documented staleness
+    memory.set("a", "through the package")
+    assert memory.read_for_compile().selected[0].value == "through the package"
