@@ -16,65 +16,278 @@ from collections.abc import Callable
 from benchmarks.relevance.dataset import CoreEntry
 
 PEOPLE = (
-    "Priyanka", "Oliver", "Hannah", "Kofi", "Mei", "Lucas", "Fatima", "George", "Ines", "Daniel",
-    "Zara", "Ethan", "Sofia", "Malik", "Chloe", "Yusuf", "Freya", "Mateo", "Grace", "Arjun",
-    "Ellie", "Tariq", "Isla", "Hugo", "Amelia", "Kenji", "Leah", "Samuel", "Nina", "Omar",
+    "Priyanka",
+    "Oliver",
+    "Hannah",
+    "Kofi",
+    "Mei",
+    "Lucas",
+    "Fatima",
+    "George",
+    "Ines",
+    "Daniel",
+    "Zara",
+    "Ethan",
+    "Sofia",
+    "Malik",
+    "Chloe",
+    "Yusuf",
+    "Freya",
+    "Mateo",
+    "Grace",
+    "Arjun",
+    "Ellie",
+    "Tariq",
+    "Isla",
+    "Hugo",
+    "Amelia",
+    "Kenji",
+    "Leah",
+    "Samuel",
+    "Nina",
+    "Omar",
 )
 COLLEAGUES = (
-    "Ben", "Dev", "Harriet", "Luis", "Ngozi", "Pavel", "Rachel", "Tom", "Wen", "Yara", "Conor",
-    "Ayesha", "Stefan", "Jade",
+    "Ben",
+    "Dev",
+    "Harriet",
+    "Luis",
+    "Ngozi",
+    "Pavel",
+    "Rachel",
+    "Tom",
+    "Wen",
+    "Yara",
+    "Conor",
+    "Ayesha",
+    "Stefan",
+    "Jade",
 )
 DAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
 MONTHS = (
-    "January", "February", "March", "April", "May", "June", "July", "August", "September",
-    "October", "November", "December",
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 )
 TIMES = ("08:30", "09:00", "10:15", "11:00", "12:30", "13:45", "15:00", "16:30", "17:15", "19:00")
 CITIES = (
-    "Porto", "Barcelona", "Edinburgh", "Amsterdam", "Copenhagen", "Seville", "Krakow", "Dublin",
-    "Berlin", "Bologna", "Ghent", "Valencia", "Bruges", "Lyon", "Oslo", "Vienna",
+    "Porto",
+    "Barcelona",
+    "Edinburgh",
+    "Amsterdam",
+    "Copenhagen",
+    "Seville",
+    "Krakow",
+    "Dublin",
+    "Berlin",
+    "Bologna",
+    "Ghent",
+    "Valencia",
+    "Bruges",
+    "Lyon",
+    "Oslo",
+    "Vienna",
 )
 FOODS = (
-    "ramen", "pad thai", "mushroom risotto", "fish tacos", "dal", "shakshuka", "bibimbap",
-    "paella", "pho", "falafel wrap", "sourdough pizza", "laksa", "gnocchi", "katsu curry",
+    "ramen",
+    "pad thai",
+    "mushroom risotto",
+    "fish tacos",
+    "dal",
+    "shakshuka",
+    "bibimbap",
+    "paella",
+    "pho",
+    "falafel wrap",
+    "sourdough pizza",
+    "laksa",
+    "gnocchi",
+    "katsu curry",
 )
 RESTAURANTS = (
-    "Bokman", "The Olive Shed", "Pho Bristol", "Wilks", "Root", "Bravas", "Cargo Cantina",
-    "Sonny Stores", "Pasta Loco", "Bulrush", "Pizza Workshop", "Tare", "Adelina Yard",
+    "Bokman",
+    "The Olive Shed",
+    "Pho Bristol",
+    "Wilks",
+    "Root",
+    "Bravas",
+    "Cargo Cantina",
+    "Sonny Stores",
+    "Pasta Loco",
+    "Bulrush",
+    "Pizza Workshop",
+    "Tare",
+    "Adelina Yard",
 )
-AREAS = ("Stokes Croft", "Clifton", "Bedminster", "Southville", "Redland", "Harbourside",
-         "Montpelier", "Easton", "Totterdown", "Cotham")
-ALLERGENS = ("shellfish", "peanuts", "tree nuts", "gluten", "sesame", "eggs", "kiwi", "latex",
-             "bee stings", "dust mites", "pollen", "ibuprofen")
+AREAS = (
+    "Stokes Croft",
+    "Clifton",
+    "Bedminster",
+    "Southville",
+    "Redland",
+    "Harbourside",
+    "Montpelier",
+    "Easton",
+    "Totterdown",
+    "Cotham",
+)
+ALLERGENS = (
+    "shellfish",
+    "peanuts",
+    "tree nuts",
+    "gluten",
+    "sesame",
+    "eggs",
+    "kiwi",
+    "latex",
+    "bee stings",
+    "dust mites",
+    "pollen",
+    "ibuprofen",
+)
 BOOKS = (
-    ("Piranesi", "Susanna Clarke"), ("The Left Hand of Darkness", "Ursula K. Le Guin"),
-    ("Station Eleven", "Emily St. John Mandel"), ("Project Hail Mary", "Andy Weir"),
-    ("The Remains of the Day", "Kazuo Ishiguro"), ("Circe", "Madeline Miller"),
-    ("Designing Data-Intensive Applications", "Martin Kleppmann"), ("Educated", "Tara Westover"),
-    ("The Dispossessed", "Ursula K. Le Guin"), ("A Gentleman in Moscow", "Amor Towles"),
-    ("Sapiens", "Yuval Noah Harari"), ("The Pragmatic Programmer", "Hunt and Thomas"),
-    ("Middlemarch", "George Eliot"), ("Braiding Sweetgrass", "Robin Wall Kimmerer"),
+    ("Piranesi", "Susanna Clarke"),
+    ("The Left Hand of Darkness", "Ursula K. Le Guin"),
+    ("Station Eleven", "Emily St. John Mandel"),
+    ("Project Hail Mary", "Andy Weir"),
+    ("The Remains of the Day", "Kazuo Ishiguro"),
+    ("Circe", "Madeline Miller"),
+    ("Designing Data-Intensive Applications", "Martin Kleppmann"),
+    ("Educated", "Tara Westover"),
+    ("The Dispossessed", "Ursula K. Le Guin"),
+    ("A Gentleman in Moscow", "Amor Towles"),
+    ("Sapiens", "Yuval Noah Harari"),
+    ("The Pragmatic Programmer", "Hunt and Thomas"),
+    ("Middlemarch", "George Eliot"),
+    ("Braiding Sweetgrass", "Robin Wall Kimmerer"),
 )
-FILMS = ("Past Lives", "Aftersun", "Dune: Part Two", "Perfect Days", "The Holdovers",
-         "Anatomy of a Fall", "Paddington 2", "Spirited Away", "Arrival", "The Zone of Interest")
-SERVICES = ("billing-api", "route-planner", "geo-cache", "driver-app-backend", "eta-predictor",
-            "auth-gateway", "telemetry-ingest", "invoice-worker", "fleet-tracker", "notifier")
-TOOLS = ("Grafana", "Terraform", "Kafka", "Redis", "Sentry", "Argo CD", "Datadog", "Vault",
-         "Kubernetes", "PgBouncer", "ClickHouse", "OpenTelemetry")
-TOPICS = ("rate limiting", "schema migrations", "retry budgets", "feature flags", "load testing",
-          "index bloat", "error budgets", "canary releases", "cost reporting", "queue backlogs",
-          "tracing sampling", "flaky tests", "API versioning", "data retention")
-ACTIVITIES = ("piano", "tennis", "football", "ballet", "coding club", "drama", "judo",
-              "art class", "swimming", "violin", "cricket", "Spanish club")
-SHOPS = ("John Lewis", "Decathlon", "IKEA", "Amazon", "Wiggle", "Lakeland", "Waterstones",
-         "Argos", "Screwfix", "Boots")
-ITEMS = ("a rain jacket", "bike lights", "a standing desk mat", "running socks", "a kettle",
-         "a bookshelf", "school shoes for Lena", "a car seat for Theo", "a phone case",
-         "printer ink", "a camping stove", "wellies for Theo", "a laptop stand", "a blender")
-PODCASTS = ("Software Engineering Daily", "The Rest Is History", "Changelog", "Hard Fork",
-            "99% Invisible", "Freakonomics Radio", "CoRecursive", "In Our Time")
-HOSTS = ("db-prod-1", "db-analytics-3", "cache-eu-2", "worker-7", "bastion-1", "kafka-b2",
-         "grafana-int", "ci-runner-4", "metrics-1", "search-2")
+FILMS = (
+    "Past Lives",
+    "Aftersun",
+    "Dune: Part Two",
+    "Perfect Days",
+    "The Holdovers",
+    "Anatomy of a Fall",
+    "Paddington 2",
+    "Spirited Away",
+    "Arrival",
+    "The Zone of Interest",
+)
+SERVICES = (
+    "billing-api",
+    "route-planner",
+    "geo-cache",
+    "driver-app-backend",
+    "eta-predictor",
+    "auth-gateway",
+    "telemetry-ingest",
+    "invoice-worker",
+    "fleet-tracker",
+    "notifier",
+)
+TOOLS = (
+    "Grafana",
+    "Terraform",
+    "Kafka",
+    "Redis",
+    "Sentry",
+    "Argo CD",
+    "Datadog",
+    "Vault",
+    "Kubernetes",
+    "PgBouncer",
+    "ClickHouse",
+    "OpenTelemetry",
+)
+TOPICS = (
+    "rate limiting",
+    "schema migrations",
+    "retry budgets",
+    "feature flags",
+    "load testing",
+    "index bloat",
+    "error budgets",
+    "canary releases",
+    "cost reporting",
+    "queue backlogs",
+    "tracing sampling",
+    "flaky tests",
+    "API versioning",
+    "data retention",
+)
+ACTIVITIES = (
+    "piano",
+    "tennis",
+    "football",
+    "ballet",
+    "coding club",
+    "drama",
+    "judo",
+    "art class",
+    "swimming",
+    "violin",
+    "cricket",
+    "Spanish club",
+)
+SHOPS = (
+    "John Lewis",
+    "Decathlon",
+    "IKEA",
+    "Amazon",
+    "Wiggle",
+    "Lakeland",
+    "Waterstones",
+    "Argos",
+    "Screwfix",
+    "Boots",
+)
+ITEMS = (
+    "a rain jacket",
+    "bike lights",
+    "a standing desk mat",
+    "running socks",
+    "a kettle",
+    "a bookshelf",
+    "school shoes for Lena",
+    "a car seat for Theo",
+    "a phone case",
+    "printer ink",
+    "a camping stove",
+    "wellies for Theo",
+    "a laptop stand",
+    "a blender",
+)
+PODCASTS = (
+    "Software Engineering Daily",
+    "The Rest Is History",
+    "Changelog",
+    "Hard Fork",
+    "99% Invisible",
+    "Freakonomics Radio",
+    "CoRecursive",
+    "In Our Time",
+)
+HOSTS = (
+    "db-prod-1",
+    "db-analytics-3",
+    "cache-eu-2",
+    "worker-7",
+    "bastion-1",
+    "kafka-b2",
+    "grafana-int",
+    "ci-runner-4",
+    "metrics-1",
+    "search-2",
+)
 
 # Each template fills its slots from `r` (a seeded Random) and returns (key stem, value, type).
 Template = Callable[[random.Random], tuple[str, str, str]]
@@ -91,7 +304,8 @@ def _date(r: random.Random) -> str:
 TEMPLATES: tuple[Template, ...] = (
     lambda r: (
         "meeting",
-        (p := r.choice(COLLEAGUES)) and f"Meeting with {p} about {r.choice(TOPICS)} on "
+        (p := r.choice(COLLEAGUES))
+        and f"Meeting with {p} about {r.choice(TOPICS)} on "
         f"{r.choice(DAYS)} at {r.choice(TIMES)}; bring the {r.choice(SERVICES)} figures.",
         "event",
     ),
@@ -113,8 +327,8 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     lambda r: (
         "book_rec",
-        (b := r.choice(BOOKS)) and f"{r.choice(PEOPLE + COLLEAGUES)} recommended '{b[0]}' by "
-        f"{b[1]}.",
+        (b := r.choice(BOOKS))
+        and f"{r.choice(PEOPLE + COLLEAGUES)} recommended '{b[0]}' by {b[1]}.",
         "fact",
     ),
     lambda r: (
@@ -203,8 +417,7 @@ TEMPLATES: tuple[Template, ...] = (
     ),
     lambda r: (
         "gift_idea",
-        f"Gift idea for {r.choice(PEOPLE)}: {r.choice(ITEMS)} or a book by "
-        f"{r.choice(BOOKS)[1]}.",
+        f"Gift idea for {r.choice(PEOPLE)}: {r.choice(ITEMS)} or a book by {r.choice(BOOKS)[1]}.",
         "fact",
     ),
     lambda r: (
@@ -246,7 +459,7 @@ TEMPLATES: tuple[Template, ...] = (
 )
 
 
-_FILLER_WORDS = frozenset("the and for with from was has had are they would like about".split())
+_FILLER_WORDS = frozenset(["the", "and", "for", "with", "from", "was", "has", "had", "are", "they", "would", "like", "about"])
 
 
 def _slug(text: str) -> str:
