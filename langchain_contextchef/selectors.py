@@ -461,12 +461,10 @@ def _fallback_order(entries: Iterable[MemoryEntry]) -> list[MemoryEntry]:
     )
 
 
-def _similar(a: frozenset[str], b: frozenset[str], threshold: float) -> bool:
-    a = frozenset(t for t in a if not t.isdigit())
-    b = frozenset(t for t in b if not t.isdigit())
-    if not a or not b:
-        return False
-    return len(a & b) / min(len(a), len(b)) >= threshold
+def _subject(vocabulary: frozenset[str]) -> frozenset[str]:
+    # Numbers (dates, times, amounts) are what changes between two versions of a fact, not
+    # its subject.
+    return frozenset(t for t in vocabulary if not t.isdigit())
 
 
 def _prefer_newer(
@@ -482,19 +480,24 @@ def _prefer_newer(
     if len(top) < 2:
         return ranked
     store = _cache_of(cache)
-    vocab = {e.key: store.get(e).vocabulary for e in top}
-    order = list(top)
-    for candidate in sorted(top, key=lambda e: e.updated_at):
+    subjects = [_subject(store.get(e).vocabulary) for e in top]
+    order = list(range(len(top)))  # positions into `top`, in ranked order
+    for candidate in sorted(range(len(top)), key=lambda i: top[i].updated_at):
         here = order.index(candidate)
+        newer = top[candidate]
+        mine = subjects[candidate]
         for position in range(here):
-            older = order[position]
-            retires = older.key in candidate.supersedes
-            if candidate.updated_at > older.updated_at and (
-                retires or _similar(vocab[older.key], vocab[candidate.key], threshold)
-            ):
+            other = order[position]
+            older = top[other]
+            if newer.updated_at <= older.updated_at:
+                continue
+            theirs = subjects[other]
+            shared = len(mine & theirs)
+            similar = bool(mine and theirs) and shared >= threshold * min(len(mine), len(theirs))
+            if similar or older.key in newer.supersedes:
                 order.insert(position, order.pop(here))
                 break
-    return order + ranked[window:]
+    return [top[i] for i in order] + ranked[window:]
 
 
 def _check_weight(name: str, value: float) -> None:
@@ -610,7 +613,7 @@ class Relevant(MemorySelector):
         return _cut(kept, self.limit)
 
 
-_DEDUP_WINDOW = 60
+_DEDUP_WINDOW = 40
 """How many top-ranked entries are checked for near-duplicates (quadratic, so bounded)."""
 _DEDUP_OVERLAP = 0.5
 """Share of the shorter entry's words the longer one must hold to count as the same subject."""

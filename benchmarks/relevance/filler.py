@@ -459,7 +459,23 @@ TEMPLATES: tuple[Template, ...] = (
 )
 
 
-_FILLER_WORDS = frozenset(["the", "and", "for", "with", "from", "was", "has", "had", "are", "they", "would", "like", "about"])
+_FILLER_WORDS = frozenset(
+    [
+        "the",
+        "and",
+        "for",
+        "with",
+        "from",
+        "was",
+        "has",
+        "had",
+        "are",
+        "they",
+        "would",
+        "like",
+        "about",
+    ]
+)
 
 
 def _slug(text: str) -> str:

@@ -224,13 +224,16 @@ def test_rerank_tie_breakers_are_bounded_and_order_similar_relevance() -> None:
 
 def test_newer_near_duplicate_takes_the_slot_of_the_older_one() -> None:
     old = entry("gym", "Gym membership at PureGym Clifton, 25 pounds a month", age_days=200)
-    new = entry("gym_switch", "Cancelled PureGym; joined the Better gym, 32 pounds a month", age_days=20)
+    new = entry(
+        "gym_switch", "Cancelled PureGym; joined the Better gym, 32 pounds a month", age_days=20
+    )
     filler = [entry(f"n{i}", f"note {i}") for i in range(5)]
     context = SelectionContext(query="Which gym membership do I have at PureGym Clifton?", now=T0)
     # By keywords alone the old entry matches better; the newer near-duplicate goes first.
-    assert keyword_scores([old, new, *filler], context.query)["gym"] > keyword_scores(
-        [old, new, *filler], context.query
-    )["gym_switch"]
+    assert (
+        keyword_scores([old, new, *filler], context.query)["gym"]
+        > keyword_scores([old, new, *filler], context.query)["gym_switch"]
+    )
     for selector in (Relevant(), Rerank()):
         ranked = keys(selector.select([old, new, *filler], context))
         assert ranked.index("gym_switch") < ranked.index("gym")
