@@ -382,7 +382,7 @@ class FeatureCache:
         # How many cached entries hold each term, and the terms sorted (rebuilt lazily when a
         # new term arrives), for prefix matching of query terms.
         self._vocabulary: dict[str, int] = {}
-        self._sorted: list[str] | None = None
+        self._sorted: list[str] = []
 
     def __len__(self) -> int:
         return len(self._items)
@@ -417,8 +417,8 @@ class FeatureCache:
             self._bytes += made.size
             for term in made.vocabulary:
                 count = self._vocabulary.get(term, 0)
-                if not count:
-                    self._sorted = None
+                if not count:  # a new word: keep the sorted list sorted (a memmove, no sort)
+                    bisect.insort(self._sorted, term)
                 self._vocabulary[term] = count + 1
             while self._bytes > self.max_bytes and len(self._items) > 1:
                 _, dropped = self._items.popitem(last=False)
@@ -431,6 +431,9 @@ class FeatureCache:
             count = self._vocabulary.get(term, 0) - 1
             if count <= 0:
                 self._vocabulary.pop(term, None)
+                at = bisect.bisect_left(self._sorted, term)
+                if at < len(self._sorted) and self._sorted[at] == term:
+                    del self._sorted[at]
             else:
                 self._vocabulary[term] = count
 
@@ -444,11 +447,8 @@ class FeatureCache:
         `factor` times the query term, so exact matches still count more.
         """
         out = dict(weights)
-        with self._lock:
-            if self._sorted is None:
-                self._sorted = sorted(self._vocabulary)
-            ordered = self._sorted
-            known = self._vocabulary
+        ordered = self._sorted
+        known = self._vocabulary
         for term, weight in weights.items():
             if len(term) < min_length or not term.isalpha():
                 continue
@@ -471,7 +471,7 @@ class FeatureCache:
             self._items.clear()
             self._bytes = 0
             self._vocabulary.clear()
-            self._sorted = None
+            self._sorted.clear()
 
 
 _DEFAULT = FeatureCache()

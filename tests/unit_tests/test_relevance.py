@@ -417,3 +417,13 @@ def test_recall_index_rows_follow_relevance_not_creation_order() -> None:
 def test_most_recent_still_ranks_by_time() -> None:
     entries = [entry("a", age_days=2), entry("b", age_days=1)]
     assert keys(MostRecent()(entries)) == ["b", "a"]
+
+
+def test_prefix_vocabulary_follows_evictions() -> None:
+    cache = FeatureCache(max_bytes=3_000)
+    rare = entry("rare", "physiotherapy")
+    cache.get(rare)
+    assert "physiotherapi" in cache.expand({"physio": 1.0})
+    for i in range(100):  # push the rare entry out
+        cache.get(entry(f"k{i}", f"filler words {i}"))
+    assert "physiotherapi" not in cache.expand({"physio": 1.0})
