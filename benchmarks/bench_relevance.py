@@ -42,7 +42,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.store.memory import InMemoryStore
 
 from benchmarks._timing import goal, print_goals, print_table, ratio
-from benchmarks.relevance.dataset import CORE, KINDS, QUESTIONS, CoreEntry, Question
+from benchmarks.relevance.dataset import CORE, KINDS, QUESTIONS, SUPERSEDED, CoreEntry, Question
 from benchmarks.relevance.filler import generate
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
@@ -201,6 +201,7 @@ def _evaluate(
             clock=lambda: NOW,
         )
         answered: Counter[str] = Counter()
+        newer_first = updates = 0
         for question in questions:
             messages = _messages(question)
             if tools is not None and isinstance(selector, _Conversational):
@@ -208,13 +209,21 @@ def _evaluate(
                 parts = conversation_query(messages)
                 selector.queries = parts
                 messages = [*messages[:-1], HumanMessage(query_text(parts))]
-            injected = set(chef.compile(messages).meta.injected_keys)
+            order = chef.compile(messages).meta.injected_keys
+            injected = set(order)
             if all(key in injected for key in question.answers):
                 answered[question.kind] += 1
+            if question.kind == "update":
+                # The current fact is shown, ahead of the stale one if that is shown too.
+                updates += 1
+                new, old = question.answers[0], SUPERSEDED[question.answers[0]]
+                if new in injected and (old not in injected or order.index(new) < order.index(old)):
+                    newer_first += 1
         totals = Counter(q.kind for q in questions)
         out[budget] = {
             "recall": sum(answered.values()) / len(questions),
             "by_kind": {k: answered[k] / totals[k] for k in KINDS if totals[k]},
+            "newer_first": newer_first / updates if updates else None,
         }
     return out
 
@@ -327,9 +336,13 @@ def _print(result: dict[str, Any]) -> None:
     middle = 1_000 if 1_000 in budgets else budgets[0]
     print_table(
         f"Recall by question kind at {middle} tokens",
-        ["selector", *KINDS],
+        ["selector", *KINDS, "update: newer shown first"],
         [
-            [r["selector"], *[_pct(r["recall"][middle]["by_kind"].get(k, 0.0)) for k in KINDS]]
+            [
+                r["selector"],
+                *[_pct(r["recall"][middle]["by_kind"].get(k, 0.0)) for k in KINDS],
+                _pct(r["recall"][middle]["newer_first"] or 0.0),
+            ]
             for r in result["rows"]
         ],
     )

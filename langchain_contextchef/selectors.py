@@ -470,11 +470,13 @@ def _subject(vocabulary: frozenset[str]) -> frozenset[str]:
 def _prefer_newer(
     ranked: list[MemoryEntry], window: int, threshold: float, cache: FeatureCache | None
 ) -> list[MemoryEntry]:
-    """Move the newer of two near-duplicate entries in the top `window` ahead of the older.
+    """Give the slot of an older entry to a newer near-duplicate ranked below it.
 
     Two entries conflict when one `supersedes` the other's key, or when most of the words of
-    the shorter one appear in the other (the same subject, written twice). The older one keeps
-    its place behind the newer, so with room for one the model sees the current fact.
+    the shorter one appear in the other (the same subject, written twice). The two swap
+    places: the newer takes the older's slot and the older falls to where the newer was, so
+    entries in between keep their places and, with room for one, the model sees the current
+    fact. Only the top `window` entries are compared (the check is quadratic).
     """
     top = ranked[:window]
     if len(top) < 2:
@@ -482,20 +484,18 @@ def _prefer_newer(
     store = _cache_of(cache)
     subjects = [_subject(store.get(e).vocabulary) for e in top]
     order = list(range(len(top)))  # positions into `top`, in ranked order
-    for candidate in sorted(range(len(top)), key=lambda i: top[i].updated_at):
-        here = order.index(candidate)
-        newer = top[candidate]
-        mine = subjects[candidate]
-        for position in range(here):
-            other = order[position]
-            older = top[other]
+    for position in range(len(order)):
+        older = top[order[position]]
+        theirs = subjects[order[position]]
+        for later in range(position + 1, len(order)):
+            newer = top[order[later]]
             if newer.updated_at <= older.updated_at:
                 continue
-            theirs = subjects[other]
+            mine = subjects[order[later]]
             shared = len(mine & theirs)
             similar = bool(mine and theirs) and shared >= threshold * min(len(mine), len(theirs))
             if similar or older.key in newer.supersedes:
-                order.insert(position, order.pop(here))
+                order[position], order[later] = order[later], order[position]
                 break
     return [top[i] for i in order] + ranked[window:]
 

@@ -852,3 +852,34 @@ QUESTIONS: tuple[Question, ...] = (
 )
 
 KINDS: tuple[str, ...] = ("direct", "paraphrase", "update", "multi", "followup")
+
+SUPERSEDED: dict[str, str] = {
+    "dentist_rescheduled": "dentist_checkup",
+    "lena_swimming_saturdays": "lena_swimming",
+    "dog_walker_tomasz": "dog_walker",
+    "rent_increase": "landlord_rent",
+    "reorg_manager": "manager",
+    "office_days_change": "office_days",
+    "summer_trip_dates_moved": "summer_trip",
+    "car_insurance_switch": "car_insurance",
+    "mobile_plan_switch": "mobile_plan",
+    "gym_switch": "gym_membership",
+    "guitar_lesson_change": "guitar",
+    "book_club_next_book": "books",
+    "standup_change": "standup",
+    "work_laptop_macbook": "work_laptop",
+    "coffee_decaf": "coffee_order",
+    "half_marathon_target": "running",
+    "biscuit_vet_change": "dog",
+    "oncall_swap": "oncall_rotation",
+    "atlas_deadline_moved": "project_atlas",
+    "noor_moved": "sister_noor",
+    "cleaner_day_change": "cleaner_rosa",
+    "knee_physio_fortnightly": "knee_physio",
+    "mentoring_friday": "mentoring_aisha",
+    "general_waste_day": "bin_collections",
+}
+"""For each `update` answer, the older entry on the same subject that is still stored.
+
+Nothing links them in the store (no `supersedes`): the selectors have to notice on their own.
+"""
