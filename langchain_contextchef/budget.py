@@ -103,7 +103,7 @@ _WEIGHTS = (1.093, 0.179, 1.71, 0.25, 0.488, -1.359)
 
 
 def calibrated_tokens(text: str) -> int:
-    r"""Estimate the tokens of `text` as a BPE tokenizer (cl100k) counts them, offline.
+    """Estimate the tokens of `text` as a BPE tokenizer (cl100k) counts them, offline.
 
     Counts words, long-word extra length, digit groups, punctuation runs and characters, and
     newlines, with weights fitted on rendered memory blocks: within 5% of cl100k on memory
@@ -112,10 +112,19 @@ def calibrated_tokens(text: str) -> int:
 
     Example:
         ```python
+        from datetime import datetime, timezone
         from langchain_contextchef.budget import approximate_tokens, calibrated_tokens
+        from langchain_contextchef.entry import MemoryEntry
+        from langchain_contextchef.render import render_memory_block
 
-        block = '<entry key="tone" version="1">\n<value>\nBe brief.\n</value>\n</entry>'
-        assert calibrated_tokens(block) > approximate_tokens(block)
+        t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+        block = render_memory_block(
+            [
+                MemoryEntry(key=f"note_{i}", value="Be brief.", created_at=t, updated_at=t)
+                for i in range(10)
+            ]
+        )
+        assert calibrated_tokens(block) > 1.1 * approximate_tokens(block)
         assert calibrated_tokens("") == 0
         ```
     """
