@@ -5,11 +5,18 @@ order. Two shapes are accepted by `MemoryConfig(selector=...)`:
 
 * a plain function `selector(entries) -> entries`;
 * a `MemorySelector` (every class here, or a function wrapped with `context_selector`),
-  which also receives a `SelectionContext`: the last user message, the token budget and its
-  counter, the turn, the time, and semantic relevance scores when the store has an index.
+  which also receives a `SelectionContext`: the query (the last user message, or weighted
+  parts of the last turns), the token budget and its counter, the turn, the time, and
+  semantic relevance scores when the store has an index.
 
 The token budget itself is applied after the selector, on the rendered block; a selector
 only has to put the entries in priority order (and may drop the ones it does not want).
+
+Relevance (`Relevant`, `Rerank`) is BM25F over each entry's key, description and value, with
+stemming and stop words; when the store has a vector index the store's semantic scores are
+fused with it (min-max normalised, weighted). Under a token budget the relevant entries come
+first and the next best fill what is left, so the budget is never left unused while entries
+remain; of two near-duplicate entries on the same subject the newer one goes first.
 
 Example:
     ```python
@@ -30,14 +37,13 @@ Example:
 
 from __future__ import annotations
 
-import math
-import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
-from typing import ClassVar
+from typing import ClassVar, Literal, TypeAlias
 
+from langchain_contextchef._bm25 import BM25Params, bm25f, query_terms
+from langchain_contextchef._text_features import FeatureCache, default_cache
 from langchain_contextchef.budget import approximate_tokens
 from langchain_contextchef.entry import MemoryEntry
 
@@ -51,68 +57,12 @@ __all__ = [
     "SelectionContext",
     "context_selector",
     "keyword_scores",
+    "relevance_scores",
 ]
 
-_WORD = re.compile(r"[^\W_]+")
-# Words that carry no topic; dropping them keeps "the" from matching every entry.
-_STOPWORDS = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "but",
-        "by",
-        "can",
-        "do",
-        "does",
-        "for",
-        "from",
-        "has",
-        "have",
-        "how",
-        "i",
-        "if",
-        "in",
-        "is",
-        "it",
-        "its",
-        "me",
-        "my",
-        "of",
-        "on",
-        "or",
-        "our",
-        "should",
-        "so",
-        "that",
-        "the",
-        "their",
-        "them",
-        "then",
-        "there",
-        "these",
-        "they",
-        "this",
-        "to",
-        "was",
-        "we",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "will",
-        "with",
-        "would",
-        "you",
-        "your",
-    ]
-)
+Fusion: TypeAlias = Literal["score", "rrf"]
+"""How keyword and semantic relevance are combined: weighted normalised scores, or
+reciprocal-rank fusion."""
 
 
 @dataclass(frozen=True)
@@ -128,6 +78,9 @@ class SelectionContext:
         relevance: Semantic similarity per key from the store's vector search, when the
             store has an index and the selector asked for it (`MemorySelector.uses_search`);
             keys the search did not return are absent. `None` when no search ran.
+        queries: The query as weighted `(text, weight)` parts, most important first (see
+            `langchain_contextchef.query.conversation_query`); empty means `query` alone,
+            with weight 1.
     """
 
     query: str = ""
@@ -136,6 +89,13 @@ class SelectionContext:
     turn: int = 0
     now: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     relevance: Mapping[str, float] | None = None
+    queries: Sequence[tuple[str, float]] = ()
+
+    def weighted_query(self) -> tuple[tuple[str, float], ...]:
+        """The query parts to match: `queries`, or `query` with weight 1 when there are none."""
+        if self.queries:
+            return tuple((text, float(weight)) for text, weight in self.queries if text.strip())
+        return ((self.query, 1.0),) if self.query.strip() else ()
 
 
 class MemorySelector:
@@ -344,32 +304,51 @@ class ByType(MemorySelector):
         return sorted(kept, key=lambda e: rank[e.type])
 
 
-def _terms(text: str) -> list[str]:
-    return [
-        word
-        for word in _WORD.findall(text.casefold())
-        if word not in _STOPWORDS and (len(word) > 1 or word.isdigit())
-    ]
+def _cache_of(cache: FeatureCache | None) -> FeatureCache:
+    return cache if cache is not None else default_cache()
 
 
-def _entry_terms(entry: MemoryEntry) -> set[str]:
-    # Keys such as "staging_db-password" count as words too.
-    return set(_terms(f"{entry.key} {entry.description or ''} {entry.type or ''} {entry.value}"))
+def _keyword(
+    entries: Sequence[MemoryEntry],
+    queries: Sequence[tuple[str, float]],
+    cache: FeatureCache | None,
+    params: BM25Params,
+) -> dict[str, float]:
+    weights = query_terms(queries)
+    if not weights:
+        return {}
+    store = _cache_of(cache)
+    features = [store.get(e) for e in entries]
+    raw, ceiling = bm25f(features, store.expand(weights), params)
+    if ceiling <= 0:
+        return {}
+    return {entries[i].key: score / ceiling for i, score in raw.items()}
 
 
-def keyword_scores(entries: Sequence[MemoryEntry], query: str) -> dict[str, float]:
-    """Score entries by the query words they contain, weighted by rarity (IDF), in [0, 1].
+def keyword_scores(
+    entries: Sequence[MemoryEntry],
+    query: str | Sequence[tuple[str, float]],
+    *,
+    cache: FeatureCache | None = None,
+) -> dict[str, float]:
+    """BM25F relevance of each entry to a query, in (0, 1].
 
-    A word that occurs in few entries counts more than one that occurs in many, so one
-    specific entry stands out among thousands of generic ones. Entries sharing no word with
-    the query are absent from the result.
+    The query's words are stemmed ("allergies" finds "allergy") and matched as prefixes of
+    longer words ("allergies" also finds "allergic"), stop words are dropped, and
+    each word counts by its rarity among `entries` (BM25's inverse document frequency), so one
+    specific entry stands out among thousands of generic ones. A match in the key counts
+    double, in the description 1.5 times. Entries sharing no word with the query are absent.
+    Each entry's words are computed once per version and cached (`cache`, or the process-wide
+    one).
 
     Args:
-        entries: The candidates (their key, description, type and value are searched).
-        query: Free text, typically the last user message.
+        entries: The candidates (their key, description and value are searched).
+        query: Free text, or weighted `(text, weight)` parts.
+        cache: Where per-entry features are kept between calls.
 
     Returns:
-        Key -> score; 1.0 means every query word is present.
+        Key -> score; 1.0 is the score of an entry that matches every query word as strongly
+        as BM25 can count (in practice scores stay below it).
 
     Example:
         ```python
@@ -379,43 +358,177 @@ def keyword_scores(entries: Sequence[MemoryEntry], query: str) -> dict[str, floa
 
         t = datetime(2026, 5, 25, tzinfo=timezone.utc)
         entries = [
-            MemoryEntry(key="db", value="Rotate the staging password", created_at=t, updated_at=t),
+            MemoryEntry(key="meds", value="Allergic to penicillin", created_at=t, updated_at=t),
             MemoryEntry(key="tone", value="Keep it short", created_at=t, updated_at=t),
         ]
-        assert set(keyword_scores(entries, "staging password?")) == {"db"}
+        assert set(keyword_scores(entries, "Which allergies do I have?")) == {"meds"}
         ```
     """
-    words = set(_terms(query))
-    if not words:
+    queries = ((query, 1.0),) if isinstance(query, str) else tuple(query)
+    return _keyword(entries, queries, cache, BM25Params())
+
+
+def _min_max(scores: Mapping[str, float]) -> dict[str, float]:
+    if not scores:
         return {}
-    terms = {e.key: _entry_terms(e) & words for e in entries}
-    frequency: Counter[str] = Counter(word for found in terms.values() for word in found)
-    total = len(entries)
-    # Words absent everywhere still weigh in the denominator, so partial matches stay < 1.
-    weight = {w: math.log(1 + (total + 1) / (frequency.get(w, 0) + 1)) for w in words}
-    whole = sum(weight.values())
-    return {key: sum(weight[w] for w in found) / whole for key, found in terms.items() if found}
+    low, high = min(scores.values()), max(scores.values())
+    if high - low <= 1e-12:
+        return dict.fromkeys(scores, 1.0) if high > 0 else {}
+    return {k: (v - low) / (high - low) for k, v in scores.items()}
 
 
-def _relevance(entries: Sequence[MemoryEntry], context: SelectionContext) -> dict[str, float]:
-    if context.relevance is not None:
-        return {k: max(0.0, float(v)) for k, v in context.relevance.items()}
-    return keyword_scores(entries, context.query)
+def _ranks(scores: Mapping[str, float]) -> dict[str, int]:
+    ordered = sorted(scores, key=lambda k: -scores[k])
+    return {k: rank for rank, k in enumerate(ordered, start=1)}
+
+
+def relevance_scores(
+    entries: Sequence[MemoryEntry],
+    context: SelectionContext,
+    *,
+    semantic_weight: float = 0.7,
+    fusion: Fusion = "score",
+    cache: FeatureCache | None = None,
+) -> dict[str, float]:
+    """Relevance of each entry to the context's query: keyword, semantic, or both fused.
+
+    Without semantic scores (`context.relevance is None`) this is `keyword_scores`. With them,
+    `fusion="score"` min-max normalises both score sets over the candidates and adds them
+    with `semantic_weight` for the semantic side (1.0: semantic only); `fusion="rrf"` sums
+    `1 / (60 + rank)` over both rankings instead.
+
+    Args:
+        entries: The candidates.
+        context: The query parts and the store's semantic scores, if any.
+        semantic_weight: Share of the semantic score in `"score"` fusion, in [0, 1].
+        fusion: `"score"` or `"rrf"`.
+        cache: Where per-entry features are kept between calls.
+
+    Returns:
+        Key -> relevance (> 0); entries with no relevance at all are absent.
+
+    Example:
+        ```python
+        from datetime import datetime, timezone
+        from langchain_contextchef.entry import MemoryEntry
+        from langchain_contextchef.selectors import SelectionContext, relevance_scores
+
+        t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+        entries = [
+            MemoryEntry(key=k, value=v, created_at=t, updated_at=t)
+            for k, v in [("a", "cat named Miso"), ("b", "owns a kitten"), ("c", "tax return")]
+        ]
+        semantic = {"a": 0.62, "b": 0.55, "c": 0.05}
+        context = SelectionContext(query="my cat", relevance=semantic)
+        scores = relevance_scores(entries, context)
+        assert scores["a"] > scores["b"] > scores.get("c", 0.0)
+        ```
+    """
+    queries = context.weighted_query()
+    keyword = _keyword(entries, queries, cache, BM25Params()) if queries else {}
+    if context.relevance is None:
+        return keyword
+    present = {e.key for e in entries}
+    semantic = {k: float(v) for k, v in context.relevance.items() if k in present}
+    if fusion == "rrf":
+        out: dict[str, float] = {}
+        for ranking in (_ranks(keyword), _ranks(semantic)):
+            for key, rank in ranking.items():
+                out[key] = out.get(key, 0.0) + 1.0 / (60 + rank)
+        return out
+    if not 0.0 <= semantic_weight <= 1.0:
+        msg = f"semantic_weight must be in [0, 1], got {semantic_weight!r}."
+        raise ValueError(msg)
+    # Normalise by the best keyword match, so a query whose words are all common does not
+    # outweigh the semantic side, and a sharp match counts fully.
+    top = max(keyword.values(), default=0.0)
+    keyword_norm = {k: v / top for k, v in keyword.items()} if top > 0 else {}
+    semantic_norm = _min_max(semantic)
+    fused: dict[str, float] = {}
+    for key in keyword_norm.keys() | semantic_norm.keys():
+        score = (1.0 - semantic_weight) * keyword_norm.get(key, 0.0) + (
+            semantic_weight * semantic_norm.get(key, 0.0)
+        )
+        if score > 0:
+            fused[key] = score
+    return fused
+
+
+def _fallback_order(entries: Iterable[MemoryEntry]) -> list[MemoryEntry]:
+    """The order of entries without relevance: important first, then newest first."""
+    return sorted(
+        _newest_first(entries), key=lambda e: (e.importance is None, -(e.importance or 0.0))
+    )
+
+
+def _subject(vocabulary: frozenset[str]) -> frozenset[str]:
+    # Numbers (dates, times, amounts) are what changes between two versions of a fact, not
+    # its subject.
+    return frozenset(t for t in vocabulary if not t.isdigit())
+
+
+def _prefer_newer(
+    ranked: list[MemoryEntry], window: int, threshold: float, cache: FeatureCache | None
+) -> list[MemoryEntry]:
+    """Give the slot of an older entry to a newer near-duplicate ranked below it.
+
+    Two entries conflict when one `supersedes` the other's key, or when most of the words of
+    the shorter one appear in the other (the same subject, written twice). The two swap
+    places: the newer takes the older's slot and the older falls to where the newer was, so
+    entries in between keep their places and, with room for one, the model sees the current
+    fact. Only the top `window` entries are compared (the check is quadratic).
+    """
+    top = ranked[:window]
+    if len(top) < 2:
+        return ranked
+    store = _cache_of(cache)
+    subjects = [_subject(store.get(e).vocabulary) for e in top]
+    order = list(range(len(top)))  # positions into `top`, in ranked order
+    for position in range(len(order)):
+        older = top[order[position]]
+        theirs = subjects[order[position]]
+        for later in range(position + 1, len(order)):
+            newer = top[order[later]]
+            if newer.updated_at <= older.updated_at:
+                continue
+            mine = subjects[order[later]]
+            shared = len(mine & theirs)
+            similar = bool(mine and theirs) and shared >= threshold * min(len(mine), len(theirs))
+            if similar or older.key in newer.supersedes:
+                order[position], order[later] = order[later], order[position]
+                break
+    return [top[i] for i in order] + ranked[window:]
+
+
+def _check_weight(name: str, value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        msg = f"{name} must be a non-negative number, got {value!r}."
+        raise ValueError(msg)
 
 
 class Relevant(MemorySelector):
-    """Entries relevant to the last user message, most relevant first.
+    """Entries relevant to the query, most relevant first; the next best fill the budget.
 
-    With a store that has a vector index (`InMemoryStore(index=...)`, `PostgresStore` with
-    an index, ...) the compile adds one semantic search to its read batch and the store's
-    similarity scores decide; otherwise the query's words are matched against each entry's
-    key, description, type and value (`keyword_scores`). Entries with no relevance are
-    dropped; without a user message every entry is kept in creation order.
+    Relevance is BM25F over key, description and value with stemming and stop words
+    (`keyword_scores`); with a store that has a vector index (`InMemoryStore(index=...)`,
+    `PostgresStore` with an index, ...) the compile adds one semantic search to its read batch
+    and the two are fused (`relevance_scores`). The query is the last user message, or the
+    weighted turns in `SelectionContext.queries`.
+
+    Under a token budget, the entries without relevance follow the relevant ones (important,
+    then newest first), so the budget is filled while entries remain; without one they are
+    dropped (`fill=False` drops them under a budget too). Without any query every entry is
+    kept in creation order. Of two near-duplicate entries (or one that `supersedes` the
+    other) the newer goes first.
 
     Args:
         limit: Keep at most this many.
-        min_score: Drop entries scoring at or below this.
+        min_score: Entries scoring at or below this are not relevant (they only fill).
         search_limit: How many hits the semantic search asks for.
+        semantic_weight: Share of the semantic score when fusing (see `relevance_scores`).
+        fusion: `"score"` (normalised score fusion) or `"rrf"` (reciprocal-rank fusion).
+        fill: Whether entries without relevance fill the rest of a token budget.
+        cache: Where per-entry keyword features are kept; the process-wide cache by default.
 
     Example:
         ```python
@@ -430,54 +543,108 @@ class Relevant(MemorySelector):
         ]
         picked = Relevant().select(entries, SelectionContext(query="what is my cat called"))
         assert [e.key for e in picked] == ["pets"]
+        budgeted = SelectionContext(query="what is my cat called", token_budget=500)
+        assert [e.key for e in Relevant().select(entries, budgeted)] == ["pets", "lang"]
         ```
     """
 
     uses_search: ClassVar[bool] = True
 
     def __init__(
-        self, limit: int | None = None, *, min_score: float = 0.0, search_limit: int = 50
+        self,
+        limit: int | None = None,
+        *,
+        min_score: float = 0.0,
+        search_limit: int = 100,
+        semantic_weight: float = 0.7,
+        fusion: Fusion = "score",
+        fill: bool = True,
+        cache: FeatureCache | None = None,
     ) -> None:
         _check_limit(limit)
         _check_limit(search_limit)
+        if not 0.0 <= semantic_weight <= 1.0:
+            msg = f"semantic_weight must be in [0, 1], got {semantic_weight!r}."
+            raise ValueError(msg)
+        if fusion not in ("score", "rrf"):
+            msg = f"fusion must be 'score' or 'rrf', got {fusion!r}."
+            raise ValueError(msg)
         self.limit = limit
         self.min_score = min_score
         self.search_limit = search_limit
+        self.semantic_weight = semantic_weight
+        self.fusion: Fusion = fusion
+        self.fill = fill
+        self.cache = cache
 
     def __repr__(self) -> str:
-        return f"Relevant(limit={self.limit!r}, min_score={self.min_score!r})"
+        return (
+            f"Relevant(limit={self.limit!r}, min_score={self.min_score!r}, "
+            f"semantic_weight={self.semantic_weight!r}, fusion={self.fusion!r})"
+        )
+
+    def scores(self, entries: Sequence[MemoryEntry], context: SelectionContext) -> dict[str, float]:
+        """The relevance of every entry that has some, by key."""
+        return relevance_scores(
+            entries,
+            context,
+            semantic_weight=self.semantic_weight,
+            fusion=self.fusion,
+            cache=self.cache,
+        )
 
     def select(
         self, entries: list[MemoryEntry], context: SelectionContext
     ) -> Sequence[MemoryEntry]:
-        """Rank by relevance, drop the irrelevant, cut to `limit`."""
-        if not context.query.strip():
+        """Rank by relevance, newer near-duplicates first; fill a budget or drop the rest."""
+        if not context.weighted_query() and context.relevance is None:
             return _cut(entries, self.limit)
-        scores = _relevance(entries, context)
+        scores = self.scores(entries, context)
         kept = [e for e in entries if scores.get(e.key, 0.0) > self.min_score]
         # Creation order breaks ties (sorted is stable), so the order is backend-independent.
         kept.sort(key=lambda e: -scores[e.key])
+        kept = _prefer_newer(kept, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache)
+        if self.fill and context.token_budget is not None:
+            chosen = {e.key for e in kept}
+            rest = [e for e in entries if e.key not in chosen]
+            # Next best: what relevance they have (below min_score), then the fallback order.
+            rest = sorted(_fallback_order(rest), key=lambda e: -scores.get(e.key, 0.0))
+            kept += rest
         return _cut(kept, self.limit)
 
 
+_DEDUP_WINDOW = 40
+"""How many top-ranked entries are checked for near-duplicates (quadratic, so bounded)."""
+_DEDUP_OVERLAP = 0.5
+"""Share of the shorter entry's words the longer one must hold to count as the same subject."""
+
+
 class Rerank(MemorySelector):
-    """A combined score of relevance, recency and confidence, best first.
+    """Relevance first; recency, importance and confidence break ties within a bounded margin.
 
     `score = relevance_weight * relevance + recency_weight * recency
-    + confidence_weight * confidence`, where relevance is as in `Relevant` (0 without a
-    user message), recency halves every `half_life` since the entry's last write, and
-    confidence is `provenance.confidence` (or `default_confidence`). The ranking is then
-    cut to the token budget by the compile (and to `limit` here).
+    + importance_weight * importance + confidence_weight * confidence`, where relevance is
+    `relevance_scores` divided by the best one (so the most relevant entry has 1), recency
+    halves every `half_life` since the entry's last write, importance is the entry's own
+    (0 when unset) and confidence is `provenance.confidence` (or `default_confidence`). With
+    the default weights the three tie-breakers together move an entry by at most 0.2, so they
+    reorder entries of similar relevance but never lift an unrelated entry over a clearly
+    relevant one. Of two near-duplicate entries (or one that `supersedes` the other) the newer
+    goes first. Every entry is ranked, so the budget is always filled.
 
     Args:
-        relevance_weight: Weight of relevance to the last user message.
+        relevance_weight: Weight of relevance to the query.
         recency_weight: Weight of recency.
+        importance_weight: Weight of the entry's importance.
         confidence_weight: Weight of the writer's confidence.
         half_life: Age at which recency is 0.5.
         default_confidence: Confidence of entries that record none.
         limit: Keep at most this many.
         min_score: Drop entries scoring at or below this.
         search_limit: How many hits the semantic search asks for.
+        semantic_weight: Share of the semantic score when fusing (see `relevance_scores`).
+        fusion: `"score"` or `"rrf"`.
+        cache: Where per-entry keyword features are kept.
 
     Example:
         ```python
@@ -502,55 +669,85 @@ class Rerank(MemorySelector):
     def __init__(
         self,
         *,
-        relevance_weight: float = 0.6,
-        recency_weight: float = 0.25,
-        confidence_weight: float = 0.15,
+        relevance_weight: float = 1.0,
+        recency_weight: float = 0.1,
+        importance_weight: float = 0.05,
+        confidence_weight: float = 0.05,
         half_life: timedelta = timedelta(days=30),
         default_confidence: float = 0.5,
         limit: int | None = None,
         min_score: float | None = None,
-        search_limit: int = 50,
+        search_limit: int = 100,
+        semantic_weight: float = 0.7,
+        fusion: Fusion = "score",
+        cache: FeatureCache | None = None,
     ) -> None:
         _check_limit(limit)
         _check_limit(search_limit)
+        for name, value in (
+            ("relevance_weight", relevance_weight),
+            ("recency_weight", recency_weight),
+            ("importance_weight", importance_weight),
+            ("confidence_weight", confidence_weight),
+        ):
+            _check_weight(name, value)
         if half_life <= timedelta(0):
             msg = f"half_life must be a positive timedelta, got {half_life!r}."
             raise ValueError(msg)
-        self.weights = (relevance_weight, recency_weight, confidence_weight)
+        if fusion not in ("score", "rrf"):
+            msg = f"fusion must be 'score' or 'rrf', got {fusion!r}."
+            raise ValueError(msg)
+        self.weights = (relevance_weight, recency_weight, importance_weight, confidence_weight)
         self.half_life = half_life
         self.default_confidence = default_confidence
         self.limit = limit
         self.min_score = min_score
         self.search_limit = search_limit
+        self.semantic_weight = semantic_weight
+        self.fusion: Fusion = fusion
+        self.cache = cache
 
     def __repr__(self) -> str:
         return f"Rerank(weights={self.weights!r}, half_life={self.half_life!r})"
 
     def scores(self, entries: Sequence[MemoryEntry], context: SelectionContext) -> dict[str, float]:
         """The combined score of every entry, by key."""
-        relevance = _relevance(entries, context) if context.query.strip() else {}
-        w_rel, w_rec, w_conf = self.weights
+        relevance: dict[str, float] = {}
+        if context.weighted_query() or context.relevance is not None:
+            relevance = relevance_scores(
+                entries,
+                context,
+                semantic_weight=self.semantic_weight,
+                fusion=self.fusion,
+                cache=self.cache,
+            )
+        best = max(relevance.values(), default=0.0)
+        w_rel, w_rec, w_imp, w_conf = self.weights
+        half_life = self.half_life.total_seconds()
         out: dict[str, float] = {}
         for entry in entries:
             age = max(0.0, (context.now - entry.updated_at).total_seconds())
-            recency = 0.5 ** (age / self.half_life.total_seconds())
+            recency = 0.5 ** (age / half_life)
             confidence = (
                 entry.provenance.confidence
                 if entry.provenance is not None and entry.provenance.confidence is not None
                 else self.default_confidence
             )
+            importance = min(max(entry.importance or 0.0, 0.0), 1.0)
+            rel = relevance.get(entry.key, 0.0) / best if best > 0 else 0.0
             out[entry.key] = (
-                w_rel * relevance.get(entry.key, 0.0) + w_rec * recency + w_conf * confidence
+                w_rel * rel + w_rec * recency + w_imp * importance + w_conf * confidence
             )
         return out
 
     def select(
         self, entries: list[MemoryEntry], context: SelectionContext
     ) -> Sequence[MemoryEntry]:
-        """Rank by the combined score; drop those at or below `min_score`; cut to `limit`."""
+        """Rank by the combined score, newer near-duplicates first; apply `min_score`, `limit`."""
         scores = self.scores(entries, context)
         ranked = sorted(entries, key=lambda e: -scores[e.key])
         if self.min_score is not None:
             floor = self.min_score
             ranked = [e for e in ranked if scores[e.key] > floor]
+        ranked = _prefer_newer(ranked, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache)
         return _cut(ranked, self.limit)

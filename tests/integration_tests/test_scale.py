@@ -115,11 +115,22 @@ def test_keyword_path_injects_the_relevant_entry(
 
 
 def test_semantic_path_injects_the_relevant_entry(semantic_store: InMemoryStore) -> None:
+    config = MemoryConfig(token_budget=BUDGET, selector=Relevant(search_limit=20, fill=False))
+    block, injected = compile_question(semantic_store, config)
+    assert injected[0] == TARGET
+    # Without filling, only the semantic and keyword hits are candidates: the search and the
+    # keyword index, not a scan, chose them.
+    assert len(injected) <= 20
+    assert "every 30 days" in block
+
+
+def test_semantic_path_fills_the_budget_after_the_relevant_entries(
+    semantic_store: InMemoryStore,
+) -> None:
     config = MemoryConfig(token_budget=BUDGET, selector=Relevant(search_limit=20))
     block, injected = compile_question(semantic_store, config)
     assert injected[0] == TARGET
-    # Only the semantic hits are candidates: the search, not a scan, chose them.
-    assert len(injected) <= 20
+    assert len(injected) > 20  # the next best entries use the rest of the budget
     assert "every 30 days" in block
 
 

@@ -85,6 +85,38 @@ def test_gate_bench_reports_the_corpus_figures_and_ratios() -> None:
         assert result[ratio_name] == pytest.approx(result[check] / result[baseline])
 
 
+def test_relevance_bench_reports_recall_and_latency_for_every_selector(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    module = importlib.import_module("benchmarks.bench_relevance")
+    result = module.run(quick=True)
+    json.dumps(result, default=str)
+    assert result["name"] == "relevance"
+    assert result["questions"] == len(module.QUESTIONS[:: len(module.QUESTIONS) // 15])
+    names = [r["selector"] for r in result["rows"]]
+    assert names[:4] == ["MostRecent", "BM25 baseline", "Relevant keyword", "Rerank keyword"]
+    for row in result["rows"]:
+        assert set(row["recall"]) == set(result["budgets"])
+        for figures in row["recall"].values():
+            assert 0.0 <= figures["recall"] <= 1.0
+            assert set(figures["by_kind"]) <= {
+                "direct",
+                "paraphrase",
+                "update",
+                "multi",
+                "followup",
+            }
+        assert _finite_positive(row["latency_ratio"])
+    by_name = {r["selector"]: r for r in result["rows"]}
+    # Relevance beats recency on any sample of the set.
+    assert (
+        by_name["Relevant keyword"]["recall"][1_000]["recall"]
+        > (by_name["MostRecent"]["recall"][1_000]["recall"])
+    )
+    _check_goals(result["goals"])
+    assert "| selector" in capsys.readouterr().out
+
+
 def test_common_prefix() -> None:
     assert common_prefix(b"", b"abc") == 0
     assert common_prefix(b"abc", b"abc") == 3

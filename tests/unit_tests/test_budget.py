@@ -139,6 +139,59 @@ def test_index_mode_fills_remaining_budget_with_index_rows() -> None:
     assert approximate_tokens(fitted.block) <= 400
 
 
+def test_index_share_keeps_part_of_the_budget_for_index_rows() -> None:
+    ranked = [e.evolve(description=f"about {e.key}") for e in entries(60, size=30)]
+    greedy = fit_memory(
+        ranked, [], render=render, budget=1_000, count=approximate_tokens, index_mode=True
+    )
+    split = fit_memory(
+        ranked,
+        [],
+        render=render,
+        budget=1_000,
+        count=approximate_tokens,
+        index_mode=True,
+        index_share=0.5,
+    )
+    assert len(split.full) < len(greedy.full)
+    assert len(split.index) > len(greedy.index)
+    # Rows follow the selector's order right after the full entries.
+    assert [e.key for e in split.index] == [e.key for e in ranked[len(split.full) :]][
+        : len(split.index)
+    ]
+    assert approximate_tokens(split.block) <= 1_000
+    full_only = render(split.full, [], 0)
+    assert approximate_tokens(full_only) <= 500
+
+
+def test_index_share_gives_unused_row_budget_back_to_full_entries() -> None:
+    ranked = entries(6, size=20)
+    fitted = fit_memory(
+        ranked,
+        [],
+        render=render,
+        budget=2_000,
+        count=approximate_tokens,
+        index_mode=True,
+        index_share=0.6,
+    )
+    assert len(fitted.full) == 6 and fitted.index == [] and fitted.unlisted == 0
+
+
+@pytest.mark.parametrize("share", [-0.1, 1.0, True])
+def test_index_share_is_validated(share: float) -> None:
+    with pytest.raises(ValueError, match="index_share"):
+        fit_memory(
+            entries(2),
+            [],
+            render=render,
+            budget=100,
+            count=approximate_tokens,
+            index_mode=True,
+            index_share=share,
+        )
+
+
 # ---- the memory budget in a compile ------------------------------------------------------------
 
 

@@ -1,0 +1,429 @@
+"""Keyword relevance (BM25F, stemming, stop words), fusion, budget filling, Rerank, caching."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from langchain_core.embeddings import Embeddings
+from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.store.memory import InMemoryStore
+
+from langchain_contextchef import ContextChef, MemoryConfig
+from langchain_contextchef._bm25 import bm25f, query_terms
+from langchain_contextchef._text_features import STOPWORDS, FeatureCache, stem, terms
+from langchain_contextchef.entry import MemoryEntry, Provenance
+from langchain_contextchef.query import conversation_query, query_text
+from langchain_contextchef.selectors import (
+    MostRecent,
+    Relevant,
+    Rerank,
+    SelectionContext,
+    keyword_scores,
+    relevance_scores,
+)
+from tests.fakes import WordHashEmbeddings
+
+T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
+
+
+def entry(key: str, value: str = "v", *, age_days: float = 0, **fields: object) -> MemoryEntry:
+    moment = T0 - timedelta(days=age_days)
+    return MemoryEntry(key=key, value=value, created_at=moment, updated_at=moment, **fields)  # type: ignore[arg-type]
+
+
+def keys(entries: Sequence[MemoryEntry]) -> list[str]:
+    return [e.key for e in entries]
+
+
+# ---- stemming, stop words, tokens -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "words",
+    [
+        ("allergies", "allergy"),
+        ("lessons", "lesson"),
+        ("rotated", "rotation", "rotate", "rotating"),
+        ("swimming", "swims", "swim"),
+        ("collected", "collection", "collects"),
+        ("classes", "class"),
+        ("lives", "living", "live"),
+    ],
+)
+def test_inflections_share_a_stem(words: tuple[str, ...]) -> None:
+    assert len({stem(w) for w in words}) == 1
+
+
+@pytest.mark.parametrize("pair", [("cat", "car"), ("walker", "walk"), ("dentist", "dent")])
+def test_different_words_keep_different_stems(pair: tuple[str, str]) -> None:
+    assert stem(pair[0]) != stem(pair[1])
+
+
+def test_terms_drop_stop_words_and_split_keys() -> None:
+    assert terms("What are the allergies I have?") == ["allergi"]
+    assert terms("staging_db-password") == ["stag", "db", "password"]
+    assert terms("the of and is") == []
+    assert {"what", "the", "my", "remind"} <= STOPWORDS
+
+
+def test_query_terms_add_weights_across_parts_once_per_part() -> None:
+    weights = query_terms([("swim swim lessons", 1.0), ("swimming pool", 0.5), ("x", 0.0)])
+    assert weights == {"swim": 1.5, "lesson": 1.0, "pool": 0.5}
+
+
+# ---- BM25F --------------------------------------------------------------------------------------
+
+
+def test_stemming_finds_allergy_from_allergies() -> None:
+    entries = [entry("meds", "Allergy to penicillin"), entry("tone", "Be brief")]
+    assert set(keyword_scores(entries, "Which allergies do I have?")) == {"meds"}
+
+
+def test_prefix_matching_finds_longer_words() -> None:
+    entries = [entry("meds", "Allergic to penicillin"), entry("knee", "Physiotherapy on Tuesdays")]
+    assert set(keyword_scores(entries, "my allergies")) == {"meds"}
+    assert set(keyword_scores(entries, "physio appointments")) == {"knee"}
+
+
+def test_common_words_do_not_outweigh_a_rare_one() -> None:
+    # "team" and "database" are in every generic note; "rotation" only in the answer.
+    entries = [entry(f"note_{i}", f"team database note number {i}") for i in range(200)]
+    entries.append(entry("rotation", "Rotation of the staging secrets happens monthly"))
+    scores = keyword_scores(entries, "When does the team database rotation happen?")
+    assert max(scores, key=lambda k: scores[k]) == "rotation"
+    assert scores["rotation"] > 2 * scores["note_0"]
+
+
+def test_bm25_saturates_repeats_and_normalises_length() -> None:
+    cache = FeatureCache()
+    short = entry("a", "cat")
+    spammy = entry("b", "cat " * 50)
+    long = entry("c", "cat " + "filler words here " * 30)
+    features = [cache.get(e) for e in (short, spammy, long)]
+    scores, ceiling = bm25f(features, {"cat": 1.0})
+    assert scores[1] < 2 * scores[0]  # fifty repeats are not fifty times the evidence
+    assert scores[2] < scores[0]  # the same one match in a longer value counts less
+    assert all(0 < s <= ceiling for s in scores.values())
+
+
+def test_key_and_description_matches_count_more_than_value_matches() -> None:
+    entries = [
+        entry("boiler_service", "Due in October"),
+        entry("misc", "Called about the boiler service"),
+        entry("filler", "Nothing relevant"),
+    ]
+    scores = keyword_scores(entries, "boiler service")
+    assert scores["boiler_service"] > scores["misc"]
+
+
+def test_keyword_scores_accept_weighted_parts() -> None:
+    entries = [entry("swim", "Swimming lessons on Saturdays"), entry("gym", "Gym on Mondays")]
+    scores = keyword_scores(entries, [("when do they start", 1.0), ("swimming lessons", 0.5)])
+    assert set(scores) == {"swim"}
+
+
+# ---- fusion -------------------------------------------------------------------------------------
+
+
+def test_score_fusion_mixes_keyword_and_semantic_evidence() -> None:
+    entries = [
+        entry("words", "penicillin allergy noted"),
+        entry("meaning", "antibiotics give me a rash"),
+        entry("neither", "bike commute"),
+    ]
+    context = SelectionContext(
+        query="penicillin allergy", relevance={"meaning": 0.8, "words": 0.3, "neither": 0.1}
+    )
+    keyword_only = relevance_scores(entries, context, semantic_weight=0.0)
+    semantic_only = relevance_scores(entries, context, semantic_weight=1.0)
+    fused = relevance_scores(entries, context, semantic_weight=0.5)
+    assert set(keyword_only) == {"words"}
+    assert max(semantic_only, key=lambda k: semantic_only[k]) == "meaning"
+    assert fused["words"] == pytest.approx(0.5 * 1.0 + 0.5 * (0.3 - 0.1) / 0.7)
+    assert fused["meaning"] == pytest.approx(0.5 * 1.0)
+    assert "neither" not in fused  # lowest semantic hit and no keyword: nothing
+
+
+def test_rrf_fusion_sums_reciprocal_ranks() -> None:
+    entries = [entry("a", "cat"), entry("b", "dog"), entry("c", "cat dog")]
+    context = SelectionContext(query="cat", relevance={"b": 0.9, "a": 0.5})
+    scores = relevance_scores(entries, context, fusion="rrf")
+    assert scores["a"] == pytest.approx(1 / 61 + 1 / 62)  # keyword rank 1 (shorter), semantic 2
+    assert scores["b"] == pytest.approx(1 / 61)
+    with pytest.raises(ValueError, match="fusion must be"):
+        Relevant(fusion="max")  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="semantic_weight"):
+        Relevant(semantic_weight=1.5)
+
+
+# ---- budget filling -----------------------------------------------------------------------------
+
+
+def test_relevant_fills_a_budget_with_the_next_best_entries() -> None:
+    entries = [
+        entry("old_plain", "unrelated", age_days=30),
+        entry("pets", "Has a cat named Miso", age_days=10),
+        entry("new_plain", "also unrelated", age_days=1),
+        entry("vip", "unrelated but important", age_days=20, importance=0.9),
+    ]
+    context = SelectionContext(query="cat name?", token_budget=1_000)
+    assert keys(Relevant().select(entries, context)) == ["pets", "vip", "new_plain", "old_plain"]
+    assert keys(Relevant(fill=False).select(entries, context)) == ["pets"]
+    unbudgeted = SelectionContext(query="cat name?")
+    assert keys(Relevant().select(entries, unbudgeted)) == ["pets"]
+
+
+def test_no_selector_leaves_the_budget_unused_while_entries_remain() -> None:
+    chef = ContextChef(
+        store=InMemoryStore(), memory=MemoryConfig(selector=Relevant(), token_budget=2_000)
+    )
+    memory = chef.get_memory()
+    memory.set("pets", "Has a cat named Miso")
+    for i in range(30):
+        memory.set(f"note_{i}", f"Unrelated note number {i} about the weather")
+    payload = chef.compile([HumanMessage("What is my cat called?")])
+    injected = payload.meta.injected_keys
+    assert injected[0] == "pets"
+    assert len(injected) == 31  # everything fits in 2,000 tokens, so everything is shown
+    tight = ContextChef(
+        store=chef.store, memory=MemoryConfig(selector=Relevant(), token_budget=400)
+    )
+    fitted = tight.compile([HumanMessage("What is my cat called?")])
+    assert fitted.meta.injected_keys[0] == "pets"
+    assert 1 < len(fitted.meta.injected_keys) < 31
+    assert set(fitted.meta.omitted.values()) == {"budget"}
+
+
+# ---- Rerank -------------------------------------------------------------------------------------
+
+
+def test_rerank_keeps_relevance_dominant_over_recency_and_confidence() -> None:
+    answer = entry("dentist", "Dentist appointment on 21 March at 16:15", age_days=200)
+    fresh = [
+        entry(f"fresh_{i}", f"Bought item {i}", age_days=0, provenance=Provenance(confidence=1.0))
+        for i in range(4)
+    ]
+    context = SelectionContext(query="When is my dentist appointment?", now=T0)
+    assert keys(Rerank().select([*fresh, answer], context))[0] == "dentist"
+
+
+def test_rerank_tie_breakers_are_bounded_and_order_similar_relevance() -> None:
+    older = entry("a", "swimming lessons on Saturdays", age_days=300)
+    newer = entry("b", "swimming lessons on Saturdays too", age_days=1)
+    unrelated = entry("c", "tax return", age_days=0, importance=1.0)
+    context = SelectionContext(query="swimming lessons", now=T0)
+    scores = Rerank().scores([older, newer, unrelated], context)
+    assert scores["b"] > scores["a"]  # similar relevance: the newer one wins
+    assert scores["c"] <= 0.2 + 1e-9  # no relevance: at most the tie-breakers' total weight
+    assert min(scores["a"], scores["b"]) > scores["c"]
+    with pytest.raises(ValueError, match="recency_weight"):
+        Rerank(recency_weight=-1)
+
+
+def test_newer_near_duplicate_takes_the_slot_of_the_older_one() -> None:
+    old = entry("gym", "Gym membership at PureGym Clifton, 25 pounds a month", age_days=200)
+    new = entry(
+        "gym_switch", "Cancelled PureGym; joined the Better gym, 32 pounds a month", age_days=20
+    )
+    filler = [entry(f"n{i}", f"note {i}") for i in range(5)]
+    context = SelectionContext(query="Which gym membership do I have at PureGym Clifton?", now=T0)
+    # By keywords alone the old entry matches better; the newer near-duplicate goes first.
+    assert (
+        keyword_scores([old, new, *filler], context.query)["gym"]
+        > keyword_scores([old, new, *filler], context.query)["gym_switch"]
+    )
+    for selector in (Relevant(), Rerank()):
+        ranked = keys(selector.select([old, new, *filler], context))
+        assert ranked.index("gym_switch") < ranked.index("gym")
+
+
+def test_supersedes_link_puts_the_newer_entry_first_even_without_shared_words() -> None:
+    old = entry("city", "Lives in Berlin, Berlin Berlin", age_days=300)
+    new = entry("move", "Moved to Lisbon in March", age_days=5, supersedes=("city",))
+    context = SelectionContext(query="Berlin or Lisbon: where do I live?", now=T0)
+    assert keys(Relevant().select([old, new], context))[:2] == ["move", "city"]
+
+
+def test_an_older_entry_is_not_promoted_over_a_newer_near_duplicate() -> None:
+    new = entry("a", "standup at 10:00 in Google Meet", age_days=1)
+    old = entry("b", "standup at 09:45 on Zoom", age_days=100)
+    context = SelectionContext(query="standup Google Meet", now=T0)
+    assert keys(Relevant().select([old, new], context)) == ["a", "b"]
+
+
+# ---- conversation query -------------------------------------------------------------------------
+
+
+def test_conversation_query_weights_recent_user_turns_more() -> None:
+    messages = [
+        SystemMessage("sys"),
+        HumanMessage("first topic"),
+        AIMessage("reply one"),
+        HumanMessage("Let's talk about swimming lessons."),
+        AIMessage("Sure."),
+        HumanMessage("What time do they start?"),
+        AIMessage("", tool_calls=[{"name": "t", "args": {}, "id": "1"}]),
+        ToolMessage("tool output", tool_call_id="1"),
+    ]
+    parts = conversation_query(messages, turns=2)
+    assert parts == (("What time do they start?", 1.0), ("Let's talk about swimming lessons.", 0.5))
+    with_assistant = conversation_query(messages, turns=3, decay=0.5, assistant_weight=0.5)
+    assert ("Sure.", 0.25) in with_assistant
+    assert ("first topic", 0.25) in with_assistant
+    assert ("reply one", 0.125) in with_assistant
+    assert "tool output" not in query_text(with_assistant)
+    assert conversation_query([SystemMessage("only")]) == ()
+    assert conversation_query(messages, turns=1) == (("What time do they start?", 1.0),)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [({"turns": 0}, "turns"), ({"decay": 0}, "decay"), ({"assistant_weight": 2}, "assistant")],
+)
+def test_conversation_query_validates(kwargs: dict[str, float], match: str) -> None:
+    with pytest.raises(ValueError, match=match):
+        conversation_query([HumanMessage("x")], **kwargs)  # type: ignore[arg-type]
+
+
+def test_a_follow_up_finds_its_entry_through_the_weighted_query() -> None:
+    entries = [
+        entry("swim", "Lena's swimming lessons are on Saturdays at 10:00"),
+        entry("gym", "Gym classes start at 07:00"),
+    ]
+    messages = [
+        HumanMessage("Let's talk about Lena's swimming lessons."),
+        AIMessage("Sure, what would you like to know?"),
+        HumanMessage("What time do they start now?"),
+    ]
+    last_only = SelectionContext(query="What time do they start now?")
+    assert keys(Relevant().select(entries, last_only)) == ["gym"]  # "start" alone misleads
+    weighted = SelectionContext(query=messages[-1].text, queries=conversation_query(messages))
+    assert keys(Relevant().select(entries, weighted))[0] == "swim"
+
+
+# ---- feature cache ------------------------------------------------------------------------------
+
+
+def test_features_are_tokenised_once_per_entry_version_across_compiles() -> None:
+    cache = FeatureCache()
+    chef = ContextChef(
+        store=InMemoryStore(),
+        memory=MemoryConfig(selector=Relevant(cache=cache), token_budget=2_000),
+    )
+    memory = chef.get_memory()
+    for i in range(20):
+        memory.set(f"k{i}", f"value number {i}")
+    chef.compile([HumanMessage("value number 3")])
+    assert cache.tokenisations == 20
+    for _ in range(5):
+        chef.compile([HumanMessage("value number 7")])
+    assert cache.tokenisations == 20  # unchanged entries are not tokenised again
+    memory.set("k3", "a rewritten value")
+    chef.compile([HumanMessage("rewritten")])
+    assert cache.tokenisations == 21  # only the rewritten entry
+
+
+def test_feature_cache_is_bounded_and_evicts_least_recently_used() -> None:
+    cache = FeatureCache(max_bytes=20_000)
+    entries = [entry(f"k{i}", f"some words for entry {i} " * 3) for i in range(200)]
+    for e in entries:
+        cache.get(e)
+    assert cache.bytes <= 20_000
+    assert 0 < len(cache) < 200
+    kept = len(cache)
+    cache.get(entries[-1])  # most recent: still cached
+    assert cache.tokenisations == 200
+    cache.get(entries[0])  # long evicted: tokenised again
+    assert cache.tokenisations == 201
+    assert len(cache) <= kept + 1
+    with pytest.raises(ValueError, match="max_bytes"):
+        FeatureCache(max_bytes=0)
+
+
+def test_same_key_and_version_with_different_text_is_not_confused() -> None:
+    cache = FeatureCache()
+    a = entry("note", "cats and dogs")
+    b = entry("note", "tax returns")  # another scope: same key, version and time
+    assert cache.get(a).vocabulary != cache.get(b).vocabulary
+
+
+# ---- embeddings are never computed by the selector ---------------------------------------------
+
+
+class CountingEmbeddings(Embeddings):
+    def __init__(self) -> None:
+        self.inner = WordHashEmbeddings(64)
+        self.documents = 0
+        self.queries = 0
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        self.documents += len(texts)
+        return self.inner.embed_documents(texts)
+
+    def embed_query(self, text: str) -> list[float]:
+        self.queries += 1
+        return self.inner.embed_query(text)
+
+
+@pytest.mark.parametrize("selector", [Relevant(), Rerank()])
+def test_one_query_embedding_per_compile_and_one_document_embedding_per_write(
+    selector: Relevant | Rerank,
+) -> None:
+    model = CountingEmbeddings()
+    store = InMemoryStore(index={"dims": 64, "embed": model})
+    chef = ContextChef(store=store, memory=MemoryConfig(selector=selector, token_budget=1_000))
+    memory = chef.get_memory()
+    for i in range(10):
+        memory.set(f"k{i}", f"value {i}")
+    assert model.documents == 10 and model.queries == 0
+    for i in range(4):
+        chef.compile([HumanMessage(f"value {i}")])
+    assert model.queries == 4  # the compile's one semantic search
+    assert model.documents == 10  # the selector never embeds entries
+    memory.set("k0", "changed value")
+    chef.compile([HumanMessage("changed")])
+    assert model.documents == 11 and model.queries == 5
+
+
+def test_hybrid_selection_through_the_store_index_prefers_the_fused_best() -> None:
+    store = InMemoryStore(index={"dims": 256, "embed": WordHashEmbeddings(256)})
+    chef = ContextChef(store=store, memory=MemoryConfig(selector=Relevant(limit=1)))
+    memory = chef.get_memory()
+    memory.set("pets", "cat named Miso")
+    memory.set("lang", "writes rust")
+    payload = chef.compile([HumanMessage("what is my cat named")])
+    assert payload.meta.injected_keys == ["pets"]
+
+
+# ---- recall mode ---------------------------------------------------------------------------------
+
+
+def test_recall_index_rows_follow_relevance_not_creation_order() -> None:
+    chef = ContextChef(
+        store=InMemoryStore(),
+        memory=MemoryConfig(selector=Relevant(), recall="index", token_budget=320),
+    )
+    memory = chef.get_memory()
+    memory.set("old_unrelated", "Weather notes " * 20, description="weather")
+    memory.set("swim_2", "Swimming kit: goggles and cap " * 12, description="swimming kit")
+    memory.set("swim_1", "Swimming lessons on Saturdays at 10:00 " * 12, description="swimming")
+    payload = chef.compile([HumanMessage("swimming lessons?")])
+    assert payload.meta.injected_keys == ["swim_1"]
+    assert payload.meta.indexed_keys[:2] == ["swim_2", "old_unrelated"]
+
+
+def test_most_recent_still_ranks_by_time() -> None:
+    entries = [entry("a", age_days=2), entry("b", age_days=1)]
+    assert keys(MostRecent()(entries)) == ["b", "a"]
+
+
+def test_prefix_vocabulary_follows_evictions() -> None:
+    cache = FeatureCache(max_bytes=3_000)
+    rare = entry("rare", "physiotherapy")
+    cache.get(rare)
+    assert "physiotherapi" in cache.expand({"physio": 1.0})
+    for i in range(100):  # push the rare entry out
+        cache.get(entry(f"k{i}", f"filler words {i}"))
+    assert "physiotherapi" not in cache.expand({"physio": 1.0})
