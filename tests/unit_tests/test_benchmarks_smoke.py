@@ -106,14 +106,14 @@ def test_relevance_bench_reports_recall_and_latency_for_every_selector(
                 "multi",
                 "followup",
             }
-        assert _finite_positive(row["latency_ratio"])
+        assert finite_positive(row["latency_ratio"])
     by_name = {r["selector"]: r for r in result["rows"]}
     # Relevance beats recency on any sample of the set.
     assert (
         by_name["Relevant keyword"]["recall"][1_000]["recall"]
         > (by_name["MostRecent"]["recall"][1_000]["recall"])
     )
-    _check_goals(result["goals"])
+    check_goals(result["goals"])
     assert "| selector" in capsys.readouterr().out
 
 

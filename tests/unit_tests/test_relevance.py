@@ -23,7 +23,7 @@ from langchain_contextchef.selectors import (
     keyword_scores,
     relevance_scores,
 )
-from tests.fakes import WordHashEmbeddings
+from tests.support.embeddings import WordHashEmbeddings
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
 
