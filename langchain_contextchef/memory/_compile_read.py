@@ -17,7 +17,7 @@ from langgraph.store.base import PutOp, SearchOp
 from langchain_contextchef._plan import Call, Io, Plan, gather
 from langchain_contextchef.budget import token_counter
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry
-from langchain_contextchef.memory import _history
+from langchain_contextchef.memory import _retention
 from langchain_contextchef.memory._context import (
     CLOCK_KEY,
     MemoryContext,
@@ -128,13 +128,13 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
         }
 
     now = ctx.now()
-    expired = [e for e in entries if e.is_expired(turn=turn, now=now)]
+    expired = [e for e in entries if _retention.due(ctx, e, turn=turn, now=now)]
     if ctx.config.on_memory_expired is not None:
         for entry in expired:
             yield Call(ctx.config.on_memory_expired, (entry,), "on_memory_expired")
     ops: list[Any] = []
     for entry in expired:
-        ops += _history.retire(ctx, entry, "expired", now=now, cause=None)
+        ops += _retention.sweep_ops(ctx, entry, turn=turn, now=now)
     ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn + 1}, index=False))
     ops += evicted_note_ops(ctx, evicted, evicted)
     yield Io(ops)
