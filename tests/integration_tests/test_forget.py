@@ -89,7 +89,14 @@ async def test_aforget(kind: int, tmp_path: Path) -> None:
         await ahandle_tool("context", note, memory)
     receipt = await gone.aforget()
     assert receipt.verified
-    assert receipt.deleted == {"memory": 1, "memory_history": 1, "memory_meta": 1, "notes": 1}
+    assert receipt.deleted == {
+        "memory": 1,
+        "memory_history": 1,
+        "memory_meta": 1,
+        "notes": 1,
+        "memory_audit": 0,
+        "memory_proposals": 0,
+    }
     assert await gone.alist() == [] and await gone.ahistory("tone") == []
     assert await sibling.aget("tone") == "casual"
     assert len(await sibling.ahistory("tone")) == 2
