@@ -17,7 +17,18 @@ applied:
   `reject-proposal`) settle it later.
 
 The gate and the host's veto run before a proposal is made, so a person is only asked about
-writes that would otherwise be stored, and sees the gate's redacted text.
+writes that would otherwise be stored, and sees the gate's redacted text. Notes
+(`context://notes/`) are the model's scratch space and never ask. A rename is a copy and a
+delete, so it asks for each half.
+
+Inside a graph, LangGraph runs the paused node again from its start when it resumes, so a
+tool call that asks twice (a rename) is replayed up to its second question without writing
+anything twice (see `memory._consent`). `create_agent` runs every tool call as a task of
+its own, so parallel calls are asked and answered independently. A plain `ToolNode` runs all
+tool calls of one model message in one node, in threads: calls that need consent are then
+asked one at a time, and LangGraph matches resume values to interrupts by their order in the
+node, which thread scheduling decides when the node runs again. With a plain `ToolNode`,
+have the model make one memory write per message (or use `create_agent`).
 
 Example:
     ```python
@@ -100,7 +111,9 @@ class ConsentPolicy:
         actions: Which writes are held: `create`, `update`, `delete`.
         writers: Whose writes are held; the developer path (`Memory.set`) never asks.
         interrupt: Inside a LangGraph graph with a checkpointer, pause the graph with
-            `interrupt()`; `False` always queues the proposal in the store instead.
+            `interrupt()`; `False` always queues the proposal in the store instead. A
+            reflector's proposals always wait in the store: its write follows its own model
+            call in the same node, which a resume would run again.
 
     Example:
         ```python

@@ -277,7 +277,11 @@ def ask(
         proposed_at=ctx.now(),
         base_version=existing.version if existing is not None else 0,
     )
-    if not (policy.interrupt and can_interrupt()):
+    # Only a model's tool call pauses the graph: a reflector's write comes after its own
+    # model call in the same node, which LangGraph would run (and pay for) again on resume,
+    # perhaps proposing something else; its proposals wait in the store instead.
+    interrupting = policy.interrupt and provenance.written_by == "model" and can_interrupt()
+    if not interrupting:
         ops: list[Any] = [PutOp(proposals_ns(ctx), proposal.id, proposal.to_stored(), index=False)]
         record = AuditRecord(
             at=ctx.now(),

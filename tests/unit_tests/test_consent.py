@@ -21,6 +21,7 @@ from langgraph.types import Command
 
 from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.consent import ConsentPolicy, parse_decision
+from langchain_contextchef.entry import Provenance
 from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.middleware import ContextChefMiddleware
 from langchain_contextchef.tools import default_resolver, handle_tool, make_tools
@@ -257,3 +258,51 @@ def test_a_policy_refuses_nonsense() -> None:
         ConsentPolicy(writers=["developer"])
     with pytest.raises(TypeError, match="ConsentPolicy"):
         MemoryConfig(consent="yes")  # type: ignore[arg-type]
+
+
+def test_a_reflectors_write_inside_a_graph_waits_in_the_store() -> None:
+    # A reflector's write follows its own model call in the same node; pausing there would
+    # run (and pay for) that call again on resume, so it never interrupts.
+    store = InMemoryStore()
+    memory = Memory(store, MemoryConfig(consent=ConsentPolicy()))
+
+    def reflect(state: MessagesState) -> dict[str, list[BaseMessage]]:
+        source = Provenance(written_by="reflection", confidence=0.9)
+        result = memory.create_memory("tone", "dry", provenance=source)
+        return {"messages": [AIMessage(result.status)]}
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("reflect", reflect)
+    graph.add_edge(START, "reflect")
+    app = graph.compile(checkpointer=InMemorySaver())
+    out = app.invoke({"messages": [HumanMessage("x")]}, {"configurable": {"thread_id": "r"}})
+    assert "__interrupt__" not in out and out["messages"][-1].text == "proposed"
+    (waiting,) = memory.proposals()
+    assert waiting.provenance.written_by == "reflection" and memory.get("tone") is None
+
+
+def test_a_direct_model_write_in_a_node_is_replayed_by_task_not_repeated() -> None:
+    # No tool call id: the proposal is identified by the graph task, so a node that asks
+    # twice gets each answer once and writes each entry once.
+    store = InMemoryStore()
+    config = MemoryConfig(consent=ConsentPolicy(), audit=True)
+    memory = Memory(store, config)
+
+    def save(state: MessagesState) -> dict[str, list[BaseMessage]]:
+        first = memory.create_memory("a", "A")
+        second = memory.create_memory("b", "B")
+        return {"messages": [AIMessage(f"{first.status} {second.status}")]}
+
+    graph = StateGraph(MessagesState)
+    graph.add_node("save", save)
+    graph.add_edge(START, "save")
+    app = graph.compile(checkpointer=InMemorySaver())
+    thread = {"configurable": {"thread_id": "direct"}}
+    asked = app.invoke({"messages": [HumanMessage("x")]}, thread)["__interrupt__"]
+    assert [i.value["key"] for i in asked] == ["a"]
+    asked = app.invoke(Command(resume="approve"), thread)["__interrupt__"]
+    assert [i.value["key"] for i in asked] == ["b"]
+    done = app.invoke(Command(resume="reject"), thread)
+    assert done["messages"][-1].text == "created rejected"
+    assert (memory.get("a"), memory.get("b")) == ("A", None)
+    assert [r.action for r in memory.audit("a")] == ["proposal_approved", "created"]
