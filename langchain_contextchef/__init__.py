@@ -20,9 +20,12 @@ Example:
 from __future__ import annotations
 
 from langchain_contextchef._version import __version__
+from langchain_contextchef.audit import AuditRecord
 from langchain_contextchef.budget import ContextBudget
 from langchain_contextchef.chef import CompiledPayload, CompileInput, CompileMeta, ContextChef
 from langchain_contextchef.compaction import recoverable_summarization
+from langchain_contextchef.consent import ConsentPolicy, Proposal
+from langchain_contextchef.encryption import EncryptedStore
 from langchain_contextchef.entry import HistoryRecord, MemoryChangeEvent, MemoryEntry, Provenance
 from langchain_contextchef.errors import (
     ContextBudgetExceeded,
@@ -44,11 +47,14 @@ from langchain_contextchef.memory import (
     ForgetReceipt,
     Memory,
     MemoryConfig,
+    PurgeSummary,
     WriteResult,
+    purge_store,
 )
 from langchain_contextchef.middleware import ContextChefMiddleware
 from langchain_contextchef.prompt import ContextChefPrompt
 from langchain_contextchef.reflection import MemoryReflector, ReflectionReport, reflection_node
+from langchain_contextchef.retention import RetentionPolicy
 from langchain_contextchef.selectors import (
     ByType,
     MemorySelector,
@@ -64,11 +70,13 @@ from langchain_contextchef.ttl import Turns
 # The one version source: pyproject.toml reads it at build time (tool.hatch.version).
 
 __all__ = [
+    "AuditRecord",
     "ByType",
     "CompileInput",
     "CompileMeta",
     "CompileRead",
     "CompiledPayload",
+    "ConsentPolicy",
     "ContextBudget",
     "ContextBudgetExceeded",
     "ContextChef",
@@ -76,6 +84,7 @@ __all__ = [
     "ContextChefMiddleware",
     "ContextChefPrompt",
     "CustomCheck",
+    "EncryptedStore",
     "FileSystemStore",
     "Finding",
     "ForgetReceipt",
@@ -89,10 +98,13 @@ __all__ = [
     "MemorySelector",
     "MostImportant",
     "MostRecent",
+    "Proposal",
     "Provenance",
+    "PurgeSummary",
     "ReflectionReport",
     "Relevant",
     "Rerank",
+    "RetentionPolicy",
     "ScopeError",
     "SelectionContext",
     "ToolNotOwnedError",
@@ -102,6 +114,7 @@ __all__ = [
     "WriteResult",
     "export_kagent",
     "import_kagent",
+    "purge_store",
     "recoverable_summarization",
     "reflection_node",
     "seed_policy",

@@ -542,6 +542,85 @@ def langgraph_agent() -> list[Cell]:
             """,
             name="other-user",
         ),
+        md(
+            """
+            ## Human approval of memory writes
+
+            Some facts should not be stored on the model's word alone. With
+            `MemoryConfig(consent=ConsentPolicy(...))`, a model write the policy covers (here:
+            any `preference`) is *proposed* instead of applied. Inside a graph compiled with a
+            checkpointer, the tool call raises LangGraph's `interrupt()` carrying the proposal
+            (key, old value, new value, type, who proposed it), and the graph pauses until you
+            resume it with `Command(resume=...)`: `"approve"`, `{"type": "edit", "value":
+            ...}` or `{"type": "reject"}`. Outside a graph (or without a checkpointer) the
+            proposal waits in the store for `memory.approve_proposal(id)` /
+            `memory.reject_proposal(id)` or `contextchef proposals`.
+
+            The node below stands in for a model that decides to save a preference.
+            """
+        ),
+        code(
+            r"""
+            from langchain_core.messages import AIMessage
+            from langgraph.checkpoint.memory import InMemorySaver
+            from langgraph.types import Command
+
+            from langchain_contextchef import ConsentPolicy
+
+            careful = ContextChef(
+                scope=("users", "{user_id}"),
+                memory=MemoryConfig(consent=ConsentPolicy(types=["preference"]), audit=True),
+            )
+
+
+            def propose(state: MessagesState) -> dict[str, Any]:
+                # Saves the user's indentation preference, or corrects the saved one.
+                if "Actually" in state["messages"][-1].text:
+                    name, args = "modify_memory", {"action": "update", "key": "indent", "value": "tabs"}
+                else:
+                    name, args = "create_memory", {"key": "indent", "value": "tabs", "type": "preference"}
+                call = {"name": name, "args": args, "id": "call-indent"}
+                return {"messages": [AIMessage("", tool_calls=[call])]}
+
+
+            approval = StateGraph(MessagesState)
+            approval.add_node("model", propose)
+            approval.add_node("tools", ToolNode(careful.tools))
+            approval.add_edge(START, "model")
+            approval.add_edge("model", "tools")
+            approval_graph = approval.compile(store=store, checkpointer=InMemorySaver())
+
+            thread = {"configurable": {"user_id": "sam", "thread_id": "approval-1"}}
+            paused = approval_graph.invoke({"messages": [HumanMessage("I indent with tabs.")]}, thread)
+            (asked,) = paused["__interrupt__"]
+            print({k: asked.value[k] for k in ("action", "key", "old_value", "new_value", "type")})
+            print("stored while waiting:", careful.get_memory(thread, store=store).get("indent"))
+            """,
+            name="consent-ask",
+        ),
+        md(
+            """
+            The person corrects the value before it is saved; the tool result tells the model
+            what was stored. A rejection on another thread stores nothing, and the model is told
+            so. The audit trail records who decided.
+            """
+        ),
+        code(
+            r"""
+            done = approval_graph.invoke(Command(resume={"type": "edit", "value": "4 spaces"}), thread)
+            print(done["messages"][-1].text)
+            sam_memory = careful.get_memory(thread, store=store)
+            print("stored:", sam_memory.get("indent"))
+
+            other = {"configurable": {"user_id": "sam", "thread_id": "approval-2"}}
+            approval_graph.invoke({"messages": [HumanMessage("Actually, tabs.")]}, other)
+            refused = approval_graph.invoke(Command(resume={"type": "reject", "reason": "keep spaces"}), other)
+            print(refused["messages"][-1].text)
+            print("stored:", sam_memory.get("indent"))
+            print([(r.action, r.actor) for r in sam_memory.audit("indent")])
+            """,
+            name="consent-resume",
+        ),
         code(
             r"""
             store.close()

@@ -1,6 +1,8 @@
 """`contextchef`: inspect and edit the memory in a store from the command line, or run the demo.
 
-Commands (each takes `--store PATH`, default `./.context`, and `--scope a/b`):
+Commands (each takes `--store PATH`, default `./.context`, or `--store postgresql://...` or
+`sqlite:///file.db`, and `--scope a/b`; with `CONTEXTCHEF_ENCRYPTION_KEYS` set, the store is
+read and written through `EncryptedStore`):
 
 * `scopes`: the scopes the store holds, with their entry counts and turn clocks;
 * `list`: keys, descriptions, last update and TTL of every entry;
@@ -10,6 +12,10 @@ Commands (each takes `--store PATH`, default `./.context`, and `--scope a/b`):
 * `history KEY`: every kept version of a key: when and by whom each was written and replaced;
 * `turns`: the persisted turn clock and the entries that expire by turn;
 * `export [-o FILE]` / `import FILE [--replace]`: a JSON snapshot of the scope, out or back in;
+* `purge --default D --max-age TYPE=D [--erase]`: retention for every scope under `--scope`;
+* `proposals`, `approve-proposal ID [--value V]`, `reject-proposal ID`: writes held for consent;
+* `audit [--key K] [-o FILE]`: the scope's audit trail as JSON lines;
+* `rotate-key`: re-encrypt an encrypted store with the first key of the environment's keys;
 * `preview MESSAGES.json|-`: the prompt a message list would get, without touching the store;
 * `demo`: the two-process memory demo (see `langchain_contextchef.demo`).
 

@@ -16,6 +16,7 @@ from typing import Any
 from langgraph.store.base import BaseStore
 
 from langchain_contextchef.cli._options import DEFAULT_STORE, PROG, SCOPES_SHOWN, CliError
+from langchain_contextchef.cli._stores import is_uri, open_uri, with_keys
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory import FORGET_NAMESPACES, Memory, MemoryConfig
 from langchain_contextchef.store import FileSystemStore
@@ -28,6 +29,16 @@ def scope_text(scope: tuple[str, ...]) -> str:
 
 
 def open_memory(args: argparse.Namespace, *, create: bool) -> Memory:
+    # Any memory type: the CLI does not know the application's list, and must not refuse
+    # to copy what the store already holds.
+    config = MemoryConfig(memory_types=None)
+    return Memory(open_store(args, create=create), config, scope=args.scope_labels)
+
+
+def open_store(args: argparse.Namespace, *, create: bool) -> BaseStore:
+    """The store `--store` names (a folder, a SQLite file or PostgreSQL), with its keys."""
+    if is_uri(args.store):
+        return with_keys(open_uri(args.store))
     path = Path(args.store)
     if path.exists() and not path.is_dir():
         msg = f"--store {args.store} is a file, not a store folder."
@@ -41,9 +52,7 @@ def open_memory(args: argparse.Namespace, *, create: bool) -> Memory:
             )
             raise CliError(msg)
         path.mkdir(parents=True)
-    # Any memory type: the CLI does not know the application's list, and must not refuse
-    # to copy what the store already holds.
-    return Memory(FileSystemStore(path), MemoryConfig(memory_types=None), scope=args.scope_labels)
+    return with_keys(FileSystemStore(path))
 
 
 def store_scopes(store: BaseStore) -> list[tuple[str, ...]]:

@@ -9,6 +9,14 @@ from typing import Any, NoReturn
 from langchain_contextchef._version import __version__
 from langchain_contextchef.cli._options import DEFAULT_STORE, PROG, CliError
 from langchain_contextchef.cli._preview import cmd_demo, cmd_preview
+from langchain_contextchef.cli._privacy_commands import (
+    cmd_approve_proposal,
+    cmd_audit,
+    cmd_proposals,
+    cmd_purge,
+    cmd_reject_proposal,
+    cmd_rotate_key,
+)
 from langchain_contextchef.cli._read_commands import (
     cmd_history,
     cmd_list,
@@ -102,6 +110,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="replace a scope that already holds memory (what is replaced stays in history)",
     )
+    _add_privacy(add)
     preview = add("preview", cmd_preview, "print the prompt a message list would get")
     preview.add_argument("messages", help="a JSON file with a list of messages, or -")
     preview.add_argument(
@@ -116,3 +125,43 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--fresh", action="store_true", help="clear the demo's memory first")
     demo.add_argument("--model", default=None, metavar="PROVIDER:NAME")
     return parser
+
+
+def _add_privacy(add: Callable[[str, Callable[[argparse.Namespace], int], str], Any]) -> None:
+    purge = add(
+        "purge",
+        cmd_purge,
+        "apply a retention policy to every scope under --scope (the whole store by default)",
+    )
+    purge.add_argument("--default", default=None, metavar="DURATION", help="age of other types")
+    purge.add_argument(
+        "--max-age",
+        action="append",
+        metavar="TYPE=DURATION",
+        help="maximum age of one memory type, e.g. event=30d (repeat for more types)",
+    )
+    purge.add_argument(
+        "--history-max-age", default=None, metavar="DURATION", help="age of history records"
+    )
+    purge.add_argument(
+        "--erase", action="store_true", help="delete retired entries instead of keeping history"
+    )
+    purge.add_argument(
+        "--audit", action="store_true", help="record what is retired in each scope's audit trail"
+    )
+    add("proposals", cmd_proposals, "list the model writes that await approval")
+    approve = add("approve-proposal", cmd_approve_proposal, "apply a waiting proposal")
+    approve.add_argument("id")
+    approve.add_argument("--value", default=None, help="store this text instead")
+    approve.add_argument("--description", default=None)
+    reject = add("reject-proposal", cmd_reject_proposal, "drop a waiting proposal")
+    reject.add_argument("id")
+    reject.add_argument("--reason", default=None)
+    audit = add("audit", cmd_audit, "print the scope's audit trail as JSON lines")
+    audit.add_argument("--key", default=None, help="only the records of this key")
+    audit.add_argument("-o", "--output", default=None, metavar="FILE", help="write to FILE")
+    add(
+        "rotate-key",
+        cmd_rotate_key,
+        "re-encrypt every item with the first key of CONTEXTCHEF_ENCRYPTION_KEYS",
+    )

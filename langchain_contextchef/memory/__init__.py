@@ -12,6 +12,10 @@ The modules are layered strictly downward::
     _write, _model_write     the write core, the developer path, the model path
     _compile_read            sweep, clock, select: what a compile learns
     _governance, _snapshot   review, history, revert, forget; snapshot and restore
+    _audit, _consent,        the audit trail; consent proposals (interrupt or stored) and
+    _consent_apply,          settling them; retention (sweep rule, purge one scope or all)
+    _retention
+    _privacy                 the privacy methods of `Memory` (a mixin)
     _memory                  `Memory`, the facade and the door
     plans                    the plans other layers (tools, compile, reflection) compose
 
@@ -33,29 +37,37 @@ from __future__ import annotations
 from langchain_contextchef._literals import MemoryPlacement
 from langchain_contextchef.memory._checks import UNSET
 from langchain_contextchef.memory._context import (
+    AUDIT_NAMESPACE,
     FORGET_NAMESPACES,
     HISTORY_NAMESPACE,
     MEMORY_NAMESPACE,
     META_NAMESPACE,
     NOTES_NAMESPACE,
+    PROPOSALS_NAMESPACE,
     MemoryContext,
 )
 from langchain_contextchef.memory._memory import Memory
+from langchain_contextchef.memory._privacy import PrivacyMethods
+from langchain_contextchef.memory._retention import apurge_store, purge_store
 from langchain_contextchef.memory.config import MemoryConfig
 from langchain_contextchef.memory.results import (
     CompileRead,
     ForgetReceipt,
+    PurgeReport,
+    PurgeSummary,
     Refusal,
     WriteResult,
     WriteStatus,
 )
 
 __all__ = [
+    "AUDIT_NAMESPACE",
     "FORGET_NAMESPACES",
     "HISTORY_NAMESPACE",
     "MEMORY_NAMESPACE",
     "META_NAMESPACE",
     "NOTES_NAMESPACE",
+    "PROPOSALS_NAMESPACE",
     "UNSET",
     "CompileRead",
     "ForgetReceipt",
@@ -63,7 +75,12 @@ __all__ = [
     "MemoryConfig",
     "MemoryContext",
     "MemoryPlacement",
+    "PrivacyMethods",
+    "PurgeReport",
+    "PurgeSummary",
     "Refusal",
     "WriteResult",
     "WriteStatus",
+    "apurge_store",
+    "purge_store",
 ]

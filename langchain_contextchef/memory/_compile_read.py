@@ -17,7 +17,7 @@ from langgraph.store.base import Item, PutOp, SearchOp
 from langchain_contextchef._plan import Call, Io, Plan, gather
 from langchain_contextchef.budget import token_counter
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry
-from langchain_contextchef.memory import _history
+from langchain_contextchef.memory import _retention
 from langchain_contextchef.memory._cache import ScopeSlot
 from langchain_contextchef.memory._context import (
     CLOCK_KEY,
@@ -191,19 +191,20 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
 
     now = ctx.now()
     fresh = slot is not None and entries is slot.ordered()
-    # Only entries with an expiry can expire; which ones they are is kept while nothing changes.
+    # Only entries with an expiry can expire, unless retention ages every entry by its type;
+    # which ones can is kept while nothing changes.
     expiring = (
         slot.remember("expiring", None, lambda: [e for e in entries if e.can_expire])
-        if slot is not None and fresh
+        if slot is not None and fresh and ctx.config.retention is None
         else entries
     )
-    expired = [e for e in expiring if e.is_expired(turn=turn, now=now)]
+    expired = [e for e in expiring if _retention.due(ctx, e, turn=turn, now=now)]
     if ctx.config.on_memory_expired is not None:
         for entry in expired:
             yield Call(ctx.config.on_memory_expired, (entry,), "on_memory_expired")
     ops: list[Any] = []
     for entry in expired:
-        ops += _history.retire(ctx, entry, "expired", now=now, cause=None)
+        ops += _retention.sweep_ops(ctx, entry, turn=turn, now=now)
     ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn + 1}, index=False))
     ops += evicted_note_ops(ctx, evicted, evicted)
     yield Io(ops)

@@ -8,7 +8,9 @@ answers, so the layout of a scope in the store is spelled in one place:
 * `scope + ("memory_meta",)`: the turn clock, the eviction note, and the last version of each
   key that left memory;
 * `scope + ("memory_history",)`: every replaced, deleted, superseded or expired version;
-* `scope + ("notes",)`: the model's scratch notes (`context://notes/`).
+* `scope + ("notes",)`: the model's scratch notes (`context://notes/`);
+* `scope + ("memory_audit",)` and `scope + ("memory_proposals",)`: the audit trail and the
+  writes held for consent (see `_audit`, `_consent`).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from langchain_contextchef.memory.config import MemoryConfig
 from langchain_contextchef.ttl import ParsedTTL, parse_ttl
 
 __all__ = [
+    "AUDIT_NAMESPACE",
     "CLOCK_KEY",
     "EVICTED_KEY",
     "FORGET_NAMESPACES",
@@ -36,6 +39,7 @@ __all__ = [
     "MEMORY_NAMESPACE",
     "META_NAMESPACE",
     "NOTES_NAMESPACE",
+    "PROPOSALS_NAMESPACE",
     "MemoryContext",
     "clock_op",
     "now_utc",
@@ -67,11 +71,19 @@ HISTORY_NAMESPACE = "memory_history"
 NOTES_NAMESPACE = "notes"
 """The label under a scope that holds the model's notes (`context://notes/`)."""
 
+AUDIT_NAMESPACE = "memory_audit"
+"""The label under a scope that holds the audit trail (`MemoryConfig(audit=True)`)."""
+
+PROPOSALS_NAMESPACE = "memory_proposals"
+"""The label under a scope that holds writes awaiting, or settled by, a person's consent."""
+
 FORGET_NAMESPACES: tuple[str, ...] = (
     MEMORY_NAMESPACE,
     HISTORY_NAMESPACE,
     META_NAMESPACE,
     NOTES_NAMESPACE,
+    AUDIT_NAMESPACE,
+    PROPOSALS_NAMESPACE,
 )
 """Every label under a scope that `Memory.forget` empties."""
 

@@ -70,6 +70,7 @@ def approve(ctx: MemoryContext, key: str) -> Plan[MemoryEntry]:
         retire=retiring,
         now=ctx.now(),
         cause=Provenance(written_by="developer"),
+        action="approved",
     )
     return approved
 

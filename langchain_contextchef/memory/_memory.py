@@ -32,6 +32,7 @@ from langchain_contextchef.memory._context import (
     read_turn,
 )
 from langchain_contextchef.memory._model_write import model_delete, model_write
+from langchain_contextchef.memory._privacy import PrivacyMethods
 from langchain_contextchef.memory._recall import recall_entry
 from langchain_contextchef.memory._write import delete_entry, set_entry
 from langchain_contextchef.memory.config import (
@@ -57,7 +58,7 @@ EntryList: TypeAlias = list[MemoryEntry]
 HistoryList: TypeAlias = list[HistoryRecord]
 
 
-class Memory:
+class Memory(PrivacyMethods):
     """Persistent key-value memory in one scope of a LangGraph store.
 
     Two write paths:
@@ -70,7 +71,8 @@ class Memory:
       happened, so tools can tell the model. A refused write leaves the store unchanged.
 
     Nothing is lost: every update, delete, supersede and expiry keeps the previous version
-    (`history`, `revert`); `forget` erases a whole scope.
+    (`history`, `revert`); `forget` erases a whole scope. Consent proposals, the audit trail
+    and retention purge are the methods of `PrivacyMethods` (`proposals`, `audit`, `purge`).
 
     Args:
         store: Any LangGraph `BaseStore` (`FileSystemStore`, `InMemoryStore`, `SqliteStore`,

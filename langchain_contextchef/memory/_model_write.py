@@ -14,8 +14,10 @@ from typing import Any
 
 from langchain_contextchef._context_paths import memory_uri
 from langchain_contextchef._plan import Call, Plan
+from langchain_contextchef.consent import ConsentAction
 from langchain_contextchef.entry import EntryStatus, MemoryEntry, Provenance
 from langchain_contextchef.errors import DamagedEntryError
+from langchain_contextchef.memory import _consent
 from langchain_contextchef.memory._checks import UNSET, check_key, check_text
 from langchain_contextchef.memory._context import MemoryContext, read_one
 from langchain_contextchef.memory._section import exclusive
@@ -116,6 +118,10 @@ def model_write(
         return WriteResult("refused", key, refusal=bad_type)
     if provenance is None:
         provenance = Provenance(written_by="model")
+    action: ConsentAction = "update" if must_exist else "create"
+    replayed = yield from _consent.replay(ctx, action, key, provenance)
+    if replayed is not None:  # settled by a person on an earlier run of this graph task
+        return replayed
     try:
         before = yield from read_before_write(
             ctx, key, retire_keys, ttl=ttl, may_be_new=not must_exist, known=known
@@ -155,6 +161,17 @@ def model_write(
     for old in retire:
         if not (yield from veto(ctx, old.key, None, old.value)):
             return WriteResult("vetoed", key)
+    consent = None
+    if status == "active":  # a write the gate holds is already waiting for review
+        version = existing.version + 1 if existing is not None else before.last_version + 1
+        consent = yield from _consent.ask(
+            ctx, action, key, value=value, description=description, type=type,
+            provenance=provenance, existing=existing, supersedes=retire, version=version,
+        )  # fmt: skip
+        if consent is not None and consent.outcome is not None:
+            return consent.outcome  # waits for the person, or the person declined it
+        if consent is not None:
+            value, description = consent.value or value, consent.description
     entry = yield from write(
         ctx,
         key,
@@ -169,13 +186,15 @@ def model_write(
         last_version=before.last_version,
         status=status,
         retire=retire,
+        extra=consent.extra if consent is not None else (),
     )
     if decision is not None and decision.action == "quarantine":
         held = Refusal("gate", key, decision=decision)
         return WriteResult("quarantined", key, entry, refusal=held)
     notice = decision.notice(memory_uri(key)) if decision is not None else None
     done: WriteStatus = "updated" if must_exist else "created"
-    return WriteResult(done, key, entry, notice=notice, superseded=tuple(e.key for e in retire))
+    result = WriteResult(done, key, entry, notice=notice, superseded=tuple(e.key for e in retire))
+    return consent.finish(result) if consent is not None else result
 
 
 @exclusive
@@ -203,6 +222,10 @@ def model_delete(
     refused = check_allowed(ctx, key)
     if refused is not None:
         return refused
+    cause = provenance if provenance is not None else Provenance(written_by="model")
+    replayed = yield from _consent.replay(ctx, "delete", key, cause)
+    if replayed is not None:
+        return replayed
     try:
         existing = (yield from read_one(ctx, key)) if known is UNSET else known
     except DamagedEntryError:
@@ -214,6 +237,12 @@ def model_delete(
         return guarded
     if not (yield from veto(ctx, key, None, existing.value)):
         return WriteResult("vetoed", key)
-    cause = provenance if provenance is not None else Provenance(written_by="model")
-    yield from remove(ctx, existing, cause)
-    return WriteResult("deleted", key, existing)
+    consent = yield from _consent.ask(
+        ctx, "delete", key, value=None, description=None, type=None,
+        provenance=cause, existing=existing, version=existing.version,
+    )  # fmt: skip
+    if consent is not None and consent.outcome is not None:
+        return consent.outcome
+    yield from remove(ctx, existing, cause, extra=consent.extra if consent is not None else ())
+    result = WriteResult("deleted", key, existing)
+    return consent.finish(result) if consent is not None else result

@@ -20,6 +20,7 @@ from typing import Any
 from langgraph.store.base import PutOp
 
 from langchain_contextchef._plan import Invoke, Io, Plan, gather
+from langchain_contextchef.audit import AuditAction
 from langchain_contextchef.entry import (
     EntryStatus,
     HistoryStatus,
@@ -29,7 +30,7 @@ from langchain_contextchef.entry import (
 )
 from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.gate import GateDecision, WriteCandidate
-from langchain_contextchef.memory import _history, texts
+from langchain_contextchef.memory import _audit, _history, texts
 from langchain_contextchef.memory._checks import (
     UNSET,
     check_importance,
@@ -243,8 +244,12 @@ def write(
     status: EntryStatus = "active",
     retire: Sequence[MemoryEntry] = (),
     note: str | None = None,
+    extra: Sequence[PutOp] = (),
 ) -> Plan[MemoryEntry]:
-    """Write the new version of `key` (every check has passed) and return it."""
+    """Write the new version of `key` (every check has passed) and return it.
+
+    `extra` ops (a settled consent proposal, its audit record) go in the same batch.
+    """
     now = ctx.now()
     if isinstance(ttl, ResolvedExpiry):  # an absolute expiry carried over (a rename)
         expiry = ttl
@@ -296,6 +301,7 @@ def write(
         retire=retire if status == "active" else (),
         now=now,
         cause=provenance,
+        extra=extra,
     )
     if existing is None:
         yield from enforce_cap(ctx, key)
@@ -311,14 +317,24 @@ def store_entry(
     retire: Sequence[MemoryEntry],
     now: datetime,
     cause: Provenance | None,
+    action: AuditAction | None = None,
+    extra: Sequence[PutOp] = (),
 ) -> Plan[None]:
-    """Put `entry` and retire what it supersedes in one batch, then report the changes."""
+    """Put `entry` and retire what it supersedes in one batch, then report the changes.
+
+    The batch also holds the audit records of the change (`action` defaults to created,
+    updated or held) and any `extra` ops the caller adds.
+    """
     ops: list[Any] = [PutOp(ctx.entries_ns, entry.key, entry.to_stored(), index=["value"])]
     ops += archived
     for old in retire:
         ops += _history.retire(
             ctx, old, "superseded", now=now, cause=cause, superseded_by=entry.key
         )
+    done = action or _audit.write_action(entry, previous)
+    ops += _audit.entry_ops(ctx, done, entry, at=now, cause=cause)
+    ops += _audit.retired_ops(ctx, "superseded", retire, at=now, cause=cause)
+    ops += extra
     yield Io(ops)
     yield from changed(ctx, MemoryChangeEvent("set", entry.key, entry.value, previous, ctx.scope))
     for old in retire:
@@ -327,10 +343,17 @@ def store_entry(
 
 
 def remove(
-    ctx: MemoryContext, existing: MemoryEntry, cause: Provenance, status: HistoryStatus = "deleted"
+    ctx: MemoryContext,
+    existing: MemoryEntry,
+    cause: Provenance,
+    status: HistoryStatus = "deleted",
+    extra: Sequence[PutOp] = (),
 ) -> Plan[None]:
-    """Take `existing` out of memory into history, then report it."""
-    yield Io(_history.retire(ctx, existing, status, now=ctx.now(), cause=cause))
+    """Take `existing` out of memory into history (with its audit record), then report it."""
+    now = ctx.now()
+    ops = _history.retire(ctx, existing, status, now=now, cause=cause)
+    ops += _audit.entry_ops(ctx, "deleted", existing, at=now, cause=cause)
+    yield Io([*ops, *extra])
     yield from changed(
         ctx, MemoryChangeEvent("delete", existing.key, None, existing.value, ctx.scope)
     )

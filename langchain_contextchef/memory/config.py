@@ -33,8 +33,10 @@ from langchain_contextchef._literals import (
     check_literal,
 )
 from langchain_contextchef.budget import TokenCounterLike, token_counter
+from langchain_contextchef.consent import ConsentPolicy
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry
 from langchain_contextchef.gate import DEFAULT_GATE, WriteGate
+from langchain_contextchef.retention import RetentionPolicy
 from langchain_contextchef.ttl import TTL, parse_ttl
 
 __all__ = [
@@ -125,6 +127,14 @@ class MemoryConfig:
             (never the one being written) and the next compile tells the model which.
         evict: How victims are chosen: `"least_recently_recalled"`, the entries whose last
             full read or write is oldest.
+        consent: Which model writes wait for a person's approval (a LangGraph interrupt
+            inside a graph, a stored proposal elsewhere); `None`: none do. See
+            `langchain_contextchef.consent`.
+        retention: The maximum age of entries per memory type, enforced by every compile's
+            sweep and by `purge`; `None`: entries live until they expire or are deleted.
+            See `langchain_contextchef.retention`.
+        audit: Append an audit record (who, what, when; never the value) for every change,
+            in the same batch as the change. See `langchain_contextchef.audit`.
     """
 
     default_ttl: TTL = None
@@ -141,6 +151,9 @@ class MemoryConfig:
     recall: RecallMode = "inline"
     max_entries: int | None = None
     evict: EvictPolicy = "least_recently_recalled"
+    consent: ConsentPolicy | None = None
+    retention: RetentionPolicy | None = None
+    audit: bool = False
     _async_hooks: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -154,6 +167,10 @@ class MemoryConfig:
         if self.gate is not None and not isinstance(self.gate, WriteGate):
             msg = f"gate must be a WriteGate or None, got {type(self.gate).__name__}."
             raise TypeError(msg)
+        for name, kind in (("consent", ConsentPolicy), ("retention", RetentionPolicy)):
+            if getattr(self, name) is not None and not isinstance(getattr(self, name), kind):
+                msg = f"{name} must be a {kind.__name__} or None, got {getattr(self, name)!r:.60}."
+                raise TypeError(msg)
         types = _names("memory_types", self.memory_types, "['fact', 'preference']")
         if types is not None:
             if not types:

@@ -30,6 +30,7 @@ Example:
 from __future__ import annotations
 
 from langchain_contextchef.memory._compile_read import compile_read
+from langchain_contextchef.memory._consent import replay as consent_replay
 from langchain_contextchef.memory._context import (
     read_all,
     read_entries,
@@ -54,6 +55,7 @@ __all__ = [
     "check_writable",
     "compile_read",
     "exclusively",
+    "consent_replay",
     "judge_note",
     "model_delete",
     "model_write",

@@ -7,7 +7,7 @@ the model come from `memory.texts`, the one module that words outcomes.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal, TypeAlias
+from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from langchain_contextchef._context_paths import memory_uri
 from langchain_contextchef.entry import MemoryEntry
@@ -15,7 +15,18 @@ from langchain_contextchef.memory import texts
 from langchain_contextchef.memory._cache import ScopeSlot
 from langchain_contextchef.memory.texts import Refusal
 
-__all__ = ["CompileRead", "ForgetReceipt", "Refusal", "WriteResult", "WriteStatus"]
+if TYPE_CHECKING:
+    from langchain_contextchef.consent import Proposal
+
+__all__ = [
+    "CompileRead",
+    "ForgetReceipt",
+    "PurgeReport",
+    "PurgeSummary",
+    "Refusal",
+    "WriteResult",
+    "WriteStatus",
+]
 
 WriteStatus: TypeAlias = Literal[
     "created",
@@ -28,6 +39,8 @@ WriteStatus: TypeAlias = Literal[
     "vetoed",
     "refused",
     "stale",
+    "proposed",
+    "rejected",
 ]
 
 
@@ -39,13 +52,17 @@ class WriteResult:
         status: `created`, `updated`, `deleted` (success); `quarantined` (stored for review,
             never shown to the model); or `not_allowed`, `not_found`, `already_exists`,
             `vetoed`, `refused` (the gate, a bad type or supersede target), `stale` (a
-            compare-and-set named an old version), which leave the store unchanged.
+            compare-and-set named an old version), which leave the store unchanged;
+            `proposed` (held for a person's consent: stored as a proposal, not applied) or
+            `rejected` (the person declined it).
         key: The key the write addressed (for `not_allowed`, the key that is not allowed).
         entry: The entry after the write; for `already_exists` and `stale` the current one.
         allowed_keys: The allowed keys, for `not_allowed` messages.
         refusal: Why a `refused`, `stale` or `quarantined` write did not happen as asked.
         notice: For a successful write the gate redacted: a note for the model.
         superseded: Keys this write retired into history.
+        proposal: The consent proposal behind a `proposed` or `rejected` write, or behind a
+            write a person approved or edited.
     """
 
     status: WriteStatus
@@ -55,6 +72,7 @@ class WriteResult:
     refusal: Refusal | None = None
     notice: str | None = None
     superseded: tuple[str, ...] = ()
+    proposal: Proposal | None = None
 
     @property
     def ok(self) -> bool:
@@ -83,6 +101,10 @@ class WriteResult:
         if self.refusal is not None and not self.ok:  # gate, type, supersede, stale, held
             return texts.error(self.refusal)
         uri = memory_uri(self.key)
+        if self.proposal is not None:
+            consented = texts.consent_text(self.status, self.proposal, success)
+            if consented is not None:
+                return consented
         match self.status:
             case "not_allowed":
                 return texts.not_allowed(self.key, self.allowed_keys)
@@ -150,3 +172,52 @@ class CompileRead:
     evicted_keys: list[str] = field(default_factory=list)
     damaged_keys: list[str] = field(default_factory=list)
     reuse: ScopeSlot | None = field(default=None, repr=False, compare=False)
+
+
+@dataclass(frozen=True)
+class PurgeReport:
+    """What a retention purge removed from one scope.
+
+    Attributes:
+        scope: The scope.
+        removed: Keys of the entries retired (to history, or erased).
+        erased: Whether they were erased (no history kept) rather than retired to history.
+        history: History records dropped.
+        audit: Audit records dropped.
+        proposals: Consent proposals dropped (settled, or never answered).
+    """
+
+    scope: tuple[str, ...]
+    removed: tuple[str, ...] = ()
+    erased: bool = False
+    history: int = 0
+    audit: int = 0
+    proposals: int = 0
+
+    @property
+    def total(self) -> int:
+        """How many items the purge removed in all."""
+        return len(self.removed) + self.history + self.audit + self.proposals
+
+
+@dataclass(frozen=True)
+class PurgeSummary:
+    """What `purge_store` did across a store.
+
+    Attributes:
+        scopes: How many scopes were examined.
+        reports: One report per scope that lost something, in scope order.
+    """
+
+    scopes: int
+    reports: list[PurgeReport] = field(default_factory=list)
+
+    @property
+    def removed(self) -> int:
+        """Entries retired across every scope."""
+        return sum(len(r.removed) for r in self.reports)
+
+    @property
+    def total(self) -> int:
+        """Items removed across every scope (entries, history, audit, proposals)."""
+        return sum(r.total for r in self.reports)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from langchain_contextchef._context_paths import memory_uri
+from langchain_contextchef.consent import Proposal
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.gate import GateDecision
 
@@ -23,6 +24,7 @@ __all__ = [
     "Refusal",
     "RefusalKind",
     "already_exists",
+    "consent_text",
     "damaged_reason",
     "developer_message",
     "error",
@@ -163,3 +165,31 @@ def superseded(keys: tuple[str, ...]) -> str:
     """The sentence appended to a successful write that retired other entries."""
     retired = ", ".join(memory_uri(key) for key in keys)
     return f"It supersedes {retired}, which moved to history and is no longer shown to you."
+
+
+# ---- consent --------------------------------------------------------------------------------
+
+
+def consent_text(status: str, proposal: Proposal, success: str) -> str | None:
+    """The tool result for a write consent held, dropped, or let through after a change.
+
+    Returns `None` when consent changed nothing worth saying (a plain approval keeps the
+    usual success text, with a note that the user approved it).
+    """
+    uri = memory_uri(proposal.key)
+    if status == "proposed":
+        return (
+            f"{uri} was not saved yet: the write awaits the user's approval, and you will "
+            "not see it until they approve it. Do not write it again; carry on with the task."
+        )
+    if status == "rejected":
+        why = f" Their reason: {proposal.reason.rstrip('.')}." if proposal.reason else ""
+        return (
+            f"Error: the user declined this write, so nothing was saved at {uri}.{why} "
+            "Do not write it again unless the user asks you to."
+        )
+    if proposal.status == "edited" and proposal.value is not None:
+        return f"{success} The user edited it before saving; {uri} now holds:\n{proposal.value}"
+    if proposal.status == "approved":
+        return f"{success} The user approved it."
+    return None

@@ -175,6 +175,9 @@ def _outcome_of(
         # Stored for review by Memory's own gate; never injected until approved.
         reason = texts.reason(result.refusal) if result.refusal else "held for review"
         return ReflectionOutcome(target, "quarantined", candidate, reason, result.entry)
+    if result.status == "proposed" and result.proposal is not None:
+        reason = f"awaits the user's approval (proposal {result.proposal.id})"
+        return ReflectionOutcome(target, "refused", candidate, reason)
     if not result.ok:
         if result.refusal is not None:
             reason = texts.reason(result.refusal)

@@ -28,11 +28,12 @@ from langchain_contextchef._context_paths import (
 from langchain_contextchef._plan import Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.errors import DamagedEntryError
-from langchain_contextchef.memory import MemoryContext
+from langchain_contextchef.memory import MemoryContext, WriteResult
 from langchain_contextchef.memory.plans import (
     KNOWN_ABSENT,
     check_allowed,
     check_writable,
+    consent_replay,
     exclusively,
     model_delete,
     model_write,
@@ -290,34 +291,48 @@ def _memory_rename(
     dest = _args.destination(args, where)
     _refuse_disallowed(ctx, where.path)
     _refuse_disallowed(ctx, dest.path)
+    # A copy a person approved on an earlier run of this graph task (the delete then asked
+    # too) is not made again; see memory._consent.
+    copied = yield from consent_replay(ctx, "create", dest.path, provenance)
     source, target = yield from read_many(ctx, [where.path, dest.path])
     if source is None:
         return nothing_at(where.uri)
     refused = check_writable(source, version)
     if refused is not None:
         return refused.for_model("")
-    if target is not None:
-        return already_exists(dest.uri)
-    # The entry moves as it is: a rename must not drop its type or importance, nor give
-    # it the default TTL (which would make a permanent entry expire).
-    copied = yield from model_write(
-        ctx,
-        dest.path,
-        source.value,
-        description=source.description,
-        provenance=provenance,
-        must_exist=False,
-        type=source.type,
-        ttl=ResolvedExpiry(source.expires_at_turn, source.expires_at),
-        importance=source.importance,
-        known=KNOWN_ABSENT,
-    )
+    if copied is None:
+        if target is not None:
+            return already_exists(dest.uri)
+        copied = yield from _copy_entry(ctx, source, dest.path, provenance)
     if not copied.ok:
         return copied.for_model("")
     removed = yield from model_delete(ctx, where.path, provenance=provenance, known=source)
     if not removed.ok:
+        if removed.status in ("proposed", "rejected"):
+            return f"Copied {where.uri} to {dest.uri}. " + removed.for_model("")
         return f"Copied {where.uri} to {dest.uri}, but the original could not be removed."
     return f"Renamed {where.uri} to {dest.uri}."
+
+
+def _copy_entry(
+    ctx: MemoryContext, source: MemoryEntry, dest: str, provenance: Provenance
+) -> Plan[WriteResult]:
+    # The entry moves as it is: a rename must not drop its type or importance, nor give
+    # it the default TTL (which would make a permanent entry expire).
+    return (
+        yield from model_write(
+            ctx,
+            dest,
+            source.value,
+            description=source.description,
+            provenance=provenance,
+            must_exist=False,
+            type=source.type,
+            ttl=ResolvedExpiry(source.expires_at_turn, source.expires_at),
+            importance=source.importance,
+            known=KNOWN_ABSENT,
+        )
+    )
 
 
 MEMORY_COMMANDS: dict[str, MemoryCommand] = {

@@ -173,6 +173,20 @@ def check_langgraph_agent(nb: NotebookNode) -> None:
     other = stdout_of(nb, "other-user")
     assert "I don't know which language you use" in other and "Sam" not in other
 
+    asked = stdout_of(nb, "consent-ask").splitlines()
+    assert asked == [
+        "{'action': 'create', 'key': 'indent', 'old_value': None, 'new_value': 'tabs', "
+        "'type': 'preference'}",
+        "stored while waiting: None",
+    ]
+    resumed = stdout_of(nb, "consent-resume")
+    assert "The user edited it before saving" in resumed and "stored: 4 spaces" in resumed
+    assert "the user declined this write" in resumed and "keep spaces" in resumed
+    assert resumed.count("stored: 4 spaces") == 2
+    assert "('proposal_edited', 'user'), ('created', 'model'), ('proposal_rejected', 'user')" in (
+        resumed
+    )
+
 
 def check_create_agent_middleware(nb: NotebookNode) -> None:
     assert (

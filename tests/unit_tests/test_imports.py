@@ -3,6 +3,13 @@
 import langchain_contextchef
 
 EXPECTED_ALL = {
+    "AuditRecord",
+    "ConsentPolicy",
+    "EncryptedStore",
+    "Proposal",
+    "PurgeSummary",
+    "RetentionPolicy",
+    "purge_store",
     "ByType",
     "CompileInput",
     "CompileMeta",

@@ -1,0 +1,271 @@
+"""Retention as plans: what the sweep retires, and `purge` for one scope or a whole store.
+
+The compile's sweep asks `due` which entries leave memory now (TTL expiry, or past the
+retention age of their type) and `sweep_ops` how they leave: to history (status `expired`,
+with a note naming the rule when retention retired it) or, with `RetentionPolicy(erase=True)`,
+without a trace but the version marker. `purge` does the same without a compile and also
+drops history records, audit records and proposals past their age; `purge_store` runs it on
+every scope under a prefix, each scope in its own exclusive section.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from langgraph.store.base import BaseStore, PutOp
+
+from langchain_contextchef._plan import Io, Plan, gather, run_async, run_sync
+from langchain_contextchef.audit import AuditRecord
+from langchain_contextchef.consent import Proposal
+from langchain_contextchef.entry import HistoryRecord, MemoryChangeEvent, MemoryEntry
+from langchain_contextchef.memory import _audit, _consent, _history
+from langchain_contextchef.memory._context import (
+    AUDIT_NAMESPACE,
+    HISTORY_NAMESPACE,
+    MEMORY_NAMESPACE,
+    PROPOSALS_NAMESPACE,
+    MemoryContext,
+    clock_op,
+    entries_of,
+    own,
+    scan_op,
+    turn_of,
+)
+from langchain_contextchef.memory._events import changed
+from langchain_contextchef.memory._section import exclusive
+from langchain_contextchef.memory.config import COMPILE, MemoryConfig
+from langchain_contextchef.memory.results import PurgeReport, PurgeSummary
+
+__all__ = ["apurge_store", "due", "overdue", "purge", "purge_store", "sweep_ops"]
+
+_SCOPE_LABELS = (MEMORY_NAMESPACE, HISTORY_NAMESPACE, AUDIT_NAMESPACE, PROPOSALS_NAMESPACE)
+_PAGE = 1000
+
+
+def overdue(ctx: MemoryContext, entry: MemoryEntry, now: datetime) -> bool:
+    """Whether `entry` is past its type's maximum age (never without a retention policy)."""
+    policy = ctx.config.retention
+    return policy is not None and policy.overdue(entry, now)
+
+
+def due(ctx: MemoryContext, entry: MemoryEntry, *, turn: int, now: datetime) -> bool:
+    """Whether a sweep at `turn` and `now` takes `entry` out of memory."""
+    return entry.is_expired(turn=turn, now=now) or overdue(ctx, entry, now)
+
+
+def sweep_ops(ctx: MemoryContext, entry: MemoryEntry, *, turn: int, now: datetime) -> list[Any]:
+    """The ops that take a due `entry` out of memory, with its audit record."""
+    policy = ctx.config.retention
+    if entry.is_expired(turn=turn, now=now) or policy is None:
+        ops: list[Any] = _history.retire(ctx, entry, "expired", now=now, cause=None)
+        return ops + _audit.entry_ops(ctx, "expired", entry, at=now, cause=None)
+    note = policy.reason(entry)
+    audit = _audit.entry_ops(
+        ctx, "retained_out", entry, at=now, cause=None, actor="retention", note=note
+    )
+    if policy.erase:
+        # No history; the version marker alone stays, so a re-created key never reuses a
+        # version number.
+        retired = _history.retire(ctx, entry, "expired", now=now, cause=None)
+        kept = [op for op in retired if op.namespace != ctx.history_ns]
+        return kept + audit
+    retired = _history.retire(ctx, entry, "expired", now=now, cause=None, note=note)
+    return retired + audit
+
+
+def _stale_history(
+    ctx: MemoryContext, items: Sequence[Any], erased: set[str], now: datetime
+) -> list[Any]:
+    policy = ctx.config.retention
+    assert policy is not None
+    doomed = []
+    for item in own(ctx.history_ns, items):
+        try:
+            record = HistoryRecord.from_stored(item.value)
+        except (ValueError, TypeError, KeyError):
+            continue  # not ours to judge
+        when = record.recorded_at or record.entry.updated_at
+        if record.key in erased or policy.record_overdue(record.entry.type, when, now):
+            doomed.append(item)
+    return doomed
+
+
+def _stale_audit(ctx: MemoryContext, items: Sequence[Any], now: datetime) -> list[Any]:
+    policy = ctx.config.retention
+    assert policy is not None
+    doomed = []
+    for item in own(_audit.audit_ns(ctx), items):
+        try:
+            record = AuditRecord.from_stored(item.value)
+        except (ValueError, TypeError):
+            continue
+        if policy.record_overdue(record.type, record.at, now):
+            doomed.append(item)
+    return doomed
+
+
+def _stale_proposals(ctx: MemoryContext, items: Sequence[Any], now: datetime) -> list[Any]:
+    policy = ctx.config.retention
+    assert policy is not None
+    doomed = []
+    for item in own(_consent.proposals_ns(ctx), items):
+        try:
+            proposal = Proposal.from_stored(item.value)
+        except (ValueError, TypeError):
+            continue
+        when = proposal.decided_at or proposal.proposed_at
+        if when is not None and policy.record_overdue(proposal.type, when, now):
+            doomed.append(item)
+    return doomed
+
+
+@exclusive
+def purge(ctx: MemoryContext) -> Plan[PurgeReport]:
+    """Apply the retention policy to this scope now, without a compile (the clock stays).
+
+    Entries past their age (or past a TTL) leave memory as a sweep would take them; history
+    records, audit records and proposals past their age are deleted. One read batch and one
+    write batch. Without a retention policy only expired entries are swept.
+    """
+    got = yield from gather(
+        items=scan_op(ctx.entries_ns),
+        clock=clock_op(ctx),
+        history=scan_op(ctx.history_ns),
+        audit=scan_op(_audit.audit_ns(ctx)),
+        proposals=scan_op(_consent.proposals_ns(ctx)),
+    )
+    now, turn = ctx.now(), turn_of(got.clock)
+    leaving = [e for e in entries_of(ctx, got.items) if due(ctx, e, turn=turn, now=now)]
+    ops: list[Any] = []
+    for entry in leaving:
+        ops += sweep_ops(ctx, entry, turn=turn, now=now)
+    policy = ctx.config.retention
+    history: list[Any] = []
+    audit: list[Any] = []
+    proposals: list[Any] = []
+    erase = policy is not None and policy.erase
+    if policy is not None:
+        erased = (
+            {e.key for e in leaving if not e.is_expired(turn=turn, now=now)} if erase else set()
+        )
+        history = _stale_history(ctx, got.history, erased, now)
+        audit = _stale_audit(ctx, got.audit, now)
+        proposals = _stale_proposals(ctx, got.proposals, now)
+    ops += [PutOp(item.namespace, item.key, None) for item in (*history, *audit, *proposals)]
+    if ops:
+        yield Io(ops)
+    for entry in leaving:
+        yield from changed(
+            ctx, MemoryChangeEvent("expire", entry.key, None, entry.value, ctx.scope)
+        )
+    return PurgeReport(
+        ctx.scope,
+        tuple(e.key for e in leaving),
+        erase,
+        len(history),
+        len(audit),
+        len(proposals),
+    )
+
+
+def _scopes_of(namespaces: Sequence[tuple[str, ...]]) -> set[tuple[str, ...]]:
+    return {tuple(ns[:-1]) for ns in namespaces if ns and ns[-1] in _SCOPE_LABELS}
+
+
+def _list_scopes(store: BaseStore, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
+    found: set[tuple[str, ...]] = set()
+    offset = 0
+    while True:
+        page = store.list_namespaces(prefix=prefix or None, limit=_PAGE, offset=offset)
+        found |= _scopes_of(page)
+        if len(page) < _PAGE:
+            return sorted(found)
+        offset += _PAGE
+
+
+async def _alist_scopes(store: BaseStore, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
+    found: set[tuple[str, ...]] = set()
+    offset = 0
+    while True:
+        page = await store.alist_namespaces(prefix=prefix or None, limit=_PAGE, offset=offset)
+        found |= _scopes_of(page)
+        if len(page) < _PAGE:
+            return sorted(found)
+        offset += _PAGE
+
+
+def _context(
+    scope: tuple[str, ...], config: MemoryConfig, clock: Callable[[], datetime] | None
+) -> MemoryContext:
+    return (
+        MemoryContext(scope, config, clock) if clock is not None else MemoryContext(scope, config)
+    )
+
+
+def purge_store(
+    store: BaseStore,
+    config: MemoryConfig,
+    *,
+    prefix: Sequence[str] = (),
+    clock: Callable[[], datetime] | None = None,
+) -> PurgeSummary:
+    """Purge every scope under `prefix` by `config.retention`, one exclusive section each.
+
+    Meant for a cron job (`contextchef purge --store postgresql://...`): it needs no graph
+    and no compile, and other writers keep working while it runs (each scope is locked only
+    while it is purged). Hooks in `config` are called as a compile's sweep would call them.
+
+    Args:
+        store: Any LangGraph store (wrap it in `EncryptedStore` if it is encrypted).
+        config: The memory config; its `retention` policy decides what goes.
+        prefix: Purge only scopes under these labels (`()`: the whole store).
+        clock: Returns "now"; injectable for tests.
+
+    Returns:
+        How many scopes were examined and what each lost.
+
+    Example:
+        ```python
+        from datetime import datetime, timedelta, timezone
+        from langgraph.store.memory import InMemoryStore
+        from langchain_contextchef import Memory, MemoryConfig
+        from langchain_contextchef.memory import purge_store
+        from langchain_contextchef.retention import RetentionPolicy
+
+        store = InMemoryStore()
+        config = MemoryConfig(retention=RetentionPolicy(default=timedelta(days=30)))
+        long_ago = lambda: datetime(2020, 1, 1, tzinfo=timezone.utc)
+        for user in ("ada", "bob"):
+            Memory(store, config, scope=("users", user), clock=long_ago).set("tone", "dry")
+        summary = purge_store(store, config, prefix=("users",))
+        assert (summary.scopes, summary.removed) == (2, 2)
+        assert Memory(store, config, scope=("users", "ada")).get("tone") is None
+        ```
+    """
+    config.refuse_async(COMPILE)
+    reports: list[PurgeReport] = []
+    scopes = _list_scopes(store, tuple(prefix))
+    for scope in scopes:
+        report = run_sync(purge(_context(scope, config, clock)), store)
+        if report.total:
+            reports.append(report)
+    return PurgeSummary(len(scopes), reports)
+
+
+async def apurge_store(
+    store: BaseStore,
+    config: MemoryConfig,
+    *,
+    prefix: Sequence[str] = (),
+    clock: Callable[[], datetime] | None = None,
+) -> PurgeSummary:
+    """Async `purge_store`."""
+    reports: list[PurgeReport] = []
+    scopes = await _alist_scopes(store, tuple(prefix))
+    for scope in scopes:
+        report = await run_async(purge(_context(scope, config, clock)), store)
+        if report.total:
+            reports.append(report)
+    return PurgeSummary(len(scopes), reports)

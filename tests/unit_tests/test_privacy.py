@@ -1,0 +1,75 @@
+"""Retention, the audit trail and encryption at rest: the shared `PrivacySuite` on
+`InMemoryStore`, plus the policy checks that need no store."""
+
+from __future__ import annotations
+
+import time
+from datetime import timedelta
+
+import pytest
+from langgraph.store.memory import InMemoryStore
+
+from langchain_contextchef import Memory, MemoryConfig
+from langchain_contextchef.encryption import EncryptedStore, generate_key
+from langchain_contextchef.retention import RetentionPolicy
+from tests.support.suites.privacy import PrivacySuite
+
+
+class TestPrivacy(PrivacySuite):
+    """The privacy suite on `InMemoryStore`."""
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error"),
+    [
+        ({"default": timedelta(0)}, ValueError),
+        ({"max_age": {"event": 30}}, ValueError),
+        ({"max_age": [("event", timedelta(days=1))]}, TypeError),
+        ({"history_max_age": timedelta(days=-1)}, ValueError),
+    ],
+)
+def test_a_retention_policy_refuses_nonsense(kwargs: dict[str, object], error: type) -> None:
+    with pytest.raises(error):
+        RetentionPolicy(**kwargs)  # type: ignore[arg-type]
+
+
+def test_a_malformed_key_is_refused_before_anything_is_stored() -> None:
+    with pytest.raises(ValueError, match="not a valid encryption key"):
+        EncryptedStore(InMemoryStore(), "not-a-key")
+    with pytest.raises(ValueError, match="at least one key"):
+        EncryptedStore(InMemoryStore(), [])
+
+
+def test_filters_on_encrypted_fields_are_refused_with_the_way_out() -> None:
+    store = EncryptedStore(InMemoryStore(), generate_key())
+    store.put(("ns",), "k", {"key": "k", "text": "x"})
+    assert [i.key for i in store.search(("ns",), filter={"key": "k"})] == ["k"]
+    with pytest.raises(ValueError, match="clear_fields"):
+        store.search(("ns",), filter={"text": "x"})
+
+
+def test_an_encrypted_store_reports_no_index_and_never_embeds() -> None:
+    memory = Memory(EncryptedStore(InMemoryStore(), generate_key()))
+    assert memory.context.indexed is False
+
+
+def test_plaintext_written_before_encryption_is_read_and_sealed_by_rotate() -> None:
+    raw = InMemoryStore()
+    Memory(raw).set("tone", "PLAIN-dry")
+    key = generate_key()
+    sealed = EncryptedStore(raw, key)
+    assert Memory(sealed).get("tone") == "PLAIN-dry"
+    assert sealed.rotate() >= 2
+    assert "PLAIN" not in str([i.value for i in raw.search((), limit=100)])
+    assert Memory(EncryptedStore(raw, key)).get("tone") == "PLAIN-dry"
+
+
+def test_purge_without_retention_sweeps_only_what_expired() -> None:
+    memory = Memory(InMemoryStore(), MemoryConfig())
+    memory.set("tone", "dry")
+    memory.set("flash", "gone", ttl={"ms": 1})
+    memory.set("later", "stays", ttl=timedelta(days=1))
+    time.sleep(0.01)
+    report = memory.purge()
+    assert report.removed == ("flash",)
+    assert [e.key for e in memory.list()] == ["tone", "later"]
