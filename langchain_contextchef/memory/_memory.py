@@ -1,10 +1,8 @@
 """`Memory`: the public face of one scope's memory; every method is one plan run at the door.
 
-The plans live in the package's modules (`_write`, `_model_write`, `_governance`, ...) and
-take a `MemoryContext`; `Memory` binds one to a store and runs plans through `run` (sync) or
-`arun` (async). Those two methods are also the door for the rest of the package: the tools,
-the compile step and reflection build plans from `langchain_contextchef.memory.plans` and
-run them here, so the sync-only hook check happens in exactly one place.
+Plans take a `MemoryContext`; `Memory` binds one to a store and runs plans through `run`
+(sync) or `arun` (async), the door the tools, the compile step and reflection also use (with
+plans from `memory.plans`), so the sync-only hook check happens in exactly one place.
 """
 
 from __future__ import annotations

@@ -96,7 +96,7 @@ async def test_aforget(kind: int, tmp_path: Path) -> None:
     assert receipt.deleted == {
         "memory": 1,
         "memory_history": 1,
-        "memory_meta": 1,
+        "memory_meta": 2,  # the turn clock and the scope's stamp
         "notes": 1,
         "memory_audit": 2,
         "memory_proposals": 0,
