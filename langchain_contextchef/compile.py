@@ -39,6 +39,7 @@ from langchain_contextchef.budget import (
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory import CompileRead, MemoryContext
 from langchain_contextchef.memory.plans import compile_read
+from langchain_contextchef.query import conversation_query
 from langchain_contextchef.render import (
     memory_instruction,
     render_dynamic_state,
@@ -243,6 +244,7 @@ def fit_block(
         budget=budget,
         count=count,
         index_mode=index_mode,
+        index_share=ctx.config.recall_index_share,
     )
     shown = {e.key for e in fitted.full} | {e.key for e in fitted.index}
     omitted = {k: why for k, why in read.omitted.items() if k not in shown}
@@ -344,7 +346,14 @@ def compile_plan(
     block = ""
     placement: MemoryPlacement = "after_system"
     if ctx is not None:
-        read = yield from compile_read(ctx, last_user_text(messages))
+        options = ctx.config
+        parts = conversation_query(
+            messages,
+            turns=options.query_turns,
+            decay=options.query_decay,
+            assistant_weight=options.query_assistant_weight,
+        )
+        read = yield from compile_read(ctx, last_user_text(messages), parts)
         instruction = memory_instruction(settings.vocabulary)
         count = token_counter(ctx.config.token_counter).text
         budget = _memory_budget(settings, ctx)

@@ -8,6 +8,7 @@ the eviction note it reports). After the section, the selector runs exactly once
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -35,6 +36,7 @@ from langchain_contextchef.memory._recall import evicted_note_ops
 from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory._stamp import changes_since, stamp_op, token_of
 from langchain_contextchef.memory.results import CompileRead
+from langchain_contextchef.query import query_text
 from langchain_contextchef.selectors import MemorySelector, SelectionContext
 
 __all__ = ["compile_read", "select"]
@@ -63,6 +65,7 @@ def select(
     now: datetime,
     query: str | None,
     relevance: dict[str, float] | None,
+    queries: Sequence[tuple[str, float]] = (),
 ) -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
     """Run the selector once on the active entries.
 
@@ -78,6 +81,7 @@ def select(
     if isinstance(selector, MemorySelector):
         context = SelectionContext(
             query=query or "",
+            queries=tuple(queries),
             token_budget=ctx.config.token_budget,
             count_tokens=token_counter(ctx.config.token_counter).text,
             turn=turn,
@@ -218,7 +222,9 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
     return _Swept(kept, damaged, turn, expired, evicted, relevance, None)
 
 
-def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRead]:
+def compile_read(
+    ctx: MemoryContext, query: str | None = None, queries: Sequence[tuple[str, float]] = ()
+) -> Plan[CompileRead]:
     """Sweep expired entries, advance the turn clock once, and select what to inject.
 
     The read, the sweep and the clock's advance are one exclusive section of the scope, so
@@ -227,9 +233,11 @@ def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRe
 
     Args:
         ctx: The scope.
-        query: The text relevance selectors rank against (the last user message).
+        query: The last user message.
+        queries: The relevance query built from the conversation, as weighted parts (see
+            `langchain_contextchef.query`); the store's semantic search gets their text.
     """
-    swept = yield from _sweep_and_advance(ctx, query)
+    swept = yield from _sweep_and_advance(ctx, query_text(tuple(queries)) if queries else query)
 
     def choose() -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
         selected, unselected, omitted = select(
@@ -239,6 +247,7 @@ def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRe
             now=ctx.now(),
             query=query,
             relevance=swept.relevance,
+            queries=queries,
         )
         omitted.update((key, "damaged") for key in swept.damaged)
         return selected, unselected, omitted

@@ -19,9 +19,9 @@ import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
-from langgraph.store.base import GetOp, Item, SearchOp
+from langgraph.store.base import GetOp, Item, PutOp, SearchOp
 
 from langchain_contextchef._plan import Io, Plan, gather
 from langchain_contextchef.entry import MemoryEntry
@@ -47,6 +47,8 @@ __all__ = [
     "entries_of",
     "entry_of",
     "entry_op",
+    "entry_put",
+    "index_fields_of",
     "evicted_op",
     "own",
     "read_all",
@@ -119,6 +121,9 @@ class MemoryContext:
             of this scope (plans never do I/O through it). `None` disables the cache.
         newest_first: Whether the store's search lists the most recently written item
             first, so a compile can notice a write that bypassed the package.
+        index_fields: What entry writes ask the store to embed: `False` (the store has no
+            vector index), `None` (the fields the developer configured on the store's
+            index), or our default, the entry's key, description and value as one text.
         entries_ns: `scope + ("memory",)`.
         meta_ns: `scope + ("memory_meta",)`.
         history_ns: `scope + ("memory_history",)`.
@@ -132,6 +137,7 @@ class MemoryContext:
     indexed: bool = False
     store: Any = field(default=None, repr=False, compare=False)
     newest_first: bool = False
+    index_fields: list[str] | Literal[False] | None = False
     entries_ns: tuple[str, ...] = field(init=False)
     meta_ns: tuple[str, ...] = field(init=False)
     history_ns: tuple[str, ...] = field(init=False)
@@ -175,6 +181,47 @@ def scan_op(namespace: tuple[str, ...], *, filter: dict[str, Any] | None = None)
 def own(namespace: tuple[str, ...], items: Sequence[ItemT]) -> list[ItemT]:
     """The items of exactly `namespace` among search results (a search matches a prefix)."""
     return [item for item in items if tuple(item.namespace) == namespace]
+
+
+ABOUT_FIELD = "about"
+"""The stored field that holds what identifies an entry (key, description, value) for the
+store's vector index; written only when the store has an index without configured fields."""
+
+
+def index_fields_of(store: Any) -> list[str] | Literal[False] | None:
+    """What entry writes on `store` embed (see `MemoryContext.index_fields`)."""
+    index = getattr(store, "index_config", None)
+    if not index:
+        return False
+    return None if index.get("fields") else [ABOUT_FIELD]
+
+
+def about_text(entry: MemoryEntry) -> str:
+    """What identifies an entry, as one text to embed: its key, description and value."""
+    head = entry.key.replace("_", " ").replace("-", " ")
+    if entry.description:
+        head += f" ({entry.description})"
+    return f"{head}: {entry.value}"
+
+
+def entry_put(ctx: MemoryContext, entry: MemoryEntry, before: MemoryEntry | None) -> PutOp:
+    """The op that stores `entry`, embedding it only when the store indexes and its text changed.
+
+    `before` is the version it replaces: when what the index holds for it is unchanged (a
+    new type, importance or expiry), the store keeps the vectors it has (`index=False`).
+    """
+    value = entry.to_stored()
+    if ctx.index_fields is False:
+        return PutOp(ctx.entries_ns, entry.key, value, index=False)
+    if ctx.index_fields is None:  # the developer's fields: re-embed unless the texts stand
+        same = before is not None and (before.value, before.description) == (
+            entry.value,
+            entry.description,
+        )
+        return PutOp(ctx.entries_ns, entry.key, value, index=False if same else None)
+    value[ABOUT_FIELD] = about_text(entry)
+    same = before is not None and about_text(before) == value[ABOUT_FIELD]
+    return PutOp(ctx.entries_ns, entry.key, value, index=False if same else [ABOUT_FIELD])
 
 
 def entry_op(ctx: MemoryContext, key: str) -> GetOp:

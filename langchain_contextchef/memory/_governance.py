@@ -71,6 +71,7 @@ def approve(ctx: MemoryContext, key: str) -> Plan[MemoryEntry]:
         now=ctx.now(),
         cause=Provenance(written_by="developer"),
         action="approved",
+        before=entry,
     )
     return approved
 

@@ -1,8 +1,7 @@
 """`Memory`: the public face of one scope's memory; every method is one plan run at the door.
 
-Plans take a `MemoryContext`; `Memory` binds one to a store and runs plans through `run`
-(sync) or `arun` (async), the door the tools, the compile step and reflection also use (with
-plans from `memory.plans`), so the sync-only hook check happens in exactly one place.
+Plans take a `MemoryContext`; `Memory` binds one to a store and runs plans through `run` or
+`arun`, the door the tools, the compile and reflection also use (plans from `memory.plans`).
 """
 
 from __future__ import annotations
@@ -24,6 +23,7 @@ from langchain_contextchef.memory._compile_read import compile_read
 from langchain_contextchef.memory._context import (
     FORGET_NAMESPACES,
     MemoryContext,
+    index_fields_of,
     now_utc,
     read_entries,
     read_one,
@@ -109,6 +109,7 @@ class Memory(PrivacyMethods):
             self.config,
             clock or now_utc,
             indexed=bool(getattr(store, "index_config", None)),
+            index_fields=index_fields_of(store),
             store=store,
             newest_first=lists_newest_first(store),
         )

@@ -15,6 +15,7 @@ from langchain_contextchef.memory._context import (
     CLOCK_KEY,
     MemoryContext,
     entries_and_damaged,
+    entry_put,
     read_all,
     scan_op,
 )
@@ -72,7 +73,7 @@ def _replace(ctx: MemoryContext, restored: list[MemoryEntry], turn: int) -> Plan
         floor = old.version if old is not None else left[entry.key]
         if entry.version <= floor:
             entry = entry.evolve(update_count=floor + 1)
-        ops.append(PutOp(ctx.entries_ns, entry.key, entry.to_stored(), index=["value"]))
+        ops.append(entry_put(ctx, entry, old))
     ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn}, index=False))
     yield Io(ops)
 

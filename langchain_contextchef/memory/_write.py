@@ -43,6 +43,7 @@ from langchain_contextchef.memory._context import (
     clock_op,
     entry_of,
     entry_op,
+    entry_put,
     own,
     scan_op,
     turn_of,
@@ -302,6 +303,7 @@ def write(
         now=now,
         cause=provenance,
         extra=extra,
+        before=existing,
     )
     if existing is None:
         yield from enforce_cap(ctx, key)
@@ -319,13 +321,16 @@ def store_entry(
     cause: Provenance | None,
     action: AuditAction | None = None,
     extra: Sequence[PutOp] = (),
+    before: MemoryEntry | None = None,
 ) -> Plan[None]:
     """Put `entry` and retire what it supersedes in one batch, then report the changes.
+
+    `before` is the stored version it replaces, so an unchanged text is not embedded again.
 
     The batch also holds the audit records of the change (`action` defaults to created,
     updated or held) and any `extra` ops the caller adds.
     """
-    ops: list[Any] = [PutOp(ctx.entries_ns, entry.key, entry.to_stored(), index=["value"])]
+    ops: list[Any] = [entry_put(ctx, entry, before)]
     ops += archived
     for old in retire:
         ops += _history.retire(

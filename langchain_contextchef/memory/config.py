@@ -116,9 +116,18 @@ class MemoryConfig:
             `None` accepts any type.
         token_budget: The most tokens the rendered memory block may take in a compile;
             entries are kept in the selector's order while they fit (`None`: no limit).
-        token_counter: How `token_budget` is counted: `None` for LangChain's
-            `count_tokens_approximately`, a chat model (its `get_num_tokens`), or a
+        token_counter: How `token_budget` is counted: `"calibrated"` (the default: within
+            about 5% of a real tokenizer on memory blocks), `None` for LangChain's
+            `count_tokens_approximately` (it undercounts markup by about a fifth),
+            `"cl100k"` (the `tokenizer` extra), a chat model (its `get_num_tokens`), or a
             `Callable[[str], int]`.
+        query_turns: How many of the latest user turns the relevance query is built from
+            (see `langchain_contextchef.query.conversation_query`).
+        query_decay: The weight of each older user turn relative to the next newer one.
+        query_assistant_weight: The weight of an assistant turn relative to the user turn
+            it answered (`0` leaves assistant turns out).
+        recall_index_share: In recall mode, the share of the token budget kept for
+            `<memory_index>` rows (`None`: full entries first, rows with what is left).
         recall: `"inline"` injects every selected entry in full; `"index"` injects the
             selected entries in full and lists the rest in a compact `<memory_index>` (key,
             type, description) that the model reads in full on demand (`recall_memory` in
@@ -147,7 +156,11 @@ class MemoryConfig:
     gate: WriteGate | None = DEFAULT_GATE
     memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES
     token_budget: int | None = None
-    token_counter: TokenCounterLike = None
+    token_counter: TokenCounterLike = "calibrated"
+    query_turns: int = 3
+    query_decay: float = 0.5
+    query_assistant_weight: float = 0.0
+    recall_index_share: float | None = None
     recall: RecallMode = "inline"
     max_entries: int | None = None
     evict: EvictPolicy = "least_recently_recalled"
@@ -164,6 +177,22 @@ class MemoryConfig:
         _check_positive("token_budget", self.token_budget, "tokens for the memory block")
         _check_positive("max_entries", self.max_entries, "entries kept per scope")
         token_counter(self.token_counter)
+        _check_positive("query_turns", self.query_turns, "user turns the query reads")
+        for name, low, high in (
+            ("query_decay", 0.0, 1.0),
+            ("query_assistant_weight", 0.0, 1.0),
+            ("recall_index_share", 0.0, 0.999),
+        ):
+            value = getattr(self, name)
+            if value is None and name == "recall_index_share":
+                continue
+            if (
+                isinstance(value, bool)
+                or not isinstance(value, int | float)
+                or not low <= value <= high
+            ):
+                msg = f"{name} must be a number from {low:g} to {high:g}, got {value!r}."
+                raise ValueError(msg)
         if self.gate is not None and not isinstance(self.gate, WriteGate):
             msg = f"gate must be a WriteGate or None, got {type(self.gate).__name__}."
             raise TypeError(msg)
