@@ -54,6 +54,7 @@ conversation.
 - description: one line saying when the memory is useful.
 - evidence: a short quote copied word for word from the user's message that supports it.
 - confidence: from 0 to 1, how sure you are that the user meant it and that it will stay true.
+- supersedes: the keys of existing memories under another key that this one makes untrue (the old home city after a move); they are retired, not deleted. Usually empty.
 
 The memories that already exist are listed before the conversation. When the conversation \
 changes or refines one of them, reuse its exact key and give the complete new value; never \

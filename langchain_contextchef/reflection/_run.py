@@ -145,8 +145,18 @@ class ReflectionRun:
             provenance=provenance,
             must_exist=current is not None,
             type=kind,
+            # Only a new key retires others: an update of a key already replaces its fact.
+            supersedes=self._retired(candidate, target) if current is None else (),
         )
+        for retired in result.superseded:  # gone from memory: later candidates cannot use it
+            self.existing.pop(retired, None)
         return _outcome_of(result, target, candidate)
+
+    def _retired(self, candidate: ReflectionCandidate, target: str) -> tuple[str, ...]:
+        # Keys the proposal names as replaced, spelled as they exist; unknown ones are dropped
+        # (a reflector guessing a key must not turn a good memory into a refused one).
+        found = (self.by_norm.get(normalise_key(k), k) for k in candidate.supersedes)
+        return tuple(dict.fromkeys(k for k in found if k in self.existing and k != target))
 
     def _malformed(
         self, candidate: ReflectionCandidate, key: str, value: str, kind: str, norm: str

@@ -50,6 +50,10 @@ class ReflectionCandidate(BaseModel):
     description: str = Field(description="One line: when this memory is useful.")
     evidence: str = Field(description="A word-for-word quote from the user supporting it.")
     confidence: float = Field(description="From 0 to 1: how sure the memory is right.")
+    supersedes: list[str] = Field(
+        default_factory=list,
+        description="Keys of existing memories this one replaces because they no longer hold.",
+    )
 
 
 class ReflectionResult(BaseModel):

@@ -367,3 +367,20 @@ def test_quarantine_from_the_reflectors_own_gate_stores_nothing() -> None:
     report = reflector.invoke([HumanMessage(text)])
     assert "cannot hold entries for review" in (report.refused[0].reason or "")
     assert memory.list() == []
+
+
+def test_a_reflected_fact_that_replaces_another_retires_it_to_history() -> None:
+    memory = Memory(InMemoryStore())
+    memory.set("home_city", "Brisbane", type="fact")
+    moved = cand(
+        "current_city",
+        "Lives in Sydney since March",
+        "I moved to Sydney in March",
+        type="fact",
+        supersedes=["home-city", "no_such_key"],  # spelled differently, and one unknown
+    )
+    reflector = MemoryReflector(make(ReflectionResult(candidates=[moved])), memory)
+    report = reflector.reflect([HumanMessage("I moved to Sydney in March")])
+    assert report.created_keys == ["current_city"]
+    assert memory.get("home_city") is None
+    assert memory.history("home_city")[-1].superseded_by == "current_city"
