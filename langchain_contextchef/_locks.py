@@ -96,7 +96,18 @@ def _is(store: BaseStore, *classes: type | None) -> bool:
     return any(cls is not None and isinstance(store, cls) for cls in classes)
 
 
+_KINDS: dict[type, str] = {}
+
+
 def _kind(store: BaseStore) -> str:
+    # By type, once: a runtime protocol check walks the class's members every time.
+    kind = _KINDS.get(type(store))
+    if kind is None:
+        kind = _KINDS[type(store)] = _kind_of(store)
+    return kind
+
+
+def _kind_of(store: BaseStore) -> str:
     if isinstance(store, SupportsScopeLock):
         return "own"
     if _is(store, PostgresStore):
