@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from langgraph.store.base import PutOp, SearchOp
+from langgraph.store.base import Item, PutOp, SearchOp
 
 from langchain_contextchef._plan import Call, Io, Plan, gather
 from langchain_contextchef.budget import token_counter
@@ -103,7 +103,7 @@ class _Swept:
 
 
 @exclusive
-def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
+def _sweep_and_advance(ctx: MemoryContext, query: str | None, marker: str | None) -> Plan[_Swept]:
     # Alone in the scope: this compile claims turn `turn` (no other compile can), decides
     # expiry on it, and writes the sweep and the advanced clock in one batch.
     capped = ctx.config.max_entries is not None
@@ -116,6 +116,11 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
     )
     entries, damaged = entries_and_damaged(ctx, got.items)
     turn = turn_of(got.clock)
+    # Turns per user message: a compile for the message that already claimed a turn (the
+    # marker stored with the clock) claims that same turn again and leaves the clock alone.
+    same_message = _same_message(got.clock, marker)
+    if same_message:
+        turn = max(turn - 1, 0)
     evicted: list[str] = []
     if got.evicted is not None:
         evicted = [k for k in got.evicted.value.get("keys", []) if isinstance(k, str)]
@@ -135,9 +140,12 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
     ops: list[Any] = []
     for entry in expired:
         ops += _history.retire(ctx, entry, "expired", now=now, cause=None)
-    ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn + 1}, index=False))
+    if not same_message:
+        clock = {"turn": turn + 1} if marker is None else {"turn": turn + 1, "marker": marker}
+        ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, clock, index=False))
     ops += evicted_note_ops(ctx, evicted, evicted)
-    yield Io(ops)
+    if ops:
+        yield Io(ops)
     for entry in expired:
         event = MemoryChangeEvent("expire", entry.key, None, entry.value, ctx.scope)
         yield from changed(ctx, event)
@@ -146,7 +154,13 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
     return _Swept(kept, damaged, turn, expired, evicted, relevance)
 
 
-def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRead]:
+def _same_message(clock: Item | None, marker: str | None) -> bool:
+    return marker is not None and clock is not None and clock.value.get("marker") == marker
+
+
+def compile_read(
+    ctx: MemoryContext, query: str | None = None, marker: str | None = None
+) -> Plan[CompileRead]:
     """Sweep expired entries, advance the turn clock once, and select what to inject.
 
     The read, the sweep and the clock's advance are one exclusive section of the scope, so
@@ -156,8 +170,12 @@ def compile_read(ctx: MemoryContext, query: str | None = None) -> Plan[CompileRe
     Args:
         ctx: The scope.
         query: The text relevance selectors rank against (the last user message).
+        marker: Counts turns per user message: a marker of the last user message, stored
+            with the clock. The clock advances only when it differs from the stored one;
+            otherwise this compile claims the same turn as the last one. `None` advances
+            on every compile (one turn per model call).
     """
-    swept = yield from _sweep_and_advance(ctx, query)
+    swept = yield from _sweep_and_advance(ctx, query, marker)
     selected, unselected, omitted = select(
         ctx,
         swept.entries,

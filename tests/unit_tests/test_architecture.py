@@ -49,6 +49,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "budget",
             "selectors",
             "render",
+            "_render",
             "compaction",
             "store",
             "_format",
