@@ -25,10 +25,10 @@ from typing import Any
 
 from benchmarks._timing import flatten, print_table
 
-BENCHES = ("compile", "cache", "dispatch", "memory", "store", "gate", "tokens")
+BENCHES = ("compile", "cache", "dispatch", "memory", "store", "gate", "tokens", "recall")
 """Bench names, run in this order; `store` and `gate` are owned by their own modules."""
 
-_SELF_PRINTING = {"compile", "cache", "dispatch", "memory", "tokens"}
+_SELF_PRINTING = {"compile", "cache", "dispatch", "memory", "tokens", "recall"}
 _HERE = Path(__file__).resolve().parent
 
 
