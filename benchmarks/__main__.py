@@ -25,10 +25,29 @@ from typing import Any
 
 from benchmarks._timing import flatten, print_table
 
-BENCHES = ("compile", "cache", "dispatch", "memory", "store", "gate", "tokens", "relevance")
+BENCHES = (
+    "compile",
+    "cache",
+    "dispatch",
+    "memory",
+    "store",
+    "gate",
+    "tokens",
+    "relevance",
+    "recall",
+)
 """Bench names, run in this order; `store` and `gate` are owned by their own modules."""
 
-_SELF_PRINTING = {"compile", "cache", "dispatch", "memory", "store", "tokens", "relevance"}
+_SELF_PRINTING = {
+    "compile",
+    "cache",
+    "dispatch",
+    "memory",
+    "store",
+    "tokens",
+    "relevance",
+    "recall",
+}
 _HERE = Path(__file__).resolve().parent
 
 

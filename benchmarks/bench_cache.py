@@ -8,7 +8,8 @@ For every turn and strategy the request body is built offline, exactly as LangCh
 it: `ChatAnthropic(...).bind_tools(tools)` / `ChatOpenAI(...)`, then the bound model's
 `_get_request_payload(messages, **kwargs)`. The body is serialised in the order the provider
 caches it: Anthropic `tools`, `system`, `messages`; OpenAI `tools`, `messages` (compact JSON,
-UTF-8). Caches match on prefixes, so the measure is:
+UTF-8; a string content is written as the one text block it stands for in both APIs, so a
+user turn that gains a block keeps its bytes). Caches match on prefixes, so the measure is:
 
     reused(t) = longest common byte prefix of body(t-1) and body(t)
 
@@ -29,7 +30,22 @@ Strategies: the chef with `after_system`, the chef with `before_history_tail`, a
 following LangMem's documented pattern: a system prompt rebuilt every turn as instructions +
 "## Memories" + every stored value.
 
-Goals: `before_history_tail` keeps >= 99% of the limit on both providers and beats the baseline.
+Block-granular reuse (Anthropic). Anthropic caches a prefix only where a breakpoint can sit,
+at the end of a content block, so byte prefixes overstate what a cache can reuse
+(`_cache_blocks`). Two measures, both against the same physical limit (computed on bodies
+without `cache_control` markers, a string content written as the text block it stands for):
+
+* `blocks` (the conversation above): reuse counted up to the last block boundary within the
+  common prefix, the most any breakpoint placement could reuse. Memory concatenated into the
+  user's text leaves no boundary after the user's own words; a separate block does.
+* `agent` (`_cache_agent`): a 12-message tool-using `create_agent` session (30 model calls)
+  with `AnthropicPromptCachingMiddleware` before `ContextChefMiddleware`, on the bodies the
+  scripted `ChatAnthropic` builds. Reuse is what a cache read returns: the longest prefix an
+  earlier request wrote at one of its breakpoints that ends at a block boundary at most 20
+  blocks before one of this request's breakpoints.
+
+Goals: `before_history_tail` keeps >= 99% of the limit on both providers and beats the
+baseline; with the middleware's breakpoints, >= 99% at block granularity.
 """
 
 from __future__ import annotations
@@ -48,6 +64,7 @@ from langchain_core.tools import BaseTool, tool
 from langchain_openai import ChatOpenAI
 from langgraph.store.memory import InMemoryStore
 
+from benchmarks import _cache_agent, _cache_blocks
 from benchmarks._timing import fmt_bytes, goal, print_goals, print_table
 from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.memory import MemoryConfig
@@ -56,6 +73,8 @@ from langchain_contextchef.render import memory_instruction
 
 TURNS = 50
 QUICK_TURNS = 8
+AGENT_MESSAGES = 12
+QUICK_AGENT_MESSAGES = 3
 REUSE_GOAL = 0.99
 STRATEGIES = ("after_system", "before_history_tail", "baseline")
 PROVIDERS = ("anthropic", "openai")
@@ -118,12 +137,24 @@ def _payload(bound: RunnableBinding[Any, Any], messages: list[BaseMessage]) -> d
     return body
 
 
+def _message(message: dict[str, Any]) -> dict[str, Any]:
+    # A string content is shorthand for one text block in both APIs; written as the block,
+    # a message that gains a block later keeps its bytes.
+    content = message.get("content")
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}]
+    if isinstance(content, list):
+        return {**message, "content": [_cache_blocks.normal(b) for b in content]}
+    return message
+
+
 def _serialise(provider: str, body: dict[str, Any]) -> bytes:
     # Provider cache order: tools, then system (Anthropic's top-level field), then messages.
+    messages = [_message(m) for m in body["messages"]]
     parts = (
-        [body.get("tools"), body.get("system"), body["messages"]]
+        [body.get("tools"), body.get("system"), messages]
         if provider == "anthropic"
-        else [body.get("tools"), body["messages"]]
+        else [body.get("tools"), messages]
     )
     return json.dumps(parts, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
@@ -230,14 +261,20 @@ def simulate(turns: int) -> dict[str, dict[str, dict[str, Any]]]:
     out: dict[str, dict[str, dict[str, Any]]] = {
         s: {p: {"reused": [], "limit": [], "size": []} for p in PROVIDERS} for s in STRATEGIES
     }
+    for per_provider in out.values():
+        per_provider["anthropic"].update(block_reused=[], block_limit=[])
     previous: dict[tuple[str, str], tuple[bytes, bytes, int]] = {}
+    blocks: dict[str, tuple[_cache_blocks.Serialised, _cache_blocks.Serialised, int]] = {}
     changed_turns: list[int] = []
     for turn in range(turns):
         for name, conv in convs.items():
             sent, reference, memory_first = _build(conv)
             for provider, model in models.items():
-                body = _serialise(provider, _payload(model, sent))
-                ref = _serialise(provider, _payload(model, reference))
+                sent_body, ref_body = _payload(model, sent), _payload(model, reference)
+                if provider == "anthropic":
+                    _block_figures(out[name]["anthropic"], blocks, name, sent_body, ref_body)
+                body = _serialise(provider, sent_body)
+                ref = _serialise(provider, ref_body)
                 # Memory data ahead of the history = the bytes it adds to the body.
                 in_front = len(body) - len(ref) if memory_first else 0
                 if (name, provider) in previous:
@@ -258,6 +295,80 @@ def simulate(turns: int) -> dict[str, dict[str, dict[str, Any]]]:
     return out
 
 
+def _block_figures(
+    figures: dict[str, Any],
+    previous: dict[str, tuple[_cache_blocks.Serialised, _cache_blocks.Serialised, int]],
+    name: str,
+    sent_body: dict[str, Any],
+    ref_body: dict[str, Any],
+) -> None:
+    """Block-granular reuse of one turn of the conversation (no breakpoints: the best one)."""
+    sent = _cache_blocks.serialise(sent_body)
+    ref = _cache_blocks.serialise(ref_body)
+    in_front = len(sent.data) - len(ref.data) if name != "before_history_tail" else 0
+    if name in previous:
+        last_sent, last_ref, last_front = previous[name]
+        limit = _cache_blocks.common_prefix(last_ref.data, ref.data) + last_front
+        same = min(_cache_blocks.common_prefix(last_sent.data, sent.data), limit)
+        figures["block_reused"].append(_cache_blocks.last_boundary(sent.ends, same))
+        figures["block_limit"].append(limit)
+    previous[name] = (sent, ref, in_front)
+
+
+def simulate_agent(messages: int, placement: str) -> dict[str, list[int]]:
+    """Reuse per model call of the agent session, at breakpoints, against the limit."""
+    sent_bodies, ref_bodies = _cache_agent.run_session(
+        placement,
+        messages=messages,
+        questions=QUESTIONS,
+        system_prompt=SYSTEM_PROMPT,
+        seeds=SEED_MEMORIES,
+        tools=[search_docs],
+    )
+    cache = _cache_blocks.BreakpointCache()
+    figures: dict[str, list[int]] = {"reused": [], "limit": [], "size": []}
+    last: tuple[_cache_blocks.Serialised, int] | None = None
+    for sent_body, ref_body in zip(sent_bodies, ref_bodies, strict=True):
+        sent = _cache_blocks.serialise(sent_body)
+        ref = _cache_blocks.serialise(ref_body)
+        hit = cache.request(sent)
+        if last is not None:
+            last_ref, last_front = last
+            limit = _cache_blocks.common_prefix(last_ref.data, ref.data) + last_front
+            figures["reused"].append(min(hit, limit))
+            figures["limit"].append(limit)
+            figures["size"].append(len(sent.data))
+        in_front = len(sent.data) - len(ref.data) if placement == "after_system" else 0
+        last = (ref, in_front)
+    return figures
+
+
+def _block_rows(
+    figures: dict[str, dict[str, dict[str, Any]]], agent: dict[str, dict[str, list[int]]]
+) -> list[dict[str, Any]]:
+    rows = []
+    for strategy in STRATEGIES:
+        f = figures[strategy]["anthropic"]
+        rows.append(_block_row(f"{strategy} (conversation)", f["block_reused"], f["block_limit"]))
+    for placement, f in agent.items():
+        rows.append(
+            _block_row(f"{placement} (agent, middleware breakpoints)", f["reused"], f["limit"])
+        )
+    return rows
+
+
+def _block_row(name: str, reused: list[int], limit: list[int]) -> dict[str, Any]:
+    worst = min(r / lim for r, lim in zip(reused, limit, strict=True) if lim)
+    return {
+        "strategy": name,
+        "reuse": sum(reused) / sum(limit),
+        "worst_turn": worst,
+        "reused_bytes": sum(reused),
+        "limit_bytes": sum(limit),
+        "calls": len(reused) + 1,
+    }
+
+
 def run(quick: bool = False) -> dict[str, Any]:
     """Measure prefix reuse per strategy and provider; print a table.
 
@@ -271,6 +382,9 @@ def run(quick: bool = False) -> dict[str, Any]:
     """
     turns = QUICK_TURNS if quick else TURNS
     figures = simulate(turns)
+    messages = QUICK_AGENT_MESSAGES if quick else AGENT_MESSAGES
+    agent = {p: simulate_agent(messages, p) for p in ("after_system", "before_history_tail")}
+    block_rows = _block_rows(figures, agent)
     rows: list[dict[str, Any]] = []
     for strategy in STRATEGIES:
         for provider in PROVIDERS:
@@ -309,6 +423,17 @@ def run(quick: bool = False) -> dict[str, Any]:
                 tail > base,
             )
         )
+    agent_tail = next(
+        r for r in block_rows if r["strategy"].startswith("before_history_tail (agent")
+    )
+    goals.append(
+        goal(
+            "before_history_tail block reuse, middleware breakpoints (anthropic)",
+            agent_tail["reuse"],
+            f">= {REUSE_GOAL:.0%} of the limit",
+            agent_tail["reuse"] >= REUSE_GOAL,
+        )
+    )
     notes = [
         f"{turns} model calls; memory changed before turns "
         f"{figures['after_system']['anthropic']['memory_changed_turns']}.",
@@ -317,6 +442,9 @@ def run(quick: bool = False) -> dict[str, Any]:
         "limit(t) = common prefix of the same strategy's memory-free bodies (what the new turn "
         "still contains of the previous request) + memory bytes placed before the history.",
         "reuse = sum(reused) / sum(limit) over turns 1..N-1; worst = lowest single turn.",
+        "block granularity: reuse ends at a content-block boundary; (conversation) counts the "
+        "last boundary in the common prefix, (agent) what a cache read at the middleware's "
+        f"breakpoints returns over a {messages}-message create_agent session.",
     ]
     print_table(
         "Prompt-cache reuse (share of the cacheable limit kept from the previous turn)",
@@ -334,10 +462,32 @@ def run(quick: bool = False) -> dict[str, Any]:
             for r in rows
         ],
     )
+    print_table(
+        "Prompt-cache reuse at content-block granularity (Anthropic)",
+        ["strategy", "calls", "reuse", "worst turn", "reused", "limit"],
+        [
+            [
+                r["strategy"],
+                r["calls"],
+                f"{r['reuse']:.2%}",
+                f"{r['worst_turn']:.2%}",
+                fmt_bytes(r["reused_bytes"]),
+                fmt_bytes(r["limit_bytes"]),
+            ]
+            for r in block_rows
+        ],
+    )
     for note in notes:
         print(f"- {note}")
     print_goals(goals)
-    return {"name": "cache", "turns": turns, "rows": rows, "goals": goals, "notes": notes}
+    return {
+        "name": "cache",
+        "turns": turns,
+        "rows": rows,
+        "block_rows": block_rows,
+        "goals": goals,
+        "notes": notes,
+    }
 
 
 if __name__ == "__main__":

@@ -24,10 +24,13 @@ __all__ = [
     "DEFAULT_MEMORY_TYPES",
     "DynamicStatePlacement",
     "EvictPolicy",
+    "MemoryFormat",
     "MemoryPlacement",
     "MemoryType",
     "RecallMode",
+    "SystemLayout",
     "ToolVocabulary",
+    "TurnUnit",
     "check_literal",
 ]
 
@@ -39,6 +42,15 @@ MemoryPlacement: TypeAlias = Literal["after_system", "before_history_tail"]
 
 DynamicStatePlacement: TypeAlias = Literal["last_user", "system"]
 """Where dynamic state and implicit context go: the conversation tail, or the system layer."""
+
+MemoryFormat: TypeAlias = Literal["compact", "verbose"]
+"""How entries are written in `<memory>`: one short element each, or ContextChef's layout."""
+
+SystemLayout: TypeAlias = Literal["separate", "merged"]
+"""`separate`: memory gets a system message of its own; `merged`: it joins the developer's."""
+
+TurnUnit: TypeAlias = Literal["model_call", "user_message"]
+"""What advances the turn clock: every model call, or every new user message."""
 
 RecallMode: TypeAlias = Literal["inline", "index"]
 """`inline`: every selected entry in full; `index`: the rest listed in `<memory_index>`."""

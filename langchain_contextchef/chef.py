@@ -21,10 +21,11 @@ Example:
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, Literal
+from typing import Any, Literal, overload
 
 from langchain_core.messages import BaseMessage, ToolCall, ToolMessage
 from langchain_core.runnables import RunnableConfig
@@ -32,7 +33,13 @@ from langchain_core.tools import BaseTool
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel
 
-from langchain_contextchef._literals import DynamicStatePlacement, ToolVocabulary, check_literal
+from langchain_contextchef._literals import (
+    DynamicStatePlacement,
+    SystemLayout,
+    ToolVocabulary,
+    TurnUnit,
+    check_literal,
+)
 from langchain_contextchef._plan import NO_STORE, run_async, run_sync
 from langchain_contextchef._runtime import current_runtime
 from langchain_contextchef.budget import ContextBudget
@@ -53,6 +60,7 @@ from langchain_contextchef.prompt import ContextChefPrompt
 from langchain_contextchef.scope import Scope, check_scope, resolve_scope
 from langchain_contextchef.store import FileSystemStore
 from langchain_contextchef.tools import (
+    ProviderToolCall,
     ahandle_tool,
     handle_tool,
     make_tools,
@@ -95,6 +103,17 @@ class ContextChef:
         context_budget: A token budget for the whole call (`ContextBudget`): each compile
             reports tokens per layer in `meta.tokens`, trims memory first when the call is
             over budget, and raises `ContextBudgetExceeded` when it still does not fit.
+        turn_unit: What one turn of a turn-based TTL is. `"model_call"` (the default, the
+            seed's meaning): every compile advances the clock, so an agent that calls the
+            model three times for one user message spends three turns. `"user_message"`:
+            the clock advances once per new user message (the last `HumanMessage`, known by
+            its id, else by its position and content), however many model calls answer it.
+            With `Turns(2)`, an entry the model saves while answering a message is still
+            shown during the next two user messages, where per model call it could be gone
+            before the user writes again.
+        system_layout: `"separate"` (default) gives memory a system message of its own
+            after the developer's; `"merged"` joins it (and system-placed dynamic state)
+            into the developer's system message, for chat templates that accept only one.
     """
 
     def __init__(
@@ -109,6 +128,8 @@ class ContextChef:
         on_before_compile: BeforeCompileHook | None = None,
         clock: Callable[[], datetime] | None = None,
         context_budget: ContextBudget | None = None,
+        turn_unit: TurnUnit = "model_call",
+        system_layout: SystemLayout = "separate",
     ) -> None:
         if context_budget is not None and not isinstance(context_budget, ContextBudget):
             msg = (
@@ -118,6 +139,8 @@ class ContextChef:
             raise TypeError(msg)
         check_literal("tools", tools, ToolVocabulary)
         check_literal("dynamic_state_placement", dynamic_state_placement, DynamicStatePlacement)
+        check_literal("turn_unit", turn_unit, TurnUnit)
+        check_literal("system_layout", system_layout, SystemLayout)
         self.store = _store_from(store)
         self.memory_config = memory
         self.tools_mode: ToolVocabulary = tools
@@ -134,6 +157,7 @@ class ContextChef:
                 resolver=self.get_memory,
                 recall_tool=memory.recall == "index",
                 memory_types=memory.memory_types,
+                versions=memory.shows_versions,
             )
             if memory is not None
             else []
@@ -145,6 +169,8 @@ class ContextChef:
             dynamic_state_schema=dynamic_state_schema,
             on_before_compile=on_before_compile,
             context_budget=context_budget,
+            turn_unit=turn_unit,
+            system_layout=system_layout,
         )
 
     def __repr__(self) -> str:
@@ -200,6 +226,22 @@ class ContextChef:
     def _memory_or_none(self, config: RunnableConfig | None, context: Any) -> Memory | None:
         return self.get_memory(config, context=context) if self.memory_config is not None else None
 
+    @property
+    def turn_unit(self) -> TurnUnit:
+        """What advances the turn clock: every model call, or every new user message."""
+        return self._settings.turn_unit
+
+    @property
+    def system_layout(self) -> SystemLayout:
+        """Whether memory has a system message of its own or joins the developer's."""
+        return self._settings.system_layout
+
+    def _settings_for(self, turn_unit: TurnUnit | None) -> CompileSettings:
+        if turn_unit is None or turn_unit == self._settings.turn_unit:
+            return self._settings
+        check_literal("turn_unit", turn_unit, TurnUnit)
+        return dataclasses.replace(self._settings, turn_unit=turn_unit)
+
     # ---- compile ------------------------------------------------------------------------------
 
     def compile(
@@ -209,6 +251,7 @@ class ContextChef:
         dynamic_state: DynamicState = None,
         config: RunnableConfig | None = None,
         context: Any = None,
+        turn_unit: TurnUnit | None = None,
     ) -> CompiledPayload:
         """Build the messages for one model call: sweep, advance, select, render, splice.
 
@@ -218,6 +261,7 @@ class ContextChef:
                 `<dynamic_state>`.
             config: The run's config; its `configurable` fills scope templates.
             context: The LangGraph runtime context, if not running inside a graph.
+            turn_unit: Overrides the chef's `turn_unit` for this compile.
 
         Returns:
             The messages, the (static) memory tools and what the compile did.
@@ -225,12 +269,13 @@ class ContextChef:
         Raises:
             TypeError: If `messages` is not a list of LangChain messages (nothing changes).
         """
+        settings = self._settings_for(turn_unit)
         messages = check_messages(messages)
         memory = self._memory_or_none(config, context)
         if memory is None:
-            plan = compile_plan(self._settings, messages, dynamic_state, config, None)
+            plan = compile_plan(settings, messages, dynamic_state, config, None)
             return run_sync(plan, NO_STORE)
-        plan = compile_plan(self._settings, messages, dynamic_state, config, memory.context)
+        plan = compile_plan(settings, messages, dynamic_state, config, memory.context)
         return memory.run(plan, fires=COMPILE)
 
     async def acompile(
@@ -240,14 +285,16 @@ class ContextChef:
         dynamic_state: DynamicState = None,
         config: RunnableConfig | None = None,
         context: Any = None,
+        turn_unit: TurnUnit | None = None,
     ) -> CompiledPayload:
         """Async `compile`."""
+        settings = self._settings_for(turn_unit)
         messages = check_messages(messages)
         memory = self._memory_or_none(config, context)
         if memory is None:
-            plan = compile_plan(self._settings, messages, dynamic_state, config, None)
+            plan = compile_plan(settings, messages, dynamic_state, config, None)
             return await run_async(plan, NO_STORE)
-        plan = compile_plan(self._settings, messages, dynamic_state, config, memory.context)
+        plan = compile_plan(settings, messages, dynamic_state, config, memory.context)
         return await memory.arun(plan)
 
     @property
@@ -266,19 +313,46 @@ class ContextChef:
         """Whether `handle_tool` handles a tool of this name (either vocabulary)."""
         return owns_tool(name)
 
+    @overload
+    def handle_tool(
+        self, call: ToolCall, *, config: RunnableConfig | None = None, context: Any = None
+    ) -> ToolMessage: ...
+
+    @overload
     def handle_tool(
         self,
-        call: ToolCall | Mapping[str, Any],
+        call: ProviderToolCall,
+        *,
+        config: RunnableConfig | None = None,
+        context: Any = None,
+    ) -> str: ...
+
+    @overload
+    def handle_tool(
+        self,
+        call: Mapping[str, Any],
+        *,
+        config: RunnableConfig | None = None,
+        context: Any = None,
+    ) -> ToolMessage | str: ...
+
+    def handle_tool(
+        self,
+        call: ToolCall | ProviderToolCall | Mapping[str, Any],
         *,
         config: RunnableConfig | None = None,
         context: Any = None,
     ) -> ToolMessage | str:
         """Run one memory tool call.
 
+        The result's type follows the call's shape, and type checkers see it: a LangChain
+        `ToolCall` (`{"name", "args", "id"}`, as in `AIMessage.tool_calls`) gives a
+        `ToolMessage` carrying its id and an error status for `Error: ...` results; a
+        provider-style `{"name", "arguments"}` gives the result text.
+
         Args:
-            call: A LangChain `ToolCall` (then a `ToolMessage` with its id is returned) or a
-                mapping `{"name", "arguments"}` whose arguments are a JSON string or a dict
-                (then the result text is returned).
+            call: A `ToolCall`, or a mapping `{"name", "arguments"}` whose arguments are a
+                JSON string or a dict.
             config: The run's config (fills scope templates).
             context: The LangGraph runtime context, if any.
 
@@ -287,20 +361,59 @@ class ContextChef:
 
         Raises:
             ToolNotOwnedError: If the tool is not a memory tool; check `owns_tool` first.
+
+        Example:
+            ```python
+            from langchain_core.messages import ToolMessage
+            from langgraph.store.memory import InMemoryStore
+            from langchain_contextchef import ContextChef
+
+            chef = ContextChef(store=InMemoryStore())
+            call = {"name": "create_memory", "args": {"key": "a", "value": "b"}, "id": "1"}
+            reply = chef.handle_tool(call)
+            assert isinstance(reply, ToolMessage) and reply.content == "Created context://memory/a."
+            text = chef.handle_tool(
+                {"name": "modify_memory", "arguments": '{"action": "delete", "key": "a"}'}
+            )
+            assert text == "Deleted context://memory/a."
+            ```
         """
         name, arguments, call_id = unpack_tool_call(call, owner="ContextChef.handle_tool")
         memory = self._memory_or_none(config, context)
         text = handle_tool(name, arguments, memory, tool_call_id=call_id)
         return _wrap_result(call, name, text, call_id)
 
+    @overload
+    async def ahandle_tool(
+        self, call: ToolCall, *, config: RunnableConfig | None = None, context: Any = None
+    ) -> ToolMessage: ...
+
+    @overload
     async def ahandle_tool(
         self,
-        call: ToolCall | Mapping[str, Any],
+        call: ProviderToolCall,
+        *,
+        config: RunnableConfig | None = None,
+        context: Any = None,
+    ) -> str: ...
+
+    @overload
+    async def ahandle_tool(
+        self,
+        call: Mapping[str, Any],
+        *,
+        config: RunnableConfig | None = None,
+        context: Any = None,
+    ) -> ToolMessage | str: ...
+
+    async def ahandle_tool(
+        self,
+        call: ToolCall | ProviderToolCall | Mapping[str, Any],
         *,
         config: RunnableConfig | None = None,
         context: Any = None,
     ) -> ToolMessage | str:
-        """Async `handle_tool`."""
+        """Async `handle_tool` (the same result types)."""
         name, arguments, call_id = unpack_tool_call(call, owner="ContextChef.handle_tool")
         memory = self._memory_or_none(config, context)
         text = await ahandle_tool(name, arguments, memory, tool_call_id=call_id)

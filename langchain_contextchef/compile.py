@@ -17,6 +17,8 @@ the `Compiler` protocol, not on the facade.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeAlias
@@ -26,7 +28,13 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
-from langchain_contextchef._literals import DynamicStatePlacement, MemoryPlacement, ToolVocabulary
+from langchain_contextchef._literals import (
+    DynamicStatePlacement,
+    MemoryPlacement,
+    SystemLayout,
+    ToolVocabulary,
+    TurnUnit,
+)
 from langchain_contextchef._plan import Call, Plan
 from langchain_contextchef.budget import (
     LAYERS,
@@ -60,6 +68,7 @@ __all__ = [
     "compile_plan",
     "fit_block",
     "last_user_text",
+    "user_message_marker",
 ]
 
 DynamicState: TypeAlias = "BaseModel | Mapping[str, Any] | None"
@@ -168,6 +177,10 @@ class CompileSettings:
         dynamic_state_schema: A pydantic model dynamic state must validate against.
         on_before_compile: A hook returning implicit context, or `None`.
         context_budget: A token budget for the whole call, or `None`.
+        turn_unit: What advances the turn clock: every compile (`model_call`) or every new
+            user message (`user_message`).
+        system_layout: Whether memory gets a system message of its own (`separate`) or is
+            merged into the developer's (`merged`).
     """
 
     vocabulary: ToolVocabulary
@@ -176,6 +189,8 @@ class CompileSettings:
     dynamic_state_schema: type[BaseModel] | None = None
     on_before_compile: BeforeCompileHook | None = None
     context_budget: ContextBudget | None = None
+    turn_unit: TurnUnit = "model_call"
+    system_layout: SystemLayout = "separate"
 
 
 def check_messages(messages: object) -> list[BaseMessage]:
@@ -211,6 +226,22 @@ def last_user_text(messages: Sequence[BaseMessage]) -> str:
     return ""
 
 
+def user_message_marker(messages: Sequence[BaseMessage]) -> str:
+    """What identifies the last user message across the model calls that answer it.
+
+    Its id when it has one (LangGraph gives every message in its state an id); otherwise a
+    digest of its position and content, so the same text sent again later is a new message.
+    """
+    for index in range(len(messages) - 1, -1, -1):
+        message = messages[index]
+        if isinstance(message, HumanMessage):
+            if message.id:
+                return f"id:{message.id}"
+            data = json.dumps([index, message.content], sort_keys=True, default=str)
+            return "sha256:" + hashlib.sha256(data.encode("utf-8", "surrogatepass")).hexdigest()
+    return "none"
+
+
 def fit_block(
     read: CompileRead,
     ctx: MemoryContext,
@@ -235,6 +266,8 @@ def fit_block(
             index=index,
             unlisted=more,
             evicted_keys=read.evicted_keys,
+            memory_format=ctx.config.memory_format,
+            turn=read.turn,
         )
 
     fitted = fit_memory(
@@ -353,8 +386,11 @@ def compile_plan(
             decay=options.query_decay,
             assistant_weight=options.query_assistant_weight,
         )
-        read = yield from compile_read(ctx, last_user_text(messages), parts)
-        instruction = memory_instruction(settings.vocabulary)
+        marker = user_message_marker(messages) if settings.turn_unit == "user_message" else None
+        read = yield from compile_read(ctx, last_user_text(messages), parts, marker)
+        instruction = options.instruction
+        if instruction is None:
+            instruction = memory_instruction(settings.vocabulary)
         count = token_counter(ctx.config.token_counter).text
         budget = _memory_budget(settings, ctx)
 
@@ -396,5 +432,6 @@ def compile_plan(
         implicit_context=implicit,
         memory_placement=placement,
         dynamic_state_placement=settings.dynamic_state_placement,
+        system_layout=settings.system_layout,
     )
     return CompiledPayload(layout.messages, list(settings.tools), meta, layout)

@@ -17,7 +17,7 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from typing import Any, Literal, TypeAlias
@@ -26,6 +26,7 @@ from langchain_contextchef._literals import DEFAULT_MEMORY_TYPES
 
 __all__ = [
     "DEFAULT_MEMORY_TYPES",
+    "EntryRenderer",
     "EntryStatus",
     "HistoryRecord",
     "HistoryStatus",
@@ -46,6 +47,9 @@ EntryStatus: TypeAlias = Literal["active", "quarantined"]
 
 HistoryStatus: TypeAlias = Literal["updated", "deleted", "superseded", "expired", "current"]
 """Why a version left memory; `current` marks the live version at the end of `Memory.history`."""
+
+EntryRenderer: TypeAlias = Callable[["MemoryEntry"], str]
+"""A custom entry format: one entry -> its text inside `<memory>` (see `MemoryConfig`)."""
 
 
 def format_time(moment: datetime) -> str:

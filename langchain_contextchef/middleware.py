@@ -59,6 +59,7 @@ from langgraph.runtime import Runtime
 from pydantic import BaseModel
 from typing_extensions import NotRequired
 
+from langchain_contextchef._literals import TurnUnit, check_literal
 from langchain_contextchef._runtime import current_config
 from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.compile import CompiledPayload
@@ -163,11 +164,16 @@ def _anchor_cache_control(
             if tagged is not None:
                 out[index - 1] = tagged
         return out
-    stable = _tag_last_block(tail.original.content, cache_control)
+    # The tail is the last content block of the user's message; the block before it is the
+    # user's own, stable from this call to the next.
+    stable = tail.stable_block
     if stable is None:
         return out
-    blocks = [*stable, {"type": "text", "text": tail.text}]
-    out[index] = out[index].model_copy(update={"content": blocks})
+    message = out[index]
+    blocks = _blocks(message.content)
+    own = blocks[stable]
+    blocks[stable] = {**(own if isinstance(own, dict) else {}), "cache_control": cache_control}
+    out[index] = message.model_copy(update={"content": blocks})
     return out
 
 
@@ -204,11 +210,17 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
       (`create_agent(..., store=...)`); scope templates such as `("users", "{user_id}")` are
       filled from the runtime context (`context_schema`) or `config["configurable"]`. A
       missing value raises `ScopeError` before anything is read or written.
-    * **Injection.** Every model call runs `chef.compile` once (so the turn clock advances
-      once per model call) on the system message plus the history, and hands the model the
-      result. Only the request changes; the agent state never holds the `<memory>` block.
-      The leading system run is merged into one `SystemMessage` of content blocks, so the
-      developer's system prompt stays a block of its own.
+    * **Injection.** Every model call runs `chef.compile` once on the system message plus
+      the history, and hands the model the result. Only the request changes; the agent
+      state never holds the `<memory>` block. The leading system run is merged into one
+      `SystemMessage` of content blocks, so the developer's system prompt stays a block of
+      its own (with `ContextChef(system_layout="merged")` the chef has already made it one
+      message, exactly as `chef.prompt` does).
+    * **Turns.** By default the turn clock advances once per model call, so an agent that
+      calls the model three times to answer one message spends three turns of every
+      turn-based TTL. `turn_unit="user_message"` (here or on the chef) advances it once per
+      new user message instead: a `Turns(2)` entry saved while answering a message is then
+      shown through the next two user messages, however many model calls each takes.
     * **Dynamic state.** Read from the agent state key `dynamic_state` (see
       `ContextChefState`), or computed by the `dynamic_state` callable, which wins when given.
 
@@ -217,8 +229,8 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
     runs inside it. That middleware tags the developer's system prompt (stable) and the last
     tool, and asks the model for a breakpoint on the last block of the request, which would be
     the volatile memory tail. This middleware moves that breakpoint onto the last stable block
-    before the tail (the last user message's own content, or the trailing tool result), and
-    sends the tail as a separate text block after it. With
+    before the tail: the last block of the user's own content (the splice always sends the
+    tail as a content block of its own after it), or the trailing tool result. With
     `MemoryConfig(memory_placement="before_history_tail")` (recommended with caching) the only
     memory text in the cached prefix is the stable memory instruction, so memory changes never
     cost a cache miss. With `memory_placement="after_system"` (the default), memory data sits
@@ -236,6 +248,8 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
         dynamic_state: Optional `(state, runtime) -> model | dict | None`; may be async when
             the agent runs async.
         reflector: Optional `MemoryReflector` run after every agent run.
+        turn_unit: `"model_call"` or `"user_message"`: what advances the turn clock;
+            `None` (default) keeps the chef's `turn_unit`.
 
     Example:
         ```python
@@ -255,6 +269,7 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
         *,
         dynamic_state: DynamicStateFn | None = None,
         reflector: MemoryReflector | None = None,
+        turn_unit: TurnUnit | None = None,
     ) -> None:
         if not isinstance(chef, ContextChef):
             msg = (
@@ -262,8 +277,11 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
                 "Build one with ContextChef(store=..., memory=MemoryConfig(...))."
             )
             raise TypeError(msg)
+        if turn_unit is not None:
+            check_literal("turn_unit", turn_unit, TurnUnit)
         super().__init__()
         self.chef = chef
+        self.turn_unit: TurnUnit = turn_unit or chef.turn_unit
         self.dynamic_state = dynamic_state
         self.reflector = reflector
         self.tools = chef.tools
@@ -295,6 +313,7 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
             dynamic_state=dynamic,
             config=current_config(),
             context=request.runtime.context,
+            turn_unit=self.turn_unit,
         )
         return handler(_rewrite(request, payload))
 
@@ -312,6 +331,7 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
             dynamic_state=dynamic,
             config=current_config(),
             context=request.runtime.context,
+            turn_unit=self.turn_unit,
         )
         return await handler(_rewrite(request, payload))
 

@@ -11,12 +11,16 @@ system message, `T` = tail text):
 
 * `after_system`: `[S..., M(instruction + block), D?, history...]`, tail without memory;
 * `before_history_tail`: `[S..., M(instruction), D?, history...]`, memory block in the tail;
-* the tail is appended to the last `HumanMessage`, or sent as a new `HumanMessage` right
-  after a trailing `ToolMessage`, or (with no human or tool message at all) inserted after
-  the system layer and before any assistant prefill.
+* the tail is a content block of its own at the end of the last `HumanMessage` (the user's
+  own content stays in the blocks before it, so a cache breakpoint can sit on them), or a
+  new `HumanMessage` right after a trailing `ToolMessage`, or (with no human or tool message
+  at all) a new `HumanMessage` after the system layer and before any assistant prefill.
 
 `D` only exists with `dynamic_state_placement="system"`; it stays inside the leading system
-run because some providers (Anthropic) reject system messages further down.
+run because some providers (Anthropic) reject system messages further down. With
+`system_layout="merged"` the whole system layer is one message: the developer's first system
+message with `M` and `D` joined to it (text joined with a blank line when every part is a
+string, content blocks otherwise), for chat templates that accept a single system message.
 
 Example:
     ```python
@@ -30,8 +34,12 @@ Example:
         memory_placement="before_history_tail",
     )
     assert spliced.messages[1].content == "Use the memory tools."
-    assert spliced.messages[2].content == "Hi\n\n<memory>...</memory>"
-    assert (spliced.system_end, spliced.tail.index, spliced.tail.own_message) == (2, 2, False)
+    assert spliced.messages[2].content == [
+        {"type": "text", "text": "Hi"},
+        {"type": "text", "text": "<memory>...</memory>"},
+    ]
+    assert (spliced.system_end, spliced.tail.index, spliced.tail.block) == (2, 2, 1)
+    assert spliced.tail.stable_block == 0  # the user's own "Hi"
     ```
 """
 
@@ -39,12 +47,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from langchain_core.messages import BaseMessage, HumanMessage, SystemMessage, ToolMessage
 
 from langchain_contextchef._literals import (
     DynamicStatePlacement,
     MemoryPlacement,
+    SystemLayout,
     check_literal,
 )
 from langchain_contextchef.render import ANCHOR_LINE
@@ -64,16 +74,30 @@ class Tail:
         text: The tail text itself.
         original: The caller's message it was appended to; `None` when the tail is a
             `HumanMessage` of its own.
+        block: Where the tail is in the content blocks of `messages[index]` when it was
+            appended to a user message (always the last block); `None` when the tail is a
+            message of its own.
     """
 
     index: int
     text: str
     original: BaseMessage | None
+    block: int | None = None
 
     @property
     def own_message(self) -> bool:
         """Whether the tail is a new message of its own (not appended to a user turn)."""
         return self.original is None
+
+    @property
+    def stable_block(self) -> int | None:
+        """The user's own content block just before the tail, where a breakpoint can sit.
+
+        `None` when the tail is a message of its own or the user's content was empty.
+        """
+        if self.block is None or self.block == 0:
+            return None
+        return self.block - 1
 
 
 @dataclass(frozen=True)
@@ -104,16 +128,31 @@ def _join(*parts: str | None) -> str:
     return SEPARATOR.join(p for p in parts if p)
 
 
-def _append_to_human(message: BaseMessage, tail: str) -> BaseMessage:
-    content = message.content
+def _blocks(content: str | list[str | dict[str, Any]]) -> list[str | dict[str, Any]]:
+    # Always a fresh list: the caller's content list must stay as it was.
     if isinstance(content, str):
-        new_content: str | list[str | dict[str, object]] = (
-            content + SEPARATOR + tail if content else tail
-        )
+        return [{"type": "text", "text": content}] if content else []
+    return list(content)
+
+
+def _append_to_human(message: BaseMessage, tail: str) -> tuple[BaseMessage, int]:
+    # The tail is a block of its own, never concatenated into the user's text: the user's
+    # blocks then end where the volatile part starts, which is where a breakpoint can sit.
+    blocks = _blocks(message.content)
+    blocks.append({"type": "text", "text": tail})
+    return message.model_copy(update={"content": blocks}), len(blocks) - 1
+
+
+def _merge(run: Sequence[BaseMessage]) -> list[BaseMessage]:
+    """The system layer as one message: the first's id and fields, every part's content."""
+    if len(run) < 2:
+        return list(run)
+    contents = [m.content for m in run]
+    if all(isinstance(c, str) for c in contents):
+        merged: str | list[str | dict[str, Any]] = SEPARATOR.join(str(c) for c in contents if c)
     else:
-        # A fresh list: the caller's content list must stay as it was.
-        new_content = [*content, {"type": "text", "text": tail}]
-    return message.model_copy(update={"content": new_content})
+        merged = [block for content in contents for block in _blocks(content)]
+    return [run[0].model_copy(update={"content": merged})]
 
 
 def place(
@@ -125,6 +164,7 @@ def place(
     implicit_context: str = "",
     memory_placement: MemoryPlacement = "after_system",
     dynamic_state_placement: DynamicStatePlacement = "last_user",
+    system_layout: SystemLayout = "separate",
 ) -> Spliced:
     r"""Place rendered memory, dynamic state and implicit context into `messages`.
 
@@ -145,6 +185,8 @@ def place(
             the block to the tail.
         dynamic_state_placement: `last_user` appends state to the tail; `system` puts it in a
             system message right after the memory system message.
+        system_layout: `separate` keeps the memory (and state) system messages apart from
+            the developer's; `merged` joins the whole system layer into one message.
 
     Returns:
         The new list and its layout; unchanged messages are the caller's own objects.
@@ -154,6 +196,7 @@ def place(
     """
     check_literal("memory_placement", memory_placement, MemoryPlacement)
     check_literal("dynamic_state_placement", dynamic_state_placement, DynamicStatePlacement)
+    check_literal("system_layout", system_layout, SystemLayout)
     memory_on_top = memory_placement == "after_system"
     state_in_tail = dynamic_state_placement == "last_user"
 
@@ -167,8 +210,11 @@ def place(
             system_layer.append(SystemMessage(state_text))
 
     lead = leading_systems(messages)
-    out: list[BaseMessage] = [*messages[:lead], *system_layer, *messages[lead:]]
-    system_end = lead + len(system_layer)
+    system_run = [*messages[:lead], *system_layer]
+    if system_layout == "merged" and system_layer:
+        system_run = _merge(system_run)
+    out: list[BaseMessage] = [*system_run, *messages[lead:]]
+    system_end = len(system_run)
 
     state_parts = [dynamic_state, implicit_context] if state_in_tail else []
     tail = _join(
@@ -182,8 +228,8 @@ def place(
     for index in range(len(out) - 1, -1, -1):
         message = out[index]
         if isinstance(message, HumanMessage):
-            out[index] = _append_to_human(message, tail)
-            return Spliced(out, system_end, Tail(index, tail, message))
+            out[index], block = _append_to_human(message, tail)
+            return Spliced(out, system_end, Tail(index, tail, message, block))
         if isinstance(message, ToolMessage):
             # Earlier turns stay byte-identical; providers accept user text after a tool result.
             out.insert(index + 1, HumanMessage(tail))
@@ -202,6 +248,7 @@ def splice(
     implicit_context: str = "",
     memory_placement: MemoryPlacement = "after_system",
     dynamic_state_placement: DynamicStatePlacement = "last_user",
+    system_layout: SystemLayout = "separate",
 ) -> list[BaseMessage]:
     r"""`place`, returning only the messages.
 
@@ -219,7 +266,10 @@ def splice(
         )
         assert [m.type for m in out] == ["system", "system", "human"]
         assert out[1].content == "Use memory.\n\n<memory>...</memory>"
-        assert out[2].content == "do it\n\n<dynamic_state/>\n\n" + ANCHOR_LINE
+        assert out[2].content == [
+            {"type": "text", "text": "do it"},
+            {"type": "text", "text": "<dynamic_state/>\n\n" + ANCHOR_LINE},
+        ]
         ```
     """
     return place(
@@ -230,4 +280,5 @@ def splice(
         implicit_context=implicit_context,
         memory_placement=memory_placement,
         dynamic_state_placement=dynamic_state_placement,
+        system_layout=system_layout,
     ).messages

@@ -92,8 +92,10 @@ def quickstart() -> list[Cell]:
 
             def show(messages: Sequence[BaseMessage]) -> None:
                 for message in messages:
+                    # Memory added to a user turn is a content block of its own: print each.
+                    texts = [b["text"] for b in message.content_blocks if b["type"] == "text"]
                     print(f"--- {message.type}")
-                    print(message.text)
+                    print("\n[next block]\n".join(texts))
             """
         ),
         md(
@@ -258,7 +260,8 @@ def quickstart() -> list[Cell]:
             * `after_system` (default): instruction and memory data in one system message
               after your system prompt.
             * `before_history_tail`: only the stable instruction stays at the top; the memory
-              data is appended to the last user turn. The top of the prompt then never changes
+              data is added to the last user turn, as a content block of its own after the
+              user's text. The top of the prompt then never changes
               when memory does, which is what you want with provider prompt caching.
 
             Both chefs below read the same store, so they show the same memory.
@@ -512,12 +515,13 @@ def langgraph_agent() -> list[Cell]:
         md(
             """
             The prompt the model received in conversation 2: the user's request, followed by
-            the `<memory>` block with what conversation 1 stored.
+            the `<memory>` block with what conversation 1 stored, as a content block of its own.
             """
         ),
         code(
             r"""
-            print(prompts_seen[-1][-1].text)
+            last_turn = prompts_seen[-1][-1]
+            print("\n[next block]\n".join(b["text"] for b in last_turn.content_blocks if b["type"] == "text"))
             """,
             name="second-prompt",
         ),

@@ -160,7 +160,7 @@ def _written_behind(ctx: MemoryContext, slot: ScopeSlot, newest: list[Item]) -> 
 
 
 @exclusive
-def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
+def _sweep_and_advance(ctx: MemoryContext, query: str | None, marker: str | None) -> Plan[_Swept]:
     # Alone in the scope: this compile claims turn `turn` (no other compile can), decides
     # expiry on it, and writes the sweep and the advanced clock in one batch.
     capped = ctx.config.max_entries is not None
@@ -182,6 +182,11 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
         slot.invalidate()
         entries, damaged = yield from _current_entries(ctx, slot, got.stamp, None)
     turn = turn_of(got.clock)
+    # Turns per user message: a compile for the message that already claimed a turn (the
+    # marker stored with the clock) claims that same turn again and leaves the clock alone.
+    same_message = _same_message(got.clock, marker)
+    if same_message:
+        turn = max(turn - 1, 0)
     evicted: list[str] = []
     if got.evicted is not None:
         evicted = [k for k in got.evicted.value.get("keys", []) if isinstance(k, str)]
@@ -209,9 +214,12 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
     ops: list[Any] = []
     for entry in expired:
         ops += _retention.sweep_ops(ctx, entry, turn=turn, now=now)
-    ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn + 1}, index=False))
+    if not same_message:
+        clock = {"turn": turn + 1} if marker is None else {"turn": turn + 1, "marker": marker}
+        ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, clock, index=False))
     ops += evicted_note_ops(ctx, evicted, evicted)
-    yield Io(ops)
+    if ops:
+        yield Io(ops)
     for entry in expired:
         event = MemoryChangeEvent("expire", entry.key, None, entry.value, ctx.scope)
         yield from changed(ctx, event)
@@ -222,8 +230,15 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None) -> Plan[_Swept]:
     return _Swept(kept, damaged, turn, expired, evicted, relevance, None)
 
 
+def _same_message(clock: Item | None, marker: str | None) -> bool:
+    return marker is not None and clock is not None and clock.value.get("marker") == marker
+
+
 def compile_read(
-    ctx: MemoryContext, query: str | None = None, queries: Sequence[tuple[str, float]] = ()
+    ctx: MemoryContext,
+    query: str | None = None,
+    queries: Sequence[tuple[str, float]] = (),
+    marker: str | None = None,
 ) -> Plan[CompileRead]:
     """Sweep expired entries, advance the turn clock once, and select what to inject.
 
@@ -236,8 +251,13 @@ def compile_read(
         query: The last user message.
         queries: The relevance query built from the conversation, as weighted parts (see
             `langchain_contextchef.query`); the store's semantic search gets their text.
+        marker: Counts turns per user message: a marker of the last user message, stored
+            with the clock. The clock advances only when it differs from the stored one;
+            otherwise this compile claims the same turn as the last one. `None` advances
+            on every compile (one turn per model call).
     """
-    swept = yield from _sweep_and_advance(ctx, query_text(tuple(queries)) if queries else query)
+    search_text = query_text(tuple(queries)) if queries else query
+    swept = yield from _sweep_and_advance(ctx, search_text, marker)
 
     def choose() -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
         selected, unselected, omitted = select(

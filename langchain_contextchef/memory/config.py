@@ -28,13 +28,14 @@ from typing import TypeAlias
 from langchain_contextchef._literals import (
     DEFAULT_MEMORY_TYPES,
     EvictPolicy,
+    MemoryFormat,
     MemoryPlacement,
     RecallMode,
     check_literal,
 )
 from langchain_contextchef.budget import TokenCounterLike, token_counter
 from langchain_contextchef.consent import ConsentPolicy
-from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry
+from langchain_contextchef.entry import EntryRenderer, MemoryChangeEvent, MemoryEntry
 from langchain_contextchef.gate import DEFAULT_GATE, WriteGate
 from langchain_contextchef.retention import RetentionPolicy
 from langchain_contextchef.ttl import TTL, parse_ttl
@@ -105,6 +106,16 @@ class MemoryConfig:
         selector: Chooses what is injected, once per compile, after the expiry sweep; it gets
             the entries in creation order and may filter, sort or truncate them.
         memory_placement: Where the volatile memory data lands in the prompt.
+        memory_format: How entries are written in `<memory>`: `"compact"` (one short
+            element per entry, `<entry key="lang">Python</entry>`, with `type`, `expires`
+            and `description` only when the entry has them), `"verbose"` (ContextChef's
+            layout: version, update time and count, header and key guidance; the tools then
+            also offer compare-and-set on the version shown), or a callable
+            `(MemoryEntry) -> str` that writes one entry (escape what it writes with
+            `render.escape_text` / `render.escape_attribute`).
+        instruction: The text that tells the model what `<memory>` is and how to change
+            it; `None` for the short default of the tools vocabulary
+            (`render.memory_instruction`), `""` for none.
         on_memory_update: The veto, `(key, new_value, old_value) -> bool`, run before every
             model write (`new_value` is `None` for a delete). `False` blocks the write.
         on_memory_changed: Notified after every set, delete and expiry.
@@ -150,6 +161,8 @@ class MemoryConfig:
     allowed_keys: Sequence[str] | None = None
     selector: Selector | None = None
     memory_placement: MemoryPlacement = "after_system"
+    memory_format: MemoryFormat | EntryRenderer = "compact"
+    instruction: str | None = None
     on_memory_update: VetoHook | None = None
     on_memory_changed: ChangedHook | None = None
     on_memory_expired: ExpiredHook | None = None
@@ -172,6 +185,11 @@ class MemoryConfig:
     def __post_init__(self) -> None:
         parse_ttl(self.default_ttl)  # fail at construction, not at the first write
         check_literal("memory_placement", self.memory_placement, MemoryPlacement)
+        if not callable(self.memory_format):
+            check_literal("memory_format", self.memory_format, MemoryFormat)
+        if self.instruction is not None and not isinstance(self.instruction, str):
+            msg = f"instruction must be a str or None, got {type(self.instruction).__name__}."
+            raise TypeError(msg)
         check_literal("recall", self.recall, RecallMode)
         check_literal("evict", self.evict, EvictPolicy)
         _check_positive("token_budget", self.token_budget, "tokens for the memory block")
@@ -218,6 +236,11 @@ class MemoryConfig:
             object.__setattr__(self, "allowed_keys", keys)
         hooks = frozenset(name for name in _HOOKS if _is_async(getattr(self, name)))
         object.__setattr__(self, "_async_hooks", hooks)
+
+    @property
+    def shows_versions(self) -> bool:
+        """Whether the block shows entry versions, so the tools offer compare-and-set on them."""
+        return self.memory_format == "verbose"
 
     @property
     def tracks_recall(self) -> bool:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
 from langchain_contextchef._context_paths import memory_uri
+from langchain_contextchef._literals import ToolVocabulary
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory import texts
 from langchain_contextchef.memory._cache import ScopeSlot
@@ -89,11 +90,14 @@ class WriteResult:
         """For `refused`, `quarantined` and `stale`: the `Error: ...` text for the model."""
         return texts.error(self.refusal) if self.refusal is not None else None
 
-    def for_model(self, success: str) -> str:
+    def for_model(self, success: str, *, vocabulary: ToolVocabulary) -> str:
         """The tool result for this write: `success` plus notes, or the `Error: ...` text.
 
         Args:
             success: What to say when the write happened, e.g. `Created context://memory/k.`
+            vocabulary: The tools the model has (`legacy` for `create_memory` and
+                `modify_memory`, `unified` for `context`); a text that names a tool names
+                one of these.
 
         Returns:
             The text to hand back to the model.
@@ -109,7 +113,7 @@ class WriteResult:
             case "not_allowed":
                 return texts.not_allowed(self.key, self.allowed_keys)
             case "already_exists":
-                return texts.already_exists(uri)
+                return texts.already_exists(uri, vocabulary)
             case "not_found":
                 return texts.nothing_at(uri)
             case "vetoed":

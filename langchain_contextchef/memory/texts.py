@@ -7,7 +7,8 @@ into text, in two registers from one source:
   (`developer_message` capitalises it);
 * `error(...)`: the model-facing tool result, `"Error: " + reason`.
 
-Texts that name a tool say the tool of the vocabulary the model actually has.
+Texts that name a tool say the tool of the vocabulary the model actually has: every function
+whose text would name one takes the `vocabulary` of the tool that was called.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
 from langchain_contextchef._context_paths import memory_uri
+from langchain_contextchef._literals import ToolVocabulary
 from langchain_contextchef.consent import Proposal
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.gate import GateDecision
@@ -132,8 +134,10 @@ def not_allowed(key: str, allowed_keys: tuple[str, ...] | None) -> str:
     return f"Error: {memory_uri(key)} is not an allowed memory key. Allowed keys: {listed}."
 
 
-def already_exists(uri: str) -> str:
-    """The tool result for creating what exists."""
+def already_exists(uri: str, vocabulary: ToolVocabulary) -> str:
+    """The tool result for creating what exists, naming the tools of `vocabulary`."""
+    if vocabulary == "legacy":
+        return f"Error: {uri} already exists. Use modify_memory to update or delete it."
     return f"Error: {uri} already exists. Use str_replace to edit it, or delete it first."
 
 

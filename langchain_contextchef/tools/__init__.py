@@ -51,6 +51,7 @@ from langchain_core.tools.base import ArgsSchema
 from langgraph.prebuilt import ToolRuntime
 from langgraph.store.base import BaseStore
 from pydantic import Field
+from typing_extensions import NotRequired, TypedDict
 
 from langchain_contextchef._literals import DEFAULT_MEMORY_TYPES, ToolVocabulary, check_literal
 from langchain_contextchef._plan import NO_STORE, Plan, run_async, run_sync
@@ -61,6 +62,7 @@ from langchain_contextchef.memory.config import MODEL_WRITE
 from langchain_contextchef.scope import Scope, resolve_scope
 from langchain_contextchef.tools._dispatch import CONTEXT_COMMANDS, TOOL_HANDLERS, dispatch_plan
 from langchain_contextchef.tools._schemas import (
+    StaticArgs,
     context_schema,
     create_memory_schema,
     modify_memory_schema,
@@ -76,6 +78,7 @@ __all__ = [
     "MemoryResolver",
     "MemoryTool",
     "ModifyMemoryTool",
+    "ProviderToolCall",
     "RecallMemoryTool",
     "ToolsMode",
     "ahandle_tool",
@@ -100,6 +103,18 @@ OWNED_TOOL_NAMES: frozenset[str] = frozenset(TOOL_HANDLERS)
 
 MemoryResolver: TypeAlias = Callable[[RunnableConfig], "Memory | None"]
 """Returns the `Memory` a tool call should use, given the run's config (`None`: no memory)."""
+
+
+class ProviderToolCall(TypedDict):
+    """A tool call as providers send it: `{"name", "arguments"}` (arguments as JSON text).
+
+    `ContextChef.handle_tool` answers it with the result text (a LangChain `ToolCall`, with
+    `args`, gets a `ToolMessage`).
+    """
+
+    name: str
+    arguments: str | Mapping[str, Any] | None
+    id: NotRequired[str | None]
 
 
 # ---- dispatch ---------------------------------------------------------------------------------
@@ -256,6 +271,18 @@ class MemoryTool(BaseTool):
     handle_tool_error: bool | str | Callable[[ToolException], Any] | None = True
     handle_validation_error: bool | str | Callable[[Any], str] | None = validation_error_text
 
+    @property
+    def tool_call_schema(self) -> ArgsSchema:
+        """The schema the model sees: the argument model itself, whose JSON is hand-written.
+
+        LangChain would otherwise rebuild the model without the injected `runtime` and
+        emit pydantic's JSON (a `"default": null` on every optional field).
+        """
+        schema = self.args_schema
+        if isinstance(schema, type) and issubclass(schema, StaticArgs):
+            return schema
+        return super().tool_call_schema
+
     def _arguments(self, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[Any, str | None]:
         runtime = kwargs.pop("runtime", None)
         call_id = runtime.tool_call_id if isinstance(runtime, ToolRuntime) else None
@@ -308,12 +335,7 @@ class CreateMemoryTool(MemoryTool):
     """
 
     name: str = "create_memory"
-    description: str = (
-        "Save a fact worth keeping beyond this conversation, such as a user preference, a "
-        "project convention or a decision, under a short key. Saved facts are shown to you "
-        "at the start of later turns. A key that is already taken is refused; change "
-        "existing entries with modify_memory instead."
-    )
+    description: str = "Save a lasting fact under a new key."
     args_schema: ArgsSchema | None = Field(default_factory=create_memory_schema)
 
 
@@ -321,11 +343,7 @@ class ModifyMemoryTool(MemoryTool):
     """`modify_memory(action, key, value?, description?)`: update or delete a fact (legacy)."""
 
     name: str = "modify_memory"
-    description: str = (
-        'Change or forget a fact you saved earlier. Use action "update" with a new value to '
-        'correct an entry, or action "delete" to remove one that no longer holds. Only keys '
-        "that already exist can be modified."
-    )
+    description: str = "Update or delete a saved fact by its key."
     args_schema: ArgsSchema | None = Field(default_factory=modify_memory_schema)
 
 
@@ -334,15 +352,9 @@ class ContextTool(MemoryTool):
 
     name: str = "context"
     description: str = (
-        "Read and edit your context store: content kept outside this conversation, addressed "
-        "as context://<namespace>/<path> (the context:// prefix may be left out). "
-        "context://memory/<key> holds durable facts carried into future conversations; they "
-        "are shown to you every turn, so store only what stays true and useful. "
-        "context://notes/<path> is your private scratch space for plans and drafts; it is "
-        "not shown unless you view it. Other namespaces (vfs/, archive/) are read-only. "
-        "A path ending in / is a directory that view lists. Mistakes (an unknown path, a "
-        "missing argument, a refused write) come back as a message starting with Error: "
-        "that says how to correct the call."
+        "Read and edit context://memory/<key> (saved facts, shown in <memory>) and "
+        "context://notes/<path> (your scratch notes, shown only when viewed). The context:// "
+        "prefix is optional; a path ending in / is a directory."
     )
     args_schema: ArgsSchema | None = Field(default_factory=context_schema)
 
@@ -369,10 +381,7 @@ class RecallMemoryTool(MemoryTool):
     """
 
     name: str = "recall_memory"
-    description: str = (
-        "Read the full value of a saved fact that your context lists only by key (in "
-        "<memory_index>). Recall an entry before relying on it."
-    )
+    description: str = "Read the full value of an entry <memory_index> lists by key."
     args_schema: ArgsSchema | None = Field(default_factory=recall_memory_schema)
 
 
@@ -384,6 +393,7 @@ def make_tools(
     dynamic_modify_keys: Sequence[str] | None = None,
     memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
     recall_tool: bool = False,
+    versions: bool = False,
 ) -> list[BaseTool]:
     """Build the tools for one mode. Build them once and reuse them: they are static.
 
@@ -400,6 +410,8 @@ def make_tools(
             `MemoryConfig.memory_types` (dispatch enforces the memory's own list).
         recall_tool: Add `recall_memory` to the legacy tools; pass
             `config.recall == "index"`. The unified `context` tool reads entries with `view`.
+        versions: Offer the compare-and-set `version` argument; pass
+            `config.shows_versions` (only the verbose memory format shows versions).
 
     Returns:
         The tools, in the order they should be offered.
@@ -428,14 +440,15 @@ def make_tools(
         if dynamic_modify_keys is not None:
             msg = "dynamic_modify_keys only applies to mode='legacy'; the unified mode has no modify_memory."
             raise ValueError(msg)
-        return [ContextTool(resolver=resolver, args_schema=context_schema(memory_types))]
+        schema = context_schema(memory_types, versions=versions)
+        return [ContextTool(resolver=resolver, args_schema=schema)]
     tools: list[BaseTool] = [CreateMemoryTool(resolver=resolver, args_schema=create_schema)]
     if dynamic_modify_keys is None:
-        schema = modify_memory_schema(None, memory_types)
-        tools.append(ModifyMemoryTool(resolver=resolver, args_schema=schema))
+        modify = modify_memory_schema(None, memory_types, versions=versions)
+        tools.append(ModifyMemoryTool(resolver=resolver, args_schema=modify))
     elif dynamic_modify_keys:
-        schema = modify_memory_schema(dynamic_modify_keys, memory_types)
-        tools.append(ModifyMemoryTool(resolver=resolver, args_schema=schema))
+        modify = modify_memory_schema(dynamic_modify_keys, memory_types, versions=versions)
+        tools.append(ModifyMemoryTool(resolver=resolver, args_schema=modify))
     if recall_tool:
         tools.append(RecallMemoryTool(resolver=resolver))
     return tools

@@ -25,6 +25,7 @@ from langchain_contextchef._context_paths import (
     memory_uri,
     parse_context_path,
 )
+from langchain_contextchef._literals import ToolVocabulary
 from langchain_contextchef._plan import Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.errors import DamagedEntryError
@@ -72,23 +73,23 @@ MemoryCommand: TypeAlias = Callable[
 ]
 
 
-def _refuse_disallowed(ctx: MemoryContext, key: str) -> None:
+def _refuse_disallowed(ctx: MemoryContext, key: str, vocabulary: ToolVocabulary) -> None:
     refused = check_allowed(ctx, key)
     if refused is not None:
-        _args.refuse(refused.for_model(""))
+        _args.refuse(refused.for_model("", vocabulary=vocabulary))
 
 
 def _existing_entry(
     ctx: MemoryContext, where: ContextPath, version: int | None = None
 ) -> Plan[MemoryEntry]:
     # Checked before an edit is applied, so a stale writer sees the value it has to redo.
-    _refuse_disallowed(ctx, where.path)
+    _refuse_disallowed(ctx, where.path, "unified")
     entry = yield from read_one(ctx, where.path)
     if entry is None:
         _args.refuse(nothing_at(where.uri))
     refused = check_writable(entry, version)
     if refused is not None:
-        _args.refuse(refused.for_model(""))
+        _args.refuse(refused.for_model("", vocabulary="unified"))
     return entry
 
 
@@ -96,7 +97,12 @@ def _existing_entry(
 
 
 def _create_entry(
-    ctx: MemoryContext, key: str, value: str, args: Mapping[str, Any], provenance: Provenance
+    ctx: MemoryContext,
+    key: str,
+    value: str,
+    args: Mapping[str, Any],
+    provenance: Provenance,
+    vocabulary: ToolVocabulary,
 ) -> Plan[str]:
     description = _args.optional_text(args, "description")
     type_ = _args.optional_text(args, "type")
@@ -111,7 +117,7 @@ def _create_entry(
         type=type_,
         supersedes=supersedes,
     )
-    return result.for_model(f"Created {memory_uri(key)}.")
+    return result.for_model(f"Created {memory_uri(key)}.", vocabulary=vocabulary)
 
 
 def _create_memory(
@@ -119,7 +125,7 @@ def _create_memory(
 ) -> Plan[str]:
     key = _args.memory_key(args, "key")
     value = _args.text(args, "value")
-    return (yield from _create_entry(ctx, key, value, args, provenance))
+    return (yield from _create_entry(ctx, key, value, args, provenance, "legacy"))
 
 
 def _recall_memory(
@@ -139,7 +145,7 @@ def _modify_memory(
 ) -> Plan[str]:
     action = _args.text(args, "action", identifier=True)
     key = _args.memory_key(args, "key")
-    _refuse_disallowed(ctx, key)
+    _refuse_disallowed(ctx, key, "legacy")
     existing = yield from read_one(ctx, key)
     if existing is None:
         return nothing_at(memory_uri(key))
@@ -148,7 +154,7 @@ def _modify_memory(
         result = yield from model_delete(
             ctx, key, provenance=provenance, expected_version=version, known=existing
         )
-        return result.for_model(f"Deleted {memory_uri(key)}.")
+        return result.for_model(f"Deleted {memory_uri(key)}.", vocabulary="legacy")
     if action != "update":
         return f'Error: action must be "update" or "delete", got "{action}".'
     value = _args.text(args, "value")
@@ -166,7 +172,7 @@ def _modify_memory(
         expected_version=version,
         known=existing,
     )
-    return result.for_model(f"Updated {memory_uri(key)}.")
+    return result.for_model(f"Updated {memory_uri(key)}.", vocabulary="legacy")
 
 
 # ---- the context tool on memory/ --------------------------------------------------------------
@@ -210,7 +216,7 @@ def _memory_create(
     ctx: MemoryContext, where: ContextPath, args: Mapping[str, Any], provenance: Provenance
 ) -> Plan[str]:
     value = _args.text(args, "file_text")
-    return (yield from _create_entry(ctx, where.path, value, args, provenance))
+    return (yield from _create_entry(ctx, where.path, value, args, provenance, "unified"))
 
 
 def _memory_edit(
@@ -235,7 +241,7 @@ def _memory_edit(
         expected_version=version,
         known=entry,
     )
-    return result.for_model(done)
+    return result.for_model(done, vocabulary="unified")
 
 
 def _memory_str_replace(
@@ -281,7 +287,7 @@ def _memory_delete(
     result = yield from model_delete(
         ctx, where.path, provenance=provenance, expected_version=version
     )
-    return result.for_model(f"Deleted {where.uri}.")
+    return result.for_model(f"Deleted {where.uri}.", vocabulary="unified")
 
 
 def _memory_rename(
@@ -289,8 +295,8 @@ def _memory_rename(
 ) -> Plan[str]:
     version = _args.optional_version(args)
     dest = _args.destination(args, where)
-    _refuse_disallowed(ctx, where.path)
-    _refuse_disallowed(ctx, dest.path)
+    _refuse_disallowed(ctx, where.path, "unified")
+    _refuse_disallowed(ctx, dest.path, "unified")
     # A copy a person approved on an earlier run of this graph task (the delete then asked
     # too) is not made again; see memory._consent.
     copied = yield from consent_replay(ctx, "create", dest.path, provenance)
@@ -299,17 +305,17 @@ def _memory_rename(
         return nothing_at(where.uri)
     refused = check_writable(source, version)
     if refused is not None:
-        return refused.for_model("")
+        return refused.for_model("", vocabulary="unified")
     if copied is None:
         if target is not None:
-            return already_exists(dest.uri)
+            return already_exists(dest.uri, "unified")
         copied = yield from _copy_entry(ctx, source, dest.path, provenance)
     if not copied.ok:
-        return copied.for_model("")
+        return copied.for_model("", vocabulary="unified")
     removed = yield from model_delete(ctx, where.path, provenance=provenance, known=source)
     if not removed.ok:
         if removed.status in ("proposed", "rejected"):
-            return f"Copied {where.uri} to {dest.uri}. " + removed.for_model("")
+            return f"Copied {where.uri} to {dest.uri}. " + removed.for_model("", vocabulary="unified")
         return f"Copied {where.uri} to {dest.uri}, but the original could not be removed."
     return f"Renamed {where.uri} to {dest.uri}."
 

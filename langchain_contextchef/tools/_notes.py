@@ -127,7 +127,7 @@ def _create(
 ) -> Plan[str]:
     text = _args.text(args, "file_text")
     if (yield from _read_item(ns, where.path)) is not None:
-        return already_exists(where.uri)
+        return already_exists(where.uri, "unified")
     text, notice = yield from _gated(ctx, where, text, provenance, is_new=True)
     yield _put(ctx, ns, where.path, text, None)
     return f"Created {where.uri}.{notice}"
@@ -192,7 +192,7 @@ def _rename(
     if got.source is None:
         return nothing_at(where.uri)
     if got.dest is not None:
-        return already_exists(dest.uri)
+        return already_exists(dest.uri, "unified")
     # The new path is new text the gate has not seen; the moved text is judged with it.
     text, notice = yield from _gated(ctx, dest, _text_of(got.source), provenance, is_new=True)
     moved = {**got.source.value, "text": text, "updated_at": format_time(ctx.now())}

@@ -1,28 +1,38 @@
-"""The tools' argument schemas: static pydantic models whose JSON schema the model sees.
+"""The tools' argument schemas: static, hand-written JSON the model sees, and pydantic models.
 
-Fields are typed `Any` for validation and carry their model-facing JSON schema separately:
-pydantic then never rejects a wrongly typed argument, and the dispatcher answers every mistake
-with its own `Error: ...` text in one fixed check order. Only a missing required argument
-fails validation, and `validation_error_text` words it exactly as the dispatcher would.
+Every model call carries these schemas, so they are written for tokens: each field says what
+it is for once (and a field whose name says it all says nothing), optional fields carry no
+`"default": null`, and no title. The JSON is written here, field by field, and is exactly
+what `convert_to_openai_tool`, `ChatOpenAI` and `ChatAnthropic` send: each argument model
+returns it from `model_json_schema`, and the tools hand the model class over as their
+`tool_call_schema`.
 
-Each schema class is built once per distinct setting (key list, type list) and reused, so the
-JSON schema a provider receives is byte-stable across compiles.
+Fields are typed `Any` for validation: pydantic then never rejects a wrongly typed argument,
+and the dispatcher answers every mistake with its own `Error: ...` text in one fixed check
+order. Only a missing required argument fails validation, and `validation_error_text` words
+it exactly as the dispatcher would.
+
+Each schema class is built once per distinct setting (key list, type list, versions) and
+reused, so the JSON a provider receives is byte-stable across compiles.
 """
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache
-from typing import Annotated, Any
+from typing import Annotated, Any, ClassVar
 
 from langchain_core.tools import InjectedToolArg
-from pydantic import BaseModel, Field, ValidationError, WithJsonSchema, create_model
-from pydantic.json_schema import SkipJsonSchema
+from pydantic import BaseModel, Field, ValidationError, create_model
+from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, SkipJsonSchema
 
 from langchain_contextchef._literals import DEFAULT_MEMORY_TYPES
 from langchain_contextchef.tools._dispatch import CONTEXT_COMMANDS
 
 __all__ = [
+    "StaticArgs",
     "context_schema",
     "create_memory_schema",
     "modify_memory_schema",
@@ -33,38 +43,73 @@ __all__ = [
 _Runtime = Annotated[Any, InjectedToolArg(), SkipJsonSchema()]
 
 
-def _field(description: str, schema: dict[str, Any], *, required: bool = False) -> Any:
-    return (
-        Annotated[Any, WithJsonSchema(schema)],
-        Field(... if required else None, description=description),
+class StaticArgs(BaseModel):
+    """Base of the argument models: their JSON schema is the hand-written `parameters`."""
+
+    parameters: ClassVar[dict[str, Any]] = {"type": "object", "properties": {}}
+
+    @classmethod
+    def model_json_schema(
+        cls,
+        by_alias: bool | None = None,
+        ref_template: str = "#/$defs/{model}",
+        schema_generator: type[GenerateJsonSchema] = GenerateJsonSchema,
+        mode: JsonSchemaMode = "validation",
+        **kwargs: Any,
+    ) -> dict[str, Any]:
+        """The model-facing JSON schema (a copy, so callers may change it)."""
+        return copy.deepcopy(cls.parameters)
+
+
+@dataclass(frozen=True)
+class _Arg:
+    """One argument: its name, its JSON schema (description included) and whether required."""
+
+    name: str
+    schema: dict[str, Any]
+    required: bool = False
+
+
+def _string(name: str, description: str | None = None, **extra: Any) -> _Arg:
+    schema: dict[str, Any] = {"type": "string", **extra}
+    if description:
+        schema["description"] = description
+    return _Arg(name, schema)
+
+
+def _required(arg: _Arg) -> _Arg:
+    return _Arg(arg.name, arg.schema, required=True)
+
+
+def _enum(name: str, values: Sequence[str] | None, description: str | None = None) -> _Arg:
+    # An empty list emits no enum: providers reject empty enums.
+    return _string(name, description, **({"enum": list(values)} if values else {}))
+
+
+def _supersedes(description: str) -> _Arg:
+    schema = {"type": "array", "items": {"type": "string"}, "description": description}
+    return _Arg("supersedes", schema)
+
+
+def _version(description: str) -> _Arg:
+    return _Arg("version", {"type": "integer", "minimum": 1, "description": description})
+
+
+def _model(name: str, args: Sequence[_Arg]) -> type[StaticArgs]:
+    fields: dict[str, Any] = {arg.name: (Any, Field(... if arg.required else None)) for arg in args}
+    model = create_model(
+        name,
+        __base__=StaticArgs,
+        __doc__=f"Arguments of {name}.",
+        **fields,
+        runtime=(_Runtime, None),
     )
-
-
-def _string(description: str, *, required: bool = False, enum: Sequence[str] = ()) -> Any:
-    schema: dict[str, Any] = {"type": "string"}
-    if enum:
-        schema["enum"] = list(enum)
-    return _field(description, schema, required=required)
-
-
-def _type_field(types: tuple[str, ...] | None, description: str) -> Any:
-    return _string(description, enum=types or ())
-
-
-def _version_field(when: str) -> Any:
-    return _field(
-        f"{when}: the version your memory shows for the entry. If the entry has changed "
-        "since, the write is refused and you get its current value and version.",
-        {"type": "integer", "minimum": 1},
-    )
-
-
-def _supersedes_field(when: str) -> Any:
-    return _field(
-        f"{when}: keys of existing entries the new one replaces (for example the old home "
-        "city after a move); they are retired to history and no longer shown.",
-        {"type": "array", "items": {"type": "string"}},
-    )
+    model.parameters = {
+        "type": "object",
+        "properties": {arg.name: arg.schema for arg in args},
+        "required": [arg.name for arg in args if arg.required],
+    }
+    return model
 
 
 def _check_enum(name: str, keys: Sequence[str] | None) -> tuple[str, ...] | None:
@@ -79,28 +124,24 @@ def _check_enum(name: str, keys: Sequence[str] | None) -> tuple[str, ...] | None
 @lru_cache(maxsize=64)
 def _create_memory_schema(
     allowed_keys: tuple[str, ...] | None, memory_types: tuple[str, ...] | None
-) -> type[BaseModel]:
-    key_text = (
-        "The name to store the fact under; only these keys are accepted."
-        if allowed_keys
-        else 'A short, stable snake_case name for the fact, e.g. "preferred_language".'
-    )
-    return create_model(
+) -> type[StaticArgs]:
+    key = _enum("key", allowed_keys) if allowed_keys else _string("key", "snake_case name")
+    return _model(
         "create_memory",
-        __doc__="Arguments of create_memory.",
-        key=_string(key_text, required=True, enum=allowed_keys or ()),
-        value=_string("The fact itself, stated briefly and completely.", required=True),
-        description=_string("Optional: what this entry is for and when it should be consulted."),
-        type=_type_field(memory_types, "Optional: the kind of memory this is."),
-        supersedes=_supersedes_field("Optional"),
-        runtime=(_Runtime, None),
+        [
+            _required(key),
+            _required(_string("value")),
+            _string("description", "when it applies"),
+            _enum("type", memory_types),
+            _supersedes("keys it replaces"),
+        ],
     )
 
 
 def create_memory_schema(
     allowed_keys: Sequence[str] | None = None,
     memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
-) -> type[BaseModel]:
+) -> type[StaticArgs]:
     """The `create_memory` argument schema; with `allowed_keys`, `key` is an enum of them.
 
     The class is built once per distinct key list and reused, so the emitted JSON schema is
@@ -124,39 +165,26 @@ def create_memory_schema(
 
 @lru_cache(maxsize=64)
 def _modify_memory_schema(
-    existing_keys: tuple[str, ...] | None, memory_types: tuple[str, ...] | None
-) -> type[BaseModel]:
-    key_text = (
-        "The key of the entry to change."
-        if existing_keys
-        else "The key of an entry already in memory; your context lists the stored keys. "
-        "Unknown keys are refused with an explanation."
-    )
-    return create_model(
-        "modify_memory",
-        __doc__="Arguments of modify_memory.",
-        action=_string(
-            '"update" replaces the value of an existing entry; "delete" forgets the entry.',
-            required=True,
-            enum=("update", "delete"),
-        ),
-        key=_string(key_text, required=True, enum=existing_keys or ()),
-        value=_string('The new value. Required for "update"; ignored for "delete".'),
-        description=_string(
-            'Optional new description for "update"; the current one is kept when omitted.'
-        ),
-        type=_type_field(
-            memory_types, 'Optional new kind of memory for "update"; kept when omitted.'
-        ),
-        version=_version_field("Optional"),
-        runtime=(_Runtime, None),
-    )
+    existing_keys: tuple[str, ...] | None, memory_types: tuple[str, ...] | None, versions: bool
+) -> type[StaticArgs]:
+    args = [
+        _required(_enum("action", ("update", "delete"))),
+        _required(_enum("key", existing_keys)),
+        _string("value", "for update"),
+        _string("description"),
+        _enum("type", memory_types),
+    ]
+    if versions:
+        args.append(_version("the version <memory> shows; refused if it changed since"))
+    return _model("modify_memory", args)
 
 
 def modify_memory_schema(
     existing_keys: Sequence[str] | None = None,
     memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
-) -> type[BaseModel]:
+    *,
+    versions: bool = False,
+) -> type[StaticArgs]:
     """The `modify_memory` argument schema.
 
     Args:
@@ -164,6 +192,8 @@ def modify_memory_schema(
             enum of those keys; this is the dynamic variant, which changes the schema whenever
             keys are added or removed and so invalidates prompt caches.
         memory_types: The enum of the optional `type` argument (`None`: free text).
+        versions: Offer the compare-and-set `version` argument; only useful when the
+            memory block shows versions (`MemoryConfig(memory_format="verbose")`).
 
     Returns:
         A pydantic model class usable as a tool's `args_schema`.
@@ -172,75 +202,57 @@ def modify_memory_schema(
         ValueError: If `existing_keys` is not a list of non-empty strings.
     """
     return _modify_memory_schema(
-        _check_enum("existing_keys", existing_keys), _check_enum("memory_types", memory_types)
+        _check_enum("existing_keys", existing_keys),
+        _check_enum("memory_types", memory_types),
+        versions,
     )
 
 
 def context_schema(
     memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES,
-) -> type[BaseModel]:
-    """The `context` tool's argument schema (one class per type list, always the same).
+    *,
+    versions: bool = False,
+) -> type[StaticArgs]:
+    """The `context` tool's argument schema (one class per setting, always the same).
 
     Args:
         memory_types: The enum of the optional `type` argument (`None`: free text).
+        versions: Offer the compare-and-set `version` argument (see `modify_memory_schema`).
 
     Returns:
         A pydantic model class usable as a tool's `args_schema`.
     """
-    return _context_schema(_check_enum("memory_types", memory_types))
+    return _context_schema(_check_enum("memory_types", memory_types), versions)
 
 
 @lru_cache(maxsize=16)
-def _context_schema(memory_types: tuple[str, ...] | None) -> type[BaseModel]:
-    return create_model(
-        "context",
-        __doc__="Arguments of the context tool.",
-        command=_string(
-            "What to do: view a file or list a directory, create a new entry, str_replace "
-            "one exact snippet, insert lines, delete, rename to new_path, or search.",
-            required=True,
-            enum=CONTEXT_COMMANDS,
+def _context_schema(memory_types: tuple[str, ...] | None, versions: bool) -> type[StaticArgs]:
+    args = [
+        _required(_enum("command", CONTEXT_COMMANDS)),
+        _required(_string("path", "e.g. memory/lang or notes/plan.md")),
+        _string("file_text", "create: the content"),
+        _string("old_str", "str_replace: exact text, found once"),
+        _string("new_str", "str_replace: its replacement"),
+        _Arg(
+            "insert_line",
+            {"type": "integer", "minimum": 0, "description": "insert: after this line, 0 = top"},
         ),
-        path=_string(
-            "The address, e.g. context://memory/preferred_language or notes/plan.md; "
-            "a path ending in / (or a bare namespace) is a directory.",
-            required=True,
-        ),
-        file_text=_string("For create: the full text of the new entry."),
-        old_str=_string(
-            "For str_replace: text that occurs exactly once in the entry, copied exactly."
-        ),
-        new_str=_string("For str_replace: the replacement text (empty or omitted removes it)."),
-        insert_line=_field(
-            "For insert: the line after which to insert; 0 inserts at the top.",
-            {"type": "integer", "minimum": 0},
-        ),
-        insert_text=_string("For insert: the text to insert."),
-        new_path=_string("For rename: the new address, in the same namespace."),
-        query=_string("For search: text to look for, case-insensitively."),
-        description=_string(
-            "For create under memory/: what the entry is for and when to consult it. "
-            "Ignored elsewhere."
-        ),
-        type=_type_field(memory_types, "For create under memory/: the kind of memory."),
-        supersedes=_supersedes_field("For create under memory/ (optional)"),
-        version=_version_field("For str_replace, insert, delete or rename under memory/"),
-        runtime=(_Runtime, None),
-    )
+        _string("insert_text", "insert: the text"),
+        _string("new_path", "rename: the new path"),
+        _string("query", "search: text to find"),
+        _string("description", "create in memory/: what it is for"),
+        _enum("type", memory_types),
+        _supersedes("create in memory/: keys it replaces"),
+    ]
+    if versions:
+        args.append(_version("memory/ edits: the version <memory> shows"))
+    return _model("context", args)
 
 
 @lru_cache(maxsize=1)
-def recall_memory_schema() -> type[BaseModel]:
+def recall_memory_schema() -> type[StaticArgs]:
     """The `recall_memory` argument schema: one required `key` (always the same class)."""
-    return create_model(
-        "recall_memory",
-        __doc__="Arguments of recall_memory.",
-        key=_string(
-            "The key of a stored entry, as listed in <memory_index> in your context.",
-            required=True,
-        ),
-        runtime=(_Runtime, None),
-    )
+    return _model("recall_memory", [_required(_string("key"))])
 
 
 def validation_error_text(error: ValidationError) -> str:

@@ -99,6 +99,20 @@ def _compile(store: BaseStore, scope: tuple[str, ...], count: int) -> list[list[
     return [chef.compile([HumanMessage("hi")]).meta.injected_keys for _ in range(count)]
 
 
+def _user_turns(
+    store: BaseStore, scope: tuple[str, ...], rounds: int, barrier: Any
+) -> list[tuple[int, list[str]]]:
+    # Every round, all workers answer the same user message at once (as parallel model calls
+    # of one agent run would), counting turns per user message.
+    chef = ContextChef(store=store, scope=scope, turn_unit="user_message")
+    seen = []
+    for r in range(rounds):
+        barrier.wait()
+        meta = chef.compile([HumanMessage(f"question {r}", id=f"msg-{r}")]).meta
+        seen.append((meta.turn, meta.injected_keys))
+    return seen
+
+
 def run(
     kind: str, where: str, scope: tuple[str, ...], scenario: str, worker: int, n: int, barrier: Any
 ) -> Any:
@@ -114,6 +128,8 @@ def run(
             return _cas(memory, worker, n, barrier)
         if scenario == "compile":
             return _compile(store, scope, n)
+        if scenario == "user_turns":
+            return _user_turns(store, scope, n, barrier)
     raise ValueError(scenario)
 
 

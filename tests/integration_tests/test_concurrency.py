@@ -3,7 +3,8 @@
 Six writer processes share a `FileSystemStore` folder, a SQLite file or a PostgreSQL database,
 and every guarantee must hold as in one process: each "Updated" is a version that exists with
 its history record, a new key is created once, a compare-and-set has one winner, and the turn
-clock counts every compile (so a `{"turns": 5}` entry is injected exactly five times).
+clock counts every compile (so a `{"turns": 5}` entry is injected exactly five times), or,
+counting turns per user message, advances once however many processes answer one message.
 """
 
 from __future__ import annotations
@@ -118,6 +119,21 @@ def test_the_turn_clock_counts_every_compile_and_a_turn_ttl_holds(
     assert sum("always" in keys for per_worker in injected for keys in per_worker) == (
         WRITERS * COMPILES
     )
+
+
+def test_per_user_message_concurrent_compiles_of_one_message_claim_one_turn(
+    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+) -> None:
+    rounds = 5
+    memory.set("brief", "three user turns", ttl={"turns": 3})
+    seen = _in_processes(worker.run, backend, scope, "user_turns", rounds)
+    # The decision "is this a new user message" is made in the compile's exclusive section:
+    # six processes compiling the same message advance the clock once per round.
+    assert memory.turn == rounds
+    for r in range(rounds):
+        answers = {(turn, tuple(keys)) for turn, keys in (per_worker[r] for per_worker in seen)}
+        expected_keys = ("brief",) if r < 3 else ()
+        assert answers == {(r + 1, expected_keys)}, (r, answers)
 
 
 @pytest.mark.parametrize("backend", ["postgres"], indirect=True)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import re
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -27,6 +26,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbformat.notebooknode import NotebookNode
 
+from langchain_contextchef.render import parse_memory_block
 from tests.support.postgres import PostgresServer, create_database, drop_database
 
 pytestmark = pytest.mark.slow
@@ -150,11 +150,11 @@ def check_quickstart(nb: NotebookNode) -> None:
 
 
 def _value_in_block(text: str, key: str, value: str) -> bool:
-    block = re.search(r"<memory>.*</memory>", text, re.DOTALL)
-    if block is None:
+    try:
+        entries = parse_memory_block(text)
+    except ValueError:
         return False
-    entry = re.search(rf'<entry key="{key}"[^>]*>.*?</entry>', block.group(0), re.DOTALL)
-    return entry is not None and f"<value>\n{value}\n</value>" in entry.group(0)
+    return any((e.key, e.value) == (key, value) for e in entries)
 
 
 def check_langgraph_agent(nb: NotebookNode) -> None:

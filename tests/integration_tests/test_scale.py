@@ -69,7 +69,7 @@ def compile_question(store: BaseStore, config: MemoryConfig) -> tuple[str, list[
     chef = ContextChef(store=store, memory=config, clock=lambda: T0 + timedelta(days=1))
     payload = chef.compile([SystemMessage("You are an ops assistant."), HumanMessage(QUESTION)])
     text = payload.messages[1].text
-    block = text[text.index("Memory you saved") :]
+    block = text[text.rindex("<memory>") :]
     assert approximate_tokens(block) <= BUDGET
     assert payload.meta.tokens["memory"] <= BUDGET
     assert [e.key for e in parse_memory_block(block)] == payload.meta.injected_keys
@@ -141,7 +141,7 @@ def test_recall_mode_at_scale_shows_the_relevant_entry_and_an_index(
     chef = ContextChef(store=keyword_store, memory=config, clock=lambda: T0 + timedelta(days=1))
     payload = chef.compile([HumanMessage(QUESTION)])
     text = payload.messages[0].text
-    block = text[text.index("Memory you saved") :]
+    block = text[text.rindex("<memory>") :]
     assert approximate_tokens(block) <= BUDGET
     assert payload.meta.injected_keys[0] == TARGET
     assert len(payload.meta.indexed_keys) > 10

@@ -48,6 +48,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "budget",
             "selectors",
             "render",
+            "_render",
             "compaction",
             "store",
             "_format",

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import bench_cache, bench_dispatch
+from benchmarks import bench_cache, bench_dispatch, bench_recall
 from benchmarks.__main__ import main
 from benchmarks._timing import flatten, fmt_bytes, fmt_ratio, fmt_seconds, paired_medians, ratio
 from benchmarks.bench_cache import common_prefix
@@ -30,7 +30,45 @@ def test_cache_bench_reports_each_strategy_on_each_provider() -> None:
     for row in by.values():
         assert 0 < row["reused_bytes"] <= row["limit_bytes"] <= row["sent_bytes"]
         assert 0 < row["worst_turn"] <= row["reuse"] <= 1
-    assert len(result["goals"]) == 4
+    blocks = {r["strategy"]: r for r in result["block_rows"]}
+    assert len(blocks) == len(bench_cache.STRATEGIES) + 2
+    for row in blocks.values():
+        assert 0 < row["reused_bytes"] <= row["limit_bytes"]
+        assert 0 <= row["worst_turn"] <= row["reuse"] <= 1
+    agent = blocks["before_history_tail (agent, middleware breakpoints)"]
+    assert agent["calls"] == 2 * bench_cache.QUICK_AGENT_MESSAGES + 2  # two writes of memory
+    assert len(result["goals"]) == 5
+    check_goals(result["goals"])
+
+
+def test_block_cache_reads_only_prefixes_written_at_breakpoints() -> None:
+    from benchmarks._cache_blocks import BreakpointCache, serialise
+
+    def body(*texts: str, marked: int) -> dict[str, object]:
+        content = [
+            {"type": "text", "text": t, **({"cache_control": {}} if i == marked else {})}
+            for i, t in enumerate(texts)
+        ]
+        return {"messages": [{"role": "user", "content": content}]}
+
+    cache = BreakpointCache()
+    first = serialise(body("a", "b", "tail-1", marked=1))
+    assert cache.request(first) == 0
+    # The same prefix, the breakpoint further on: the read stops where the first one wrote.
+    second = serialise(body("a", "b", "c", "tail-2", marked=2))
+    assert cache.request(second) == first.marks[0] == second.ends[1]
+    # Changed inside the second block: nothing written matches any more.
+    assert cache.request(serialise(body("a", "B", "c", marked=2))) == 0
+
+
+def test_recall_bench_shows_the_compact_format_fitting_more_relevant_entries() -> None:
+    result = bench_recall.run(quick=True)
+    by = {(r["selector"], r["format"]): r for r in result["rows"]}
+    for selector in ("Relevant", "Rerank"):
+        compact, verbose = by[selector, "compact"], by[selector, "verbose"]
+        assert compact["recall"] > verbose["recall"]
+        assert compact["entries_shown"] > verbose["entries_shown"]
+        assert max(compact["max_tokens"], verbose["max_tokens"]) <= bench_recall.BUDGET
     check_goals(result["goals"])
 
 

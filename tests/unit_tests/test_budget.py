@@ -37,7 +37,8 @@ def entries(n: int, size: int = 40) -> list[MemoryEntry]:
 
 
 def memory_text(payload_text: str) -> str:
-    start = payload_text.index("Memory you saved")
+    # The instruction above the block names <memory> too; the block is the last one.
+    start = payload_text.rindex("<memory>")
     return payload_text[start:]
 
 
@@ -93,18 +94,23 @@ def render(full, index, more):  # type: ignore[no-untyped-def]
     return render_memory_block(full, index=index, unlisted=more)
 
 
+@pytest.mark.parametrize("memory_format", ["compact", "verbose"])
 @pytest.mark.parametrize("budget", [60, 150, 400, 1_000, 5_000])
-def test_fit_never_exceeds_the_budget_and_keeps_the_order(budget: int) -> None:
-    pool = entries(60)
+def test_fit_never_exceeds_the_budget_and_keeps_the_order(budget: int, memory_format: str) -> None:
+    pool = entries(120)
+
+    def render(full, index, more):  # type: ignore[no-untyped-def]
+        return render_memory_block(full, index=index, unlisted=more, memory_format=memory_format)  # type: ignore[arg-type]
+
     fitted = fit_memory(
         pool, [], render=render, budget=budget, count=approximate_tokens, index_mode=False
     )
-    # Every budget here fits the header, and none fits all 60 entries.
-    assert fitted.block.startswith("Memory you saved")
+    # Every budget here fits the element (and the verbose header), and none fits all 120.
+    assert fitted.block.startswith("<memory>" if memory_format == "compact" else "Saved memory:")
     assert approximate_tokens(fitted.block) <= budget
-    assert len(fitted.full) < 60
+    assert len(fitted.full) < 120
     assert fitted.full == pool[: len(fitted.full)]
-    assert fitted.unlisted == 60 - len(fitted.full)
+    assert fitted.unlisted == 120 - len(fitted.full)
     assert fitted.block == render(fitted.full, [], fitted.unlisted)
     # One more entry would not have fitted: the cut is tight (also when none fitted).
     bigger = render(pool[: len(fitted.full) + 1], [], fitted.unlisted - 1)
@@ -140,7 +146,8 @@ def test_index_mode_fills_remaining_budget_with_index_rows() -> None:
 
 
 def test_index_share_keeps_part_of_the_budget_for_index_rows() -> None:
-    ranked = [e.evolve(description=f"about {e.key}") for e in entries(60, size=30)]
+    # More entries than rows can list, so no row budget is left over to give back.
+    ranked = [e.evolve(description=f"about {e.key}") for e in entries(300, size=30)]
     greedy = fit_memory(
         ranked, [], render=render, budget=1_000, count=approximate_tokens, index_mode=True
     )
@@ -160,7 +167,9 @@ def test_index_share_keeps_part_of_the_budget_for_index_rows() -> None:
         : len(split.index)
     ]
     assert approximate_tokens(split.block) <= 1_000
-    full_only = render(split.full, [], 0)
+    # The full entries alone (the rest counted in one line, as the fit measures them) keep to
+    # their half of the budget.
+    full_only = render(split.full, [], len(ranked) - len(split.full))
     assert approximate_tokens(full_only) <= 500
 
 

@@ -405,8 +405,9 @@ def test_preview_from_stdin_with_tail_placement(capsys, store_dir, monkeypatch):
     messages = json.loads(out)
     assert [m["role"] for m in messages] == ["system", "human"]
     assert "<memory>" not in messages[0]["content"]
-    assert messages[1]["content"].startswith("Hi\n\n")
-    assert "<memory>" in messages[1]["content"]
+    own, data = messages[1]["content"]  # the user's text, then memory as a block of its own
+    assert own == {"type": "text", "text": "Hi"}
+    assert "<memory>" in data["text"]
 
 
 @pytest.mark.parametrize(

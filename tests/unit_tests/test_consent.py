@@ -7,7 +7,6 @@ Outside a graph the proposal waits in the store for `approve_proposal` / `reject
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 import pytest
@@ -24,6 +23,7 @@ from langchain_contextchef.consent import ConsentPolicy, parse_decision
 from langchain_contextchef.entry import Provenance
 from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.middleware import ContextChefMiddleware
+from langchain_contextchef.render import parse_memory_block
 from langchain_contextchef.tools import default_resolver, handle_tool, make_tools
 from tests.support.models import RecordingModel, text_of, tool_call
 
@@ -134,8 +134,7 @@ async def test_create_agent_pauses_on_the_write_and_resumes_with_the_decision(
     (result,) = tool_messages(done["messages"])
     assert (result.status == "error") == (expected is None)
     # The next model call saw the memory block with what the person decided.
-    pattern = r'<entry key="tone".*?<value>\s*(.*?)\s*</value>'
-    shown = re.findall(pattern, text_of(model.calls[1]), re.S)
+    shown = [e.value for e in parse_memory_block(text_of(model.calls[1])) if e.key == "tone"]
     assert shown == [expected or "formal"]
 
 

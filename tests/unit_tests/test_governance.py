@@ -164,10 +164,13 @@ def test_types_are_checked_against_the_configured_set() -> None:
 
 
 def test_the_block_shows_type_and_version() -> None:
+    # The compact default shows the type but no version; the verbose format shows both.
     chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig())
     chef.get_memory().set("lang", "Python", type="preference")
     chef.get_memory().set("lang", "Rust")
-    assert '<entry key="lang" version="2" type="preference"' in prompt_text(chef)
+    assert '<entry key="lang" type="preference">Rust</entry>' in prompt_text(chef)
+    verbose = ContextChef(store=chef.store, memory=MemoryConfig(memory_format="verbose"))
+    assert '<entry key="lang" version="2" type="preference"' in prompt_text(verbose)
 
 
 def test_supersede_refusals_leave_the_store_unchanged() -> None:

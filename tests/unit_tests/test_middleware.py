@@ -358,7 +358,8 @@ def test_no_stable_turn_before_the_tail_drops_the_message_breakpoint() -> None:
     assert all(not isinstance(m.content, list) or not marked(m.content) for m in final.messages)
     empty = run_request([HumanMessage("")])
     assert "cache_control" not in empty.model_settings
-    assert isinstance(empty.messages[-1].content, str) and "<memory>" in empty.messages[-1].content
+    (only,) = empty.messages[-1].content  # the memory block alone, untagged
+    assert "<memory>" in only["text"] and "cache_control" not in only
 
 
 def test_without_a_tail_the_newest_turn_carries_the_breakpoint() -> None:
@@ -372,5 +373,44 @@ def test_without_a_tail_the_newest_turn_carries_the_breakpoint() -> None:
 def test_without_caching_settings_nothing_is_tagged() -> None:
     final = run_request([HumanMessage("Hello")], settings={})
     assert final.model_settings == {}
-    assert isinstance(final.messages[-1].content, str)
-    assert final.messages[-1].content.startswith("Hello\n\n")
+    # The memory data is a block of its own after the user's text, as the splice laid it out.
+    own, tail = final.messages[-1].content
+    assert own == {"type": "text", "text": "Hello"}
+    assert tail["text"].startswith("<memory>") and "cache_control" not in tail
+
+
+# ---- one system message: the same layout through chef.prompt and the middleware ------------
+
+
+@pytest.mark.parametrize("placement", ["after_system", "before_history_tail"])
+@pytest.mark.parametrize("layout", ["separate", "merged"])
+def test_merged_system_layout_is_the_same_through_lcel_and_the_middleware(
+    placement: str, layout: str
+) -> None:
+    store = InMemoryStore()
+    chef = ContextChef(
+        store=store,
+        memory=MemoryConfig(memory_placement=placement),  # type: ignore[arg-type]
+        system_layout=layout,  # type: ignore[arg-type]
+    )
+    chef.get_memory().set("lang", "Python")
+    model = RecordingModel(script=[AIMessage("Hi.")])
+    agent = create_agent(
+        model, system_prompt="You are helpful.", middleware=[ContextChefMiddleware(chef)]
+    )
+    agent.invoke({"messages": [HumanMessage("Hello")]})
+    (sent,) = model.calls
+    lcel = chef.prompt.invoke([SystemMessage("You are helpful."), HumanMessage("Hello")])
+
+    def shape(messages: list[BaseMessage]) -> list[tuple[str, Any]]:
+        return [(m.type, m.content) for m in messages]
+
+    if layout == "merged":
+        # One system message in both paths, byte for byte the same request.
+        assert shape(sent) == shape(lcel.to_messages())
+        assert sum(isinstance(m, SystemMessage) for m in sent) == 1
+        assert sent[0].content.startswith("You are helpful.\n\n")
+    else:
+        # The middleware sends one system message of blocks, chef.prompt two messages.
+        assert [m.type for m in lcel.to_messages()][:2] == ["system", "system"]
+        assert sent[0].content[0] == {"type": "text", "text": "You are helpful."}

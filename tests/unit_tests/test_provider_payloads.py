@@ -321,5 +321,6 @@ def test_unified_vocabulary_and_instruction_none_also_build_payloads() -> None:
             dynamic_state_placement="system",
         )
         for model in (anthropic(), openai()):
-            body = payload_for(model, messages)
-            assert "context://memory/<key>" in json.dumps(body, ensure_ascii=False)
+            text = json.dumps(payload_for(model, messages), ensure_ascii=False)
+            assert 'description=\\"about lang\\">Python</entry>' in text
+            assert ("context://memory/<key>" in text) == (instruction is not None)

@@ -124,7 +124,7 @@ def test_blocks_name_models_only_through_init_chat_model() -> None:
 
 
 def test_quick_start_writes_and_injects_memory(models: list[ScriptedReadmeModel]) -> None:
-    line, code = block_with("chef.compile(")
+    line, code = block_with("payload = chef.compile(")
     namespace = run_block(code, line)
     assert namespace["reply"].content == "Created context://memory/lang."
     assert namespace["chef"].get_memory().get("lang") == "Go"
@@ -160,3 +160,17 @@ def test_the_token_table_matches_the_bench() -> None:
     # the tool schemas change, paste the new table into README.md.
     table = bench_tokens.markdown_table(bench_tokens.run())
     assert table in README.read_text(encoding="utf-8"), f"README's token table is stale:\n{table}"
+
+
+def test_every_block_type_checks_under_mypy_strict(tmp_path: Path) -> None:
+    # A user who pastes a snippet into a typed project gets no error: `reply.content` after
+    # `chef.handle_tool(tool_call)` type-checks because a ToolCall gives a ToolMessage.
+    from mypy import api
+
+    files = []
+    for line, code in BLOCKS:
+        path = tmp_path / f"readme_line_{line}.py"
+        path.write_text(code, encoding="utf-8")
+        files.append(str(path))
+    out, err, status = api.run(["--strict", "--cache-dir", str(tmp_path / ".mypy"), *files])
+    assert status == 0, out + err

@@ -49,7 +49,13 @@ def test_index_rows_are_escaped_well_formed_xml() -> None:
     assert "secret value" not in block  # index rows never carry values
     assert [e.key for e in parse_memory_block(block)] == ["shown"]
     assert "view context://memory/<key>" in block
-    assert "those of the entries above and in <memory_index>" in block
+    # Key guidance: the verbose format lists the keys in use; compact leaves them on the rows.
+    assert "those of the entries above and in <memory_index>" not in block
+    verbose = render_memory_block(
+        [shown], index=[nasty, plain], vocabulary="unified", memory_format="verbose"
+    )
+    assert index_element(verbose).findall("item")[0].get("key") == 'a"<b>&\tc'
+    assert "those of the entries above and in <memory_index>" in verbose
 
 
 def test_an_index_without_full_entries_still_renders_an_empty_memory_element() -> None:

@@ -403,7 +403,7 @@ def test_hybrid_selection_through_the_store_index_prefers_the_fused_best() -> No
 def test_recall_index_rows_follow_relevance_not_creation_order() -> None:
     chef = ContextChef(
         store=InMemoryStore(),
-        memory=MemoryConfig(selector=Relevant(), recall="index", token_budget=320),
+        memory=MemoryConfig(selector=Relevant(), recall="index", token_budget=240),
     )
     memory = chef.get_memory()
     memory.set("old_unrelated", "Weather notes " * 20, description="weather")

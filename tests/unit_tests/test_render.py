@@ -9,6 +9,8 @@ from enum import Enum
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
+from langchain_core.messages import SystemMessage
+from langchain_core.messages.utils import count_tokens_approximately
 from pydantic import BaseModel, Field, ValidationError
 
 from langchain_contextchef.entry import MemoryEntry
@@ -23,6 +25,7 @@ from langchain_contextchef.render import (
 )
 
 NOW = datetime(2026, 5, 25, tzinfo=timezone.utc)
+FORMATS = ["compact", "verbose"]
 
 
 def entry(key: str, value: str, **fields: object) -> MemoryEntry:
@@ -46,16 +49,24 @@ def test_legacy_instruction_names_the_legacy_tools_only() -> None:
     assert memory_instruction() == text
 
 
-def test_unified_instruction_names_the_context_tool_and_its_commands() -> None:
+def test_unified_instruction_names_the_context_tool_and_its_addresses() -> None:
+    # The commands are the enum of the tool's schema; the instruction does not repeat them.
     text = memory_instruction("unified")
     assert "context tool" in text
     assert "context://memory/<key>" in text
     assert "context://notes/" in text
-    for command in ("view", "create", "str_replace", "insert", "delete", "rename", "search"):
-        assert command in text
     assert "create_memory" not in text
     assert "archive" not in text
-    assert len(text.encode()) < 900
+    assert len(text.encode()) < 400
+
+
+@pytest.mark.parametrize("vocabulary", ["legacy", "unified"])
+def test_instructions_are_short_and_say_what_memory_is_for(vocabulary: str) -> None:
+    text = memory_instruction(vocabulary)  # type: ignore[arg-type]
+    assert "across turns and conversations" in text
+    assert "preferences, conventions, decisions" in text
+    assert "earlier conversations" not in text  # also said of entries saved a moment ago
+    assert count_tokens_approximately([SystemMessage(text)]) <= 75
 
 
 @pytest.mark.parametrize("vocabulary", ["legacy", "unified"])
@@ -85,10 +96,10 @@ def test_block_layout_is_exact() -> None:
         entry("lang", "TypeScript", description="Primary project language"),
         entry("style", "functional", type="preference", update_count=3),
     ]
-    block = render_memory_block(entries)
+    block = render_memory_block(entries, memory_format="verbose")
     lines = block.split("\n")
     header, guidance = lines[0], lines[-1]
-    assert "<" not in header
+    assert header == "Saved memory:"
     assert lines[1:-2] == [
         "<memory>",
         '<entry key="lang" version="1">',
@@ -118,24 +129,31 @@ def test_block_layout_is_exact() -> None:
 
 def test_updated_at_is_utc_with_milliseconds() -> None:
     moment = datetime(2026, 1, 2, 5, 4, 5, 123987, tzinfo=timezone(timedelta(hours=2)))
-    block = render_memory_block([entry("k", "v").evolve(updated_at=moment)])
+    block = render_memory_block(
+        [entry("k", "v").evolve(updated_at=moment)], memory_format="verbose"
+    )
     assert "<updated_at>2026-01-02T03:04:05.123Z</updated_at>" in block
     naive = datetime(2026, 1, 2, 3, 4, 5)
     assert "<updated_at>2026-01-02T03:04:05.000Z</updated_at>" in render_memory_block(
-        [entry("k", "v").evolve(updated_at=naive)]
+        [entry("k", "v").evolve(updated_at=naive)], memory_format="verbose"
     )
 
 
-def test_entries_keep_the_given_order() -> None:
+@pytest.mark.parametrize("memory_format", FORMATS)
+def test_entries_keep_the_given_order(memory_format: str) -> None:
     keys = ["zeta", "alpha", "mid"]
-    parsed = parse_memory_block(render_memory_block([entry(k, k.upper()) for k in keys]))
+    rendered = render_memory_block([entry(k, k.upper()) for k in keys], memory_format=memory_format)  # type: ignore[arg-type]
+    parsed = parse_memory_block(rendered)
     assert [p.key for p in parsed] == keys
     assert [p.value for p in parsed] == ["ZETA", "ALPHA", "MID"]
 
 
-def test_rendering_is_byte_stable() -> None:
+@pytest.mark.parametrize("memory_format", FORMATS)
+def test_rendering_is_byte_stable(memory_format: str) -> None:
     entries = [entry("a", "1", description="d"), entry("b", "2\n3", type="fact")]
-    assert render_memory_block(entries) == render_memory_block(list(entries))
+    first = render_memory_block(entries, memory_format=memory_format)  # type: ignore[arg-type]
+    copies = [e.evolve() for e in entries]  # equal entries, other objects
+    assert first == render_memory_block(copies, memory_format=memory_format)  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize(
@@ -156,6 +174,7 @@ def test_key_guidance_follows_allowed_keys_and_vocabulary(
         [entry("a", "1"), entry("b", "2")],
         allowed_keys=allowed,
         vocabulary=vocabulary,  # type: ignore[arg-type]
+        memory_format="verbose",
     )
     guidance = block.rsplit("\n", 1)[1]
     for text in must:
@@ -165,39 +184,37 @@ def test_key_guidance_follows_allowed_keys_and_vocabulary(
 
 
 def test_unified_header_points_at_the_context_address() -> None:
-    block = render_memory_block([entry("a", "1")], vocabulary="unified")
+    block = render_memory_block([entry("a", "1")], vocabulary="unified", memory_format="verbose")
     assert "context://memory/<key>" in block.split("\n", 1)[0]
     assert "context tool" in block.split("\n", 1)[0]
 
 
-def test_ordinary_text_stays_readable() -> None:
+@pytest.mark.parametrize("memory_format", FORMATS)
+def test_ordinary_text_stays_readable(memory_format: str) -> None:
     value = "Don't use tabs:\tuse 4 spaces.\nArrows -> fine; 'quotes' and \"double\" too. 🙂"
-    block = render_memory_block([entry("style", value)])
+    block = render_memory_block([entry("style", value)], memory_format=memory_format)  # type: ignore[arg-type]
     # Only & < and ]]> are escaped in text; newlines, tabs, quotes and emoji stay as they are.
     assert value in block
 
 
-def test_key_guidance_cannot_carry_markup_from_keys() -> None:
-    block = render_memory_block([entry("</memory><memory>", "v")])
+@pytest.mark.parametrize("memory_format", FORMATS)
+def test_key_guidance_cannot_carry_markup_from_keys(memory_format: str) -> None:
+    key = "</memory><memory>"
+    # allowed_keys makes the compact format write its guidance line too.
+    block = render_memory_block([entry(key, "v")], allowed_keys=[key], memory_format=memory_format)  # type: ignore[arg-type]
     after = block[block.index("</memory>") + len("</memory>") :]
-    assert "<" not in after
-    assert parse_memory_block(block)[0].key == "</memory><memory>"
+    assert after.strip() and "<" not in after
+    assert parse_memory_block(block)[0].key == key
 
 
 def test_parse_finds_the_block_inside_a_longer_message() -> None:
-    block = render_memory_block([entry("k", "v")])
-    message = "Here is <memory> talk from the user.\n\n" + block + "\n\n<dynamic_state/>"
-    assert parse_memory_block(message) == [
-        ParsedEntry(
-            key="k",
-            value="v",
-            description=None,
-            type=None,
-            version=1,
-            update_count=1,
-            updated_at="2026-05-25T00:00:00.000Z",
-        )
-    ]
+    for memory_format, parsed in [
+        ("compact", ParsedEntry("k", "v", None, None, None, None, None)),
+        ("verbose", ParsedEntry("k", "v", None, None, 1, 1, "2026-05-25T00:00:00.000Z")),
+    ]:
+        block = render_memory_block([entry("k", "v")], memory_format=memory_format)  # type: ignore[arg-type]
+        message = "Here is <memory> talk from the user.\n\n" + block + "\n\n<dynamic_state/>"
+        assert parse_memory_block(message) == [parsed]
 
 
 def test_parse_without_a_block_says_what_to_pass() -> None:
@@ -236,19 +253,26 @@ NASTY = [
 ]
 
 
-def test_every_nasty_string_round_trips_in_every_position() -> None:
+@pytest.mark.parametrize("memory_format", FORMATS)
+def test_every_nasty_string_round_trips_in_every_position(memory_format: str) -> None:
     entries = [
         entry(text, text, description=text, type=text, update_count=i + 1)
         for i, text in enumerate(NASTY)
     ]
-    block = render_memory_block(entries, allowed_keys=NASTY, vocabulary="unified")
+    block = render_memory_block(
+        entries,
+        allowed_keys=NASTY,
+        vocabulary="unified",
+        memory_format=memory_format,  # type: ignore[arg-type]
+    )
     element = memory_element(block)
     assert [e.tag for e in element] == ["entry"] * len(NASTY)
     parsed = parse_memory_block(block)
     assert [(p.key, p.value, p.description, p.type) for p in parsed] == [
         (t, t, t, t) for t in NASTY
     ]
-    assert [p.version for p in parsed] == list(range(1, len(NASTY) + 1))
+    versions = list(range(1, len(NASTY) + 1)) if memory_format == "verbose" else [None] * len(NASTY)
+    assert [p.version for p in parsed] == versions
     # Every rendered message must be sendable: valid UTF-8 with no lone surrogates.
     block.encode("utf-8")
 
@@ -265,33 +289,46 @@ keys_values = st.lists(
 
 
 @settings(max_examples=300, deadline=None)
-@given(items=keys_values, vocabulary=st.sampled_from(["legacy", "unified"]))
-@example(items=[(t, t, t, t) for t in NASTY], vocabulary="legacy")
-@example(items=[("a", "]]>", None, None), ("</memory>", "\r\n", "&", '"')], vocabulary="unified")
+@given(
+    items=keys_values,
+    vocabulary=st.sampled_from(["legacy", "unified"]),
+    memory_format=st.sampled_from(FORMATS),
+)
+@example(items=[(t, t, t, t) for t in NASTY], vocabulary="legacy", memory_format="verbose")
+@example(items=[(t, t, t, t) for t in NASTY], vocabulary="legacy", memory_format="compact")
+@example(
+    items=[("a", "]]>", None, None), ("</memory>", "\r\n", "&", '"')],
+    vocabulary="unified",
+    memory_format="compact",
+)
 def test_property_block_parses_and_round_trips(
-    items: list[tuple[str, str, str | None, str | None]], vocabulary: str
+    items: list[tuple[str, str, str | None, str | None]], vocabulary: str, memory_format: str
 ) -> None:
     entries = [
         entry(key, value, description=description, type=kind, update_count=i + 1)
         for i, (key, value, description, kind) in enumerate(items)
     ]
-    block = render_memory_block(entries, vocabulary=vocabulary)  # type: ignore[arg-type]
+    block = render_memory_block(entries, vocabulary=vocabulary, memory_format=memory_format)  # type: ignore[arg-type]
     if not items:
         assert block == ""
         return
     element = memory_element(block)
     assert element.tag == "memory"
     assert [child.tag for child in element] == ["entry"] * len(items)
-    assert [child.get("version") for child in element] == [str(i + 1) for i in range(len(items))]
+    verbose = memory_format == "verbose"
+    versions = [str(i + 1) if verbose else None for i in range(len(items))]
+    assert [child.get("version") for child in element] == versions
     parsed = parse_memory_block(block)
     assert [(p.key, p.value, p.description, p.type) for p in parsed] == items
-    assert all(p.updated_at == "2026-05-25T00:00:00.000Z" for p in parsed)
+    updated = "2026-05-25T00:00:00.000Z" if verbose else None
+    assert all(p.updated_at == updated for p in parsed)
 
 
 @settings(max_examples=100, deadline=None)
-@given(text=st.text(alphabet=st.characters(codec=None)))
-def test_property_characters_from_every_plane_round_trip(text: str) -> None:
-    (parsed,) = parse_memory_block(render_memory_block([entry(text, text, description=text)]))
+@given(text=st.text(alphabet=st.characters(codec=None)), memory_format=st.sampled_from(FORMATS))
+def test_property_characters_from_every_plane_round_trip(text: str, memory_format: str) -> None:
+    block = render_memory_block([entry(text, text, description=text)], memory_format=memory_format)  # type: ignore[arg-type]
+    (parsed,) = parse_memory_block(block)
     assert (parsed.key, parsed.value, parsed.description) == (text, text, text)
 
 

@@ -16,6 +16,7 @@ from langchain_core.messages import (
 
 from langchain_contextchef.prompt import splice
 from langchain_contextchef.render import ANCHOR_LINE
+from langchain_contextchef.splice import place
 
 INSTRUCTION = "INSTRUCTION"
 MEMORY = "MEMORY-BLOCK"
@@ -62,6 +63,11 @@ HISTORIES: dict[str, Callable[[], list[BaseMessage]]] = {
     "ends_with_prefill": ends_with_prefill,
     "user_blocks": user_blocks,
 }
+
+
+def blocks(*texts: str) -> list[str | dict[str, str]]:
+    """Text content blocks, one per text: how the tail sits beside the user's own content."""
+    return [{"type": "text", "text": text} for text in texts]
 
 
 def text_of(message: BaseMessage) -> str:
@@ -130,7 +136,7 @@ def test_system_state_placement_sits_right_after_the_memory_message() -> None:
     assert out[1].content == INSTRUCTION
     assert out[2].content == f"{STATE}\n\n{IMPLICIT}"
     # Memory still goes to the tail, and memory alone brings no anchor.
-    assert out[-1].content == f"do it\n\n{MEMORY}"
+    assert out[-1].content == blocks("do it", MEMORY)
 
 
 def test_system_state_placement_without_memory_follows_the_system_prompt() -> None:
@@ -153,7 +159,8 @@ def test_tail_order_is_memory_state_implicit_anchor() -> None:
         implicit_context=IMPLICIT,
         memory_placement="before_history_tail",
     )
-    assert out[-1].content == "\n\n".join(["do it", MEMORY, STATE, IMPLICIT, ANCHOR_LINE])
+    # The user's text stays a block of its own; the tail is one block after it.
+    assert out[-1].content == blocks("do it", "\n\n".join([MEMORY, STATE, IMPLICIT, ANCHOR_LINE]))
 
 
 def test_memory_alone_never_adds_the_anchor() -> None:
@@ -163,13 +170,13 @@ def test_memory_alone_never_adds_the_anchor() -> None:
         memory_block=MEMORY,
         memory_placement="before_history_tail",
     )
-    assert out[-1].content == f"do it\n\n{MEMORY}"
+    assert out[-1].content == blocks("do it", MEMORY)
 
 
 @pytest.mark.parametrize(("state", "implicit"), [(STATE, ""), ("", IMPLICIT)])
 def test_either_state_part_adds_the_anchor(state: str, implicit: str) -> None:
     out = splice(ends_with_user(), instruction=None, dynamic_state=state, implicit_context=implicit)
-    assert out[-1].content == "\n\n".join(["do it", state or implicit, ANCHOR_LINE])
+    assert out[-1].content == blocks("do it", f"{state or implicit}\n\n{ANCHOR_LINE}")
 
 
 def test_after_tool_result_a_new_user_message_follows_it() -> None:
@@ -188,7 +195,7 @@ def test_after_tool_result_a_new_user_message_follows_it() -> None:
 def test_prefill_stays_last_and_tail_goes_to_the_user_before_it() -> None:
     out = splice(ends_with_prefill(), instruction=None, dynamic_state=STATE)
     assert out[-1] == AIMessage("{")
-    assert out[-2].content == f"answer in JSON\n\n{STATE}\n\n{ANCHOR_LINE}"
+    assert out[-2].content == blocks("answer in JSON", f"{STATE}\n\n{ANCHOR_LINE}")
 
 
 def test_without_user_or_tool_a_new_user_turn_goes_before_the_prefill() -> None:
@@ -243,7 +250,7 @@ def test_copied_user_message_keeps_extra_fields() -> None:
 
 def test_empty_user_content_takes_the_tail_without_leading_blank_lines() -> None:
     (out,) = splice([HumanMessage("")], instruction=None, dynamic_state=STATE)
-    assert out.content == f"{STATE}\n\n{ANCHOR_LINE}"
+    assert out.content == blocks(f"{STATE}\n\n{ANCHOR_LINE}")
 
 
 def test_unknown_placements_are_rejected_with_the_choices() -> None:
@@ -305,3 +312,94 @@ def test_splice_is_deterministic(history: str) -> None:
     # Exactly one memory block and one anchor are added, wherever they land.
     assert sum(text_of(m).count(MEMORY) for m in first) == 1
     assert sum(text_of(m).count(ANCHOR_LINE) for m in first) == 1
+
+
+# --- the tail's layout ---------------------------------------------------------------------
+
+
+def test_the_tail_says_which_block_is_volatile_and_which_is_the_users_own() -> None:
+    text_user = place(
+        ends_with_user(),
+        instruction=None,
+        memory_block=MEMORY,
+        memory_placement="before_history_tail",
+    )
+    assert text_user.tail is not None
+    assert (text_user.tail.index, text_user.tail.block, text_user.tail.stable_block) == (3, 1, 0)
+    listed = place(
+        user_blocks(), instruction=None, memory_block=MEMORY, memory_placement="before_history_tail"
+    )
+    assert listed.tail is not None and (listed.tail.block, listed.tail.stable_block) == (2, 1)
+    empty = place(
+        [HumanMessage("")],
+        instruction=None,
+        memory_block=MEMORY,
+        memory_placement="before_history_tail",
+    )
+    assert empty.tail is not None and (empty.tail.block, empty.tail.stable_block) == (0, None)
+    after_tool = place(
+        ends_with_tool(),
+        instruction=None,
+        memory_block=MEMORY,
+        memory_placement="before_history_tail",
+    )
+    assert after_tool.tail is not None and after_tool.tail.own_message
+    assert (after_tool.tail.block, after_tool.tail.stable_block) == (None, None)
+    assert after_tool.messages[after_tool.tail.index].content == MEMORY
+
+
+# --- one system message ----------------------------------------------------------------------
+
+
+def test_merged_layout_joins_memory_to_the_developers_system_message() -> None:
+    history = [SystemMessage("sys", id="s1", name="dev"), HumanMessage("q")]
+    spliced = place(history, instruction=INSTRUCTION, memory_block=MEMORY, system_layout="merged")
+    merged, user = spliced.messages
+    assert merged.content == f"sys\n\n{INSTRUCTION}\n\n{MEMORY}"
+    assert (merged.type, merged.id, merged.name) == ("system", "s1", "dev")
+    assert user is history[1] and spliced.system_end == 1
+    assert history[0].content == "sys"  # the caller's message is untouched
+
+
+def test_merged_layout_takes_every_system_part_and_keeps_blocks_as_blocks() -> None:
+    history = [
+        SystemMessage([{"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}}]),
+        SystemMessage("b"),
+        HumanMessage("q"),
+    ]
+    out = splice(
+        history,
+        instruction=INSTRUCTION,
+        memory_block=MEMORY,
+        dynamic_state=STATE,
+        dynamic_state_placement="system",
+        system_layout="merged",
+    )
+    assert [m.type for m in out] == ["system", "human"]
+    assert out[0].content == [
+        {"type": "text", "text": "a", "cache_control": {"type": "ephemeral"}},
+        *blocks("b", f"{INSTRUCTION}\n\n{MEMORY}", STATE),
+    ]
+
+
+@pytest.mark.parametrize("memory_placement", ["after_system", "before_history_tail"])
+def test_merged_layout_without_a_system_prompt_is_one_memory_message(memory_placement: str) -> None:
+    out = splice(
+        [HumanMessage("q")],
+        instruction=INSTRUCTION,
+        memory_block=MEMORY,
+        memory_placement=memory_placement,  # type: ignore[arg-type]
+        system_layout="merged",
+    )
+    assert sum(isinstance(m, SystemMessage) for m in out) == 1
+    assert out[0].type == "system" and out[0].content.startswith(INSTRUCTION)
+
+
+def test_merged_layout_with_nothing_to_add_leaves_the_system_messages_alone() -> None:
+    history = [SystemMessage("a"), SystemMessage("b"), HumanMessage("q")]
+    assert splice(history, instruction=None, system_layout="merged") == history
+
+
+def test_unknown_system_layout_is_rejected_with_the_choices() -> None:
+    with pytest.raises(ValueError, match="'separate', 'merged'"):
+        splice([], instruction=None, system_layout="single")  # type: ignore[arg-type]

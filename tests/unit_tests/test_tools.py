@@ -160,8 +160,9 @@ def test_create_memory_check_order(call: Any) -> None:
     assert call(memory, "create_memory", {"key": "nope", "value": "x"}) == (
         "Error: context://memory/nope is not an allowed memory key. Allowed keys: lang, blocked."
     )
+    # The legacy tools name their own tool for the next step, never the context tool's.
     assert call(memory, "create_memory", {"key": "lang", "value": "Go"}) == (
-        "Error: context://memory/lang already exists. Use str_replace to edit it, or delete it first."
+        "Error: context://memory/lang already exists. Use modify_memory to update or delete it."
     )
     assert seen == []  # the veto runs only after the allowed-keys and existence checks
     assert call(memory, "create_memory", {"key": "blocked", "value": "x"}) == (
@@ -621,7 +622,7 @@ def test_make_tools_modes_and_schemas() -> None:
     assert create["properties"]["type"]["enum"] == list(DEFAULT_MEMORY_TYPES)
     assert create["properties"]["supersedes"]["type"] == "array"
     assert modify["required"] == ["action", "key"]
-    assert modify["properties"]["version"]["type"] == "integer"
+    assert "version" not in modify["properties"]  # the compact block shows no versions
     assert modify["properties"]["type"]["enum"] == list(DEFAULT_MEMORY_TYPES)
     assert modify["properties"]["action"]["enum"] == ["update", "delete"]
     assert "enum" not in modify["properties"]["key"]
@@ -639,9 +640,18 @@ def test_make_tools_modes_and_schemas() -> None:
         "search",
     ]
     assert schema["properties"]["insert_line"]["type"] == "integer"
-    assert schema["properties"]["version"]["type"] == "integer"
+    assert "version" not in schema["properties"]
     assert schema["properties"]["type"]["enum"] == list(DEFAULT_MEMORY_TYPES)
     assert "runtime" not in schema["properties"]
+    # With versions shown (the verbose format), both vocabularies offer compare-and-set.
+    versioned = make_tools(
+        mode="legacy", allowed_keys=None, resolver=lambda c: memory, versions=True
+    )
+    assert params(versioned[1])["properties"]["version"]["type"] == "integer"
+    (versioned_context,) = make_tools(
+        mode="unified", allowed_keys=None, resolver=lambda c: memory, versions=True
+    )
+    assert params(versioned_context)["properties"]["version"]["type"] == "integer"
     free = make_tools(mode="legacy", allowed_keys=None, resolver=lambda c: memory)
     assert "enum" not in params(free[0])["properties"]["key"]
     assert (

@@ -105,8 +105,10 @@ class ChefSuite:
         chef.get_memory().set("lang", "Python")
         payload = chef.compile(HISTORY)
         assert "<memory>" not in payload.messages[1].text
-        assert payload.messages[-1].text.startswith("Hi\n\n")
-        assert parse_memory_block(payload.messages[-1].text)[0].value == "Python"
+        # The user's text and the memory data are separate content blocks of the last turn.
+        own, data = payload.messages[-1].content
+        assert own == {"type": "text", "text": "Hi"}
+        assert parse_memory_block(data["text"])[0].value == "Python"
         chef.get_memory().set("lang", "Rust")
         again = chef.compile(HISTORY)
         assert again.messages[1].text == payload.messages[1].text
