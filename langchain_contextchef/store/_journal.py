@@ -1,7 +1,7 @@
 """Write-ahead records ("journals") that make a multi-item batch all-or-nothing.
 
 A batch that writes more than one item runs this protocol while holding the write lock of
-every folder it touches (`FileSystemStore._commit`):
+every folder it touches (`_writer.Writer.commit`):
 
 1. every new item is written to a temporary file (in the staging folder `.tmp/`) and
    flushed (`fsync`); a failure here (a full disk) removes those temporary files, so

@@ -6,14 +6,16 @@
   holder dies, so a killed process never leaves a lock behind.
 * `ThreadedLock` – a `ProcessLock` plus an in-process `RLock`: re-entrant in one thread,
   exclusive between threads and processes. Folder write locks use it.
-* `OwnedLock` – the same, re-entrant for an *owner* (a thread, or an asyncio task), so the
-  async scope lock can be taken in a worker thread and released on the event loop.
+* `OwnedLock` – the same, re-entrant for an *owner* (a thread, or an asyncio task, see
+  `current_owner`), so the async scope lock can be taken in a worker thread and released
+  on the event loop.
 
 Lock files are never deleted (deleting a lock file races with processes about to lock it).
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import errno
 import os
@@ -57,7 +59,15 @@ else:
         fcntl.flock(fd, fcntl.LOCK_UN)
 
 
-__all__ = ["OwnedLock", "ProcessLock", "ThreadedLock", "Timeout", "deadline_for"]
+__all__ = [
+    "OwnedLock",
+    "ProcessLock",
+    "ThreadedLock",
+    "Timeout",
+    "current_owner",
+    "deadline_for",
+    "release_all",
+]
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
@@ -68,6 +78,15 @@ _POLL_MAX = 0.01
 def deadline_for(timeout: float | None) -> float | None:
     """The `time.monotonic()` moment a wait of `timeout` seconds ends (`None`: never)."""
     return None if timeout is None or timeout < 0 else time.monotonic() + timeout
+
+
+def current_owner() -> object:
+    """Who holds an `OwnedLock`: the running asyncio task if any, else the thread."""
+    try:
+        task = asyncio.current_task()
+    except RuntimeError:
+        task = None
+    return task if task is not None else threading.current_thread()
 
 
 def _remaining(deadline: float | None) -> float | None:
@@ -278,6 +297,29 @@ class OwnedLock:
             self._unclaim()
         return got
 
+    async def aacquire(self, owner: object, deadline: float | None) -> None:
+        """Take the lock for `owner` without blocking the event loop.
+
+        Waiting happens in a worker thread; a cancelled wait never leaves the lock held.
+
+        Raises:
+            Timeout: If the deadline passes first.
+        """
+        if self.acquire(owner, deadline, blocking=False):
+            return
+        loop = asyncio.get_running_loop()
+        waiting = loop.run_in_executor(None, self.acquire, owner, deadline)
+        try:
+            await asyncio.shield(waiting)
+        except asyncio.CancelledError:
+            # The worker thread may still get the lock: give it back when it does.
+            def undo(done: asyncio.Future[bool]) -> None:
+                if not done.cancelled() and done.exception() is None:
+                    self.release(owner)
+
+            waiting.add_done_callback(undo)
+            raise
+
     def release(self, owner: object) -> None:
         """Release one level held by `owner`.
 
@@ -296,3 +338,10 @@ class OwnedLock:
             finally:
                 self._owner = None
                 self._cond.notify_all()
+
+
+def release_all(held: list[ThreadedLock]) -> None:
+    """Release locks taken in order (see `Recovery.acquire_all`), last first."""
+    for lock in reversed(held):
+        lock.release()
+    held.clear()

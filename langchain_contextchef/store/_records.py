@@ -114,13 +114,6 @@ class CorruptItemError(ValueError):
     """An item file is not a valid store document (bad JSON or missing fields)."""
 
 
-_UTC = timezone.utc
-# orjson (and most JSON readers) turn integers outside this range into floats.
-_INT_MIN = -(2**63)
-_INT_MAX = 2**64 - 1
-_NATIVE_Z = sys.version_info >= (3, 11)  # fromisoformat reads a trailing `Z` from 3.11
-
-
 def value_of(record: Record) -> dict[str, Any]:
     """A private copy of the item's value, which the caller may mutate."""
     value: dict[str, Any] = _loads(record[BLOB])

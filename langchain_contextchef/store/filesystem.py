@@ -75,15 +75,13 @@ import asyncio
 import concurrent.futures
 import contextlib
 import functools
-import heapq
 import logging
-import math
 import os
 import threading
 import time
 from collections.abc import AsyncIterator, Callable, Iterable, Iterator, Mapping
 from types import TracebackType
-from typing import Any, Literal, NamedTuple
+from typing import Any
 
 from langchain_core.embeddings import Embeddings
 from langgraph.store.base import (
@@ -93,45 +91,32 @@ from langgraph.store.base import (
     InvalidNamespaceError,
     Item,
     ListNamespacesOp,
-    MatchCondition,
     Op,
-    PutOp,
     Result,
     SearchItem,
     SearchOp,
     TTLConfig,
-    ensure_embeddings,
-    get_text_at_path,
-    tokenize_path,
     validate_op_namespace,
 )
 
-from langchain_contextchef.store._filters import matches, validate_filter
+from langchain_contextchef.store._expiry import Expiry, start_sweeper
 from langchain_contextchef.store._fsio import UnsafePathError
-from langchain_contextchef.store._listing import Listing
-from langchain_contextchef.store._locks import OwnedLock, deadline_for
+from langchain_contextchef.store._locks import OwnedLock, current_owner, deadline_for
 from langchain_contextchef.store._paths import scope_lock_name
-from langchain_contextchef.store._records import (
-    CREATED,
-    EXPIRES_TS,
-    KEY,
-    NS,
-    PATH,
-    SEEN,
-    TTL,
-    UPDATED,
-    VECTORS,
-    Record,
-    check_text,
-    check_value,
-    is_expired,
-    order_key,
-    value_of,
-    vectors_of,
+from langchain_contextchef.store._prepare import PendingPut, check_put_target, prepare
+from langchain_contextchef.store._reads import (
+    get_record,
+    item_of,
+    list_namespaces,
+    live,
+    search,
+    search_item,
 )
-from langchain_contextchef.store._vectors import VectorIndex
+from langchain_contextchef.store._records import TTL, check_value, value_of
+from langchain_contextchef.store._recovery import RecoveryReport
+from langchain_contextchef.store._semantic import SemanticIndex
 from langchain_contextchef.store._view import RACY_WINDOW_NS, DiskView
-from langchain_contextchef.store._writer import RecoveryReport, Write, Writer
+from langchain_contextchef.store._writer import Write, Writer
 
 __all__ = ["FileSystemStore", "RecoveryReport", "UnsafePathError"]
 
@@ -145,21 +130,10 @@ def _now() -> float:
     return time.time()
 
 
-class _PendingPut(NamedTuple):
-    namespace: tuple[str, ...]
-    key: str
-    value: dict[str, Any] | None  # None deletes
-    ttl_minutes: float | None
-    texts: list[tuple[str, str]]  # (field path, text) to embed
-
-
-def _current_owner() -> object:
-    """Who holds a scope lock: the running asyncio task if any, else the thread."""
-    try:
-        task = asyncio.current_task()
-    except RuntimeError:
-        task = None
-    return task if task is not None else threading.current_thread()
+def _clock() -> float:
+    # The clock handed to the private modules: it looks `_now` up on every call, so a
+    # patched `_now` reaches every TTL decision, wherever it is made.
+    return _now()
 
 
 class FileSystemStore(BaseStore):
@@ -210,16 +184,15 @@ class FileSystemStore(BaseStore):
         self.ttl_config = ttl
         self.index_config: IndexConfig | None = None
         self.embeddings: Embeddings | None = None
-        self._index_fields: list[tuple[str, str | list[str]]] = []
+        self._index: SemanticIndex | None = None
         if index:
             self.index_config = index.copy()
-            self.embeddings = ensure_embeddings(index.get("embed"))
-            self._index_fields = [
-                (p, tokenize_path(p) if p != "$" else p) for p in (index.get("fields") or ["$"])
-            ]
+            self._index = SemanticIndex(index)
+            self.embeddings = self._index.embeddings
         self._lock_timeout = lock_timeout
         self._view = DiskView(self.root)
         self._writer = Writer(self.root, self._view, lock_timeout)
+        self._expiry = Expiry(self._view, self._writer, _clock)
         self._opened = False
         self._open_guard = threading.Lock()
         self._sweeper: threading.Thread | None = None
@@ -249,7 +222,7 @@ class FileSystemStore(BaseStore):
             UnsafePathError: If the operation meets a link under the root.
         """
         ops = list(ops)
-        puts = self._prepare(ops)
+        puts = prepare(ops, self._index)
         self._ensure_open()
         results: list[Result] = [None] * len(ops)
         if len(puts) < len(ops):
@@ -261,7 +234,7 @@ class FileSystemStore(BaseStore):
             elif isinstance(op, SearchOp):
                 results[i] = self._search(op, now)
             elif isinstance(op, ListNamespacesOp):
-                results[i] = self._list_namespaces(op, now)
+                results[i] = list_namespaces(self._view, op, now)
         if puts:
             self._apply(puts)
         return results
@@ -311,7 +284,7 @@ class FileSystemStore(BaseStore):
             ```
         """
         scope = self._scope_lock(namespace)
-        owner = _current_owner()
+        owner = current_owner()
         scope.acquire(owner, deadline_for(self._lock_timeout if timeout is None else timeout))
         try:
             yield
@@ -354,21 +327,10 @@ class FileSystemStore(BaseStore):
             ```
         """
         scope = self._scope_lock(namespace)
-        owner = _current_owner()
-        deadline = deadline_for(self._lock_timeout if timeout is None else timeout)
-        if not scope.acquire(owner, deadline, blocking=False):
-            loop = asyncio.get_running_loop()
-            waiting = loop.run_in_executor(None, scope.acquire, owner, deadline)
-            try:
-                await asyncio.shield(waiting)
-            except asyncio.CancelledError:
-                # The worker thread may still get the lock: give it back when it does.
-                def undo(done: asyncio.Future[bool]) -> None:
-                    if not done.cancelled() and done.exception() is None:
-                        scope.release(owner)
-
-                waiting.add_done_callback(undo)
-                raise
+        owner = current_owner()
+        await scope.aacquire(
+            owner, deadline_for(self._lock_timeout if timeout is None else timeout)
+        )
         try:
             yield
         finally:
@@ -420,14 +382,12 @@ class FileSystemStore(BaseStore):
             assert store.atomic_update(("clock",), "turn", bump) == {"n": 2}
             ```
         """
-        self._check_put_target(namespace, key, public=True)
+        check_put_target(namespace, key, public=True)
         self._ensure_open()
         default_ttl = self.ttl_config.get("default_ttl") if self.ttl_config else None
         with self._writer.locked([self._view.dir_of(namespace)[1]]):
             now = _now()
-            record = self._live(
-                self._view.load(self._view.file_of(namespace, key)), namespace, key, now
-            )
+            record = live(self._view.load(self._view.file_of(namespace, key)), namespace, key, now)
             new_value = fn(value_of(record) if record is not None else None)
             if not isinstance(new_value, Mapping):
                 msg = (
@@ -438,8 +398,10 @@ class FileSystemStore(BaseStore):
             value = dict(new_value)
             check_value(value)
             ttl = record[TTL] if record is not None else default_ttl
-            vectors = self._embed_one(self._texts_for(value, None))
-            self._writer.commit([Write(namespace, key, value, ttl, vectors, None)], now)
+            vectors = None
+            if self._index is not None:
+                vectors = self._index.embed([self._index.texts_for(value, None)])[0]
+            self._writer.commit([Write(namespace, key, value, ttl, vectors)], now)
         return value
 
     async def aatomic_update(
@@ -498,23 +460,7 @@ class FileSystemStore(BaseStore):
             The number of items deleted.
         """
         self._ensure_open()
-        by_dir: dict[tuple[str, ...], list[Record]] = {}
-        now = _now()
-        for listing in self._view.walk(self.root):
-            for record in self._view.entries(listing):
-                if is_expired(record, now):
-                    by_dir.setdefault(self._view.dir_of(record[NS])[1], []).append(record)
-        deleted = 0
-        for parts, records in by_dir.items():
-            with self._writer.locked([parts]):
-                writes = []
-                for rec in records:
-                    # Re-check under the lock: a writer may have refreshed the item meanwhile.
-                    current = self._view.load(rec[PATH])
-                    if current is not None and is_expired(current, _now()):
-                        writes.append(Write(rec[NS], rec[KEY], None, None, None, None))
-                deleted += self._writer.commit(writes, _now(), journal=False)
-        return deleted
+        return self._expiry.sweep()
 
     def start_ttl_sweeper(
         self, sweep_interval_minutes: float | None = None
@@ -542,20 +488,7 @@ class FileSystemStore(BaseStore):
         )
         stop = self._sweeper_stop
         stop.clear()
-
-        def loop() -> None:
-            while not stop.wait(interval * 60):
-                try:
-                    count = self.sweep_ttl()
-                except Exception:
-                    logger.exception("TTL sweep of %s failed", self.root)
-                else:
-                    if count:
-                        logger.info("TTL sweep deleted %d expired item(s)", count)
-            future.set_result(None)
-
-        self._sweeper = threading.Thread(target=loop, name="contextchef-ttl-sweeper", daemon=True)
-        self._sweeper.start()
+        self._sweeper = start_sweeper(self.sweep_ttl, self.root, interval, stop, future)
         future.add_done_callback(lambda f: stop.set() if f.cancelled() else None)
         return future
 
@@ -602,330 +535,27 @@ class FileSystemStore(BaseStore):
     def __repr__(self) -> str:
         return f"FileSystemStore({self.root!r})"
 
-    # ------------------------------------------------------------------ reads
-
-    @staticmethod
-    def _live(
-        record: Record | None, namespace: tuple[str, ...], key: str, now: float
-    ) -> Record | None:
-        if record is None or is_expired(record, now):
-            return None
-        if record[NS] != namespace or record[KEY] != key:
-            return None
-        return record
+    # ------------------------------------------------------------------ reads and writes
 
     def _get(self, op: GetOp, now: float) -> Item | None:
-        if not isinstance(op.key, str) or "\x00" in op.key:
-            return None
-        dirpath, parts = self._view.dir_of(op.namespace)
-        if not parts or not self._view.dir_ok(dirpath, parts):
-            return None
-        record = self._live(
-            self._view.load(self._view.file_of(op.namespace, op.key)), op.namespace, op.key, now
-        )
+        record = get_record(self._view, op.namespace, op.key, now)
         if record is None:
             return None
         if op.refresh_ttl:
-            self._refresh([record], now)
-        return Item(
-            value=value_of(record),
-            key=record[KEY],
-            namespace=record[NS],
-            created_at=record[CREATED],
-            updated_at=record[UPDATED],
-        )
-
-    def _listings_under(self, namespace: tuple[str, ...]) -> list[Listing] | None:
-        """Listings of the namespace's folder and every folder below it (`None`: none)."""
-        start, parts = self._view.dir_of(namespace)
-        if parts and not self._view.dir_ok(start, parts):
-            return None
-        return list(self._view.walk(start))
+            self._expiry.refresh([record], now)
+        return item_of(record)
 
     def _search(self, op: SearchOp, now: float) -> list[SearchItem]:
-        if op.offset < 0 or op.limit <= 0:
-            return []
-        listings = self._listings_under(op.namespace_prefix)
-        if not listings:
-            return []
-        listings = [listing for listing in listings if listing.names]
-        if op.query and self.embeddings is not None:
-            return self._semantic(op, listings, now)
-        # Files parsed while building a listing in this very call need no second stat;
-        # they carry that build's read time (equality, so a clock step cannot fool it).
-        fresh: set[int] = set()
-        streams = []
-        for listing in listings:
-            built = listing.entries is None
-            streams.append(self._view.entries(listing))
-            if built:
-                fresh.add(listing.built_ns)
-        ordered: Iterable[Record] = (
-            streams[0]
-            if len(streams) == 1
-            else heapq.merge(*streams, key=order_key)
-            if streams
-            else ()
-        )
-        page: list[tuple[Record, dict[str, Any] | None]] = []
-        skip = op.offset
-        load = self._view.load
-        wanted = op.filter
-        for cached in ordered:
-            # Every item a search considers is the file's current version: revalidated
-            # with a stat (re-read if it changed), unless parsed during this very call.
-            record = cached if cached[SEEN] in fresh else load(cached[PATH])
-            if record is None:
-                continue
-            expires = record[EXPIRES_TS]
-            if expires is not None and expires <= now:
-                continue
-            value = None
-            if wanted:
-                value = value_of(record)
-                if not matches(value, wanted):
-                    continue
-            if skip:
-                skip -= 1
-                continue
-            page.append((record, value))
-            if len(page) >= op.limit:
-                break
+        page = search(self._view, op, now, self._index)
         if op.refresh_ttl:
-            self._refresh([rec for rec, _ in page], now)
-        return [self._search_item(rec, None, value) for rec, value in page]
+            self._expiry.refresh([record for record, _, _ in page], now)
+        return [search_item(*hit) for hit in page]
 
-    def _semantic(self, op: SearchOp, listings: list[Listing], now: float) -> list[SearchItem]:
-        assert self.embeddings is not None and op.query
-        query = self.embeddings.embed_query(op.query)
-        load = self._view.load
-        hits: list[tuple[float, tuple[float, tuple[str, ...], str], Record]] = []
-        for listing in listings:
-            built = listing.entries is None
-            entries = self._view.entries(listing)
-            fresh = listing.built_ns if built else -1
-            scores = self._view.vectors(listing).scores(query)  # one product per folder
-            for cached, score in zip(entries, scores, strict=True):
-                record = cached if cached[SEEN] == fresh else load(cached[PATH])
-                if record is None or is_expired(record, now):
-                    continue
-                if record is not cached:  # edited since the folder's vectors were built
-                    score = VectorIndex([record[VECTORS]]).scores(query)[0]
-                if op.filter and not matches(value_of(record), op.filter):
-                    continue
-                # Scored items by similarity, then unscored ones, then the usual order.
-                rank = -score if score is not None else math.inf
-                hits.append((rank, order_key(record), record))
-        hits.sort(key=lambda hit: (hit[0], hit[1]))
-        page = [
-            (rec, -rank if rank != math.inf else None)
-            for rank, _, rec in hits[op.offset :][: op.limit]
-        ]
-        if op.refresh_ttl:
-            self._refresh([rec for rec, _ in page], now)
-        return [self._search_item(rec, score, None) for rec, score in page]
-
-    @staticmethod
-    def _search_item(
-        record: Record, score: float | None, value: dict[str, Any] | None
-    ) -> SearchItem:
-        return SearchItem(
-            record[NS],
-            record[KEY],
-            value_of(record) if value is None else value,
-            record[CREATED],
-            record[UPDATED],
-            score,
-        )
-
-    def _list_namespaces(self, op: ListNamespacesOp, now: float) -> list[tuple[str, ...]]:
-        conditions = tuple(op.match_conditions or ())
-        start: list[str] = []
-        for condition in conditions:
-            if condition.match_type == "prefix":
-                for label in condition.path:
-                    if label == "*":
-                        break
-                    start.append(label)
-                break
-        start_path, parts = self._view.dir_of(tuple(start))
-        if parts and not self._view.dir_ok(start_path, parts):
-            return []
-        found = self._view.live_namespaces(start_path, now)
-        namespaces = (
-            [ns for ns in found if all(_matches_condition(c, ns) for c in conditions)]
-            if conditions
-            else list(found)
-        )
-        if op.max_depth is not None:
-            namespaces = sorted({ns[: op.max_depth] for ns in namespaces})
-        else:
-            namespaces.sort()
-        return namespaces[op.offset : op.offset + op.limit]
-
-    # ------------------------------------------------------------------ writes
-
-    def _check_put_target(self, namespace: tuple[str, ...], key: str, *, public: bool) -> None:
-        if not isinstance(namespace, tuple):
-            msg = f"A namespace must be a tuple of strings, got {type(namespace).__name__}."
-            raise InvalidNamespaceError(msg)
-        validate_op_namespace(GetOp(namespace, key))
-        if not namespace:
-            msg = "Namespace cannot be empty: give at least one label, e.g. ('memory',)."
-            raise InvalidNamespaceError(msg)
-        if public and namespace[0] == "langgraph":
-            # As in LangGraph's BaseStore.put: the label is reserved for LangGraph itself,
-            # which writes there through batch().
-            msg = f'The root namespace label "langgraph" is reserved by LangGraph. Got: {namespace}'
-            raise InvalidNamespaceError(msg)
-        for label in namespace:
-            check_text(label, f"the namespace label {label!r}")
-        if not isinstance(key, str):
-            msg = f"An item key must be a string, got {type(key).__name__}."
-            raise TypeError(msg)
-        if "\x00" in key:
-            msg = f"An item key cannot contain a NUL character ('\\x00'): {key!r}."
-            raise ValueError(msg)
-        check_text(key, f"the key {key!r}")
-
-    def _prepare(self, ops: list[Op]) -> list[_PendingPut]:
-        """Validate every op and build the writes, before anything touches the disk."""
-        pending: dict[tuple[tuple[str, ...], str], _PendingPut] = {}
-        for op in ops:
-            if isinstance(op, PutOp):
-                pending[(op.namespace, op.key)] = self._prepare_put(op)
-            elif isinstance(op, GetOp | ListNamespacesOp):
-                validate_op_namespace(op)
-            elif isinstance(op, SearchOp):
-                validate_op_namespace(op)
-                validate_filter(op.filter)
-            else:
-                msg = f"Unknown store operation {type(op).__name__}; expected Get/Put/Search/ListNamespaces ops."
-                raise ValueError(msg)
-        return list(pending.values())
-
-    def _prepare_put(self, op: PutOp) -> _PendingPut:
-        if op.value is None:
-            validate_op_namespace(op)
-            if not isinstance(op.key, str):
-                msg = f"An item key must be a string, got {type(op.key).__name__}."
-                raise TypeError(msg)
-            return _PendingPut(op.namespace, op.key, None, None, [])
-        self._check_put_target(op.namespace, op.key, public=False)
-        if not isinstance(op.value, Mapping):
-            msg = (
-                f"A store value must be a dict, got {type(op.value).__name__}. "
-                "Wrap it, e.g. {'value': ...}."
-            )
-            raise TypeError(msg)
-        value = dict(op.value)
-        check_value(value)
-        ttl = op.ttl
-        if ttl is not None and (
-            isinstance(ttl, bool) or not isinstance(ttl, int | float) or not math.isfinite(ttl)
-        ):
-            msg = f"ttl must be a finite number of minutes or None, got {ttl!r}."
-            raise ValueError(msg)
-        if (
-            op.index is not None
-            and op.index is not False
-            and not (isinstance(op.index, list) and all(isinstance(f, str) for f in op.index))
-        ):
-            msg = f"index must be None, False or a list of field paths, got {op.index!r}."
-            raise TypeError(msg)
-        texts = self._texts_for(value, op.index)
-        return _PendingPut(op.namespace, op.key, value, ttl, texts)
-
-    def _texts_for(
-        self, value: dict[str, Any], index: Literal[False] | list[str] | None
-    ) -> list[tuple[str, str]]:
-        if self.embeddings is None or index is False:
-            return []
-        fields: list[tuple[str, str | list[str]]] = (
-            self._index_fields if index is None else [(f, tokenize_path(f)) for f in index]
-        )
-        texts: list[tuple[str, str]] = []
-        for path, tokens in fields:
-            found = get_text_at_path(value, tokens)
-            if len(found) == 1:
-                texts.append((path, found[0]))
-            else:
-                texts.extend((f"{path}.{i}", text) for i, text in enumerate(found))
-        return texts
-
-    def _embed_one(self, texts: list[tuple[str, str]]) -> dict[str, list[float]] | None:
-        if not texts or self.embeddings is None:
-            return None
-        vectors = self.embeddings.embed_documents([text for _, text in texts])
-        return {path: list(vector) for (path, _), vector in zip(texts, vectors, strict=True)}
-
-    def _apply(self, puts: list[_PendingPut]) -> None:
+    def _apply(self, puts: list[PendingPut]) -> None:
         # Embed everything first: an embedding failure must not leave half a batch written.
-        all_texts = [text for put in puts for _, text in put.texts]
-        flat: list[list[float]] = []
-        if all_texts and self.embeddings is not None:
-            flat = self.embeddings.embed_documents(all_texts)
-            if len(flat) != len(all_texts):
-                msg = f"The embedder returned {len(flat)} vectors for {len(all_texts)} texts."
-                raise ValueError(msg)
-        writes: list[Write] = []
-        position = 0
-        for put in puts:
-            vectors = None
-            if put.texts:
-                chunk = flat[position : position + len(put.texts)]
-                position += len(put.texts)
-                vectors = {p: list(v) for (p, _), v in zip(put.texts, chunk, strict=True)}
-            writes.append(Write(put.namespace, put.key, put.value, put.ttl_minutes, vectors, None))
+        writes = [put.write for put in puts]
+        if self._index is not None:
+            vectors = self._index.embed([put.texts for put in puts])
+            writes = [w._replace(vectors=v) for w, v in zip(writes, vectors, strict=True)]
         with self._writer.locked([self._view.dir_of(w.namespace)[1] for w in writes]):
             self._writer.commit(writes, _now())
-
-    def _refresh(self, hits: list[Record], now: float) -> None:
-        """Restart the TTL of items just read, rewriting only when it moves noticeably."""
-        due: dict[tuple[str, ...], list[Record]] = {}
-        for rec in hits:
-            ttl = rec[TTL]
-            if ttl is None:
-                continue
-            ttl_s = ttl * 60
-            # Rewriting a file on every read would make reads as costly as writes; an expiry
-            # that moves by less than 5% of the TTL (at most a minute) is left as it is.
-            slack = min(ttl_s * 0.05, 60.0)
-            expires = rec[EXPIRES_TS]
-            if expires is not None and now + ttl_s - expires < slack:
-                continue
-            due.setdefault(self._view.dir_of(rec[NS])[1], []).append(rec)
-        for parts, records in due.items():
-            with self._writer.locked([parts]):
-                writes = []
-                for rec in records:
-                    current = self._live(self._view.load(rec[PATH]), rec[NS], rec[KEY], _now())
-                    if current is None or current[TTL] is None:
-                        continue
-                    writes.append(
-                        Write(
-                            current[NS],
-                            current[KEY],
-                            value_of(current),
-                            current[TTL],
-                            vectors_of(current),
-                            current[UPDATED],
-                        )
-                    )
-                self._writer.commit(writes, _now(), journal=False)
-
-
-def _matches_condition(condition: MatchCondition, namespace: tuple[str, ...]) -> bool:
-    path = tuple(condition.path)
-    if len(namespace) < len(path):
-        return False
-    if condition.match_type == "prefix":
-        pairs = zip(namespace[: len(path)], path, strict=True)
-    elif condition.match_type == "suffix":
-        pairs = zip(namespace[len(namespace) - len(path) :], path, strict=True)
-    else:
-        msg = (
-            f"Unsupported namespace match type {condition.match_type!r}; use 'prefix' or 'suffix'."
-        )
-        raise ValueError(msg)
-    return all(want == "*" or label == want for label, want in pairs)
