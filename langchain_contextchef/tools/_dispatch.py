@@ -315,7 +315,9 @@ def _memory_rename(
     removed = yield from model_delete(ctx, where.path, provenance=provenance, known=source)
     if not removed.ok:
         if removed.status in ("proposed", "rejected"):
-            return f"Copied {where.uri} to {dest.uri}. " + removed.for_model("", vocabulary="unified")
+            return f"Copied {where.uri} to {dest.uri}. " + removed.for_model(
+                "", vocabulary="unified"
+            )
         return f"Copied {where.uri} to {dest.uri}, but the original could not be removed."
     return f"Renamed {where.uri} to {dest.uri}."
 

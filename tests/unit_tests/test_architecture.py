@@ -55,6 +55,8 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "query",
             "embeddings",
             "_bm25",
+            "_relevance",
+            "_selection",
             "_text_features",
             "consent",
             "retention",

@@ -1,0 +1,55 @@
+"""The selection context: what a context-aware selector knows about the call being compiled."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Literal, TypeAlias
+
+from langchain_contextchef.budget import approximate_tokens
+from langchain_contextchef.entry import MemoryEntry
+
+__all__ = ["Fusion", "SelectionContext", "newest_first"]
+
+Fusion: TypeAlias = Literal["score", "rrf"]
+"""How keyword and semantic relevance are combined: weighted normalised scores, or
+reciprocal-rank fusion."""
+
+
+@dataclass(frozen=True)
+class SelectionContext:
+    """What a context-aware selector knows about the call being compiled.
+
+    Attributes:
+        query: The text of the last user message (`""` when there is none).
+        token_budget: The memory block's token budget, or `None`.
+        count_tokens: Counts the tokens of a text with the budget's counter.
+        turn: The turn clock before this compile advanced it.
+        now: The compile's "now".
+        relevance: Semantic similarity per key from the store's vector search, when the
+            store has an index and the selector asked for it (`MemorySelector.uses_search`);
+            keys the search did not return are absent. `None` when no search ran.
+        queries: The query as weighted `(text, weight)` parts, most important first (see
+            `langchain_contextchef.query.conversation_query`); empty means `query` alone,
+            with weight 1.
+    """
+
+    query: str = ""
+    token_budget: int | None = None
+    count_tokens: Callable[[str], int] = approximate_tokens
+    turn: int = 0
+    now: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    relevance: Mapping[str, float] | None = None
+    queries: Sequence[tuple[str, float]] = ()
+
+    def weighted_query(self) -> tuple[tuple[str, float], ...]:
+        """The query parts to match: `queries`, or `query` with weight 1 when there are none."""
+        if self.queries:
+            return tuple((text, float(weight)) for text, weight in self.queries if text.strip())
+        return ((self.query, 1.0),) if self.query.strip() else ()
+
+
+def newest_first(entries: Iterable[MemoryEntry]) -> list[MemoryEntry]:
+    # Stable on ties: the later-created entry (then the larger key) first, on every backend.
+    return sorted(entries, key=lambda e: (e.updated_at, e.created_at, e.key), reverse=True)
