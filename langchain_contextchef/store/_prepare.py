@@ -128,4 +128,5 @@ def _prepare_put(op: PutOp, index: SemanticIndex | None) -> PendingPut:
         msg = f"index must be None, False or a list of field paths, got {op.index!r}."
         raise TypeError(msg)
     texts = index.texts_for(value, op.index) if index is not None else []
-    return PendingPut(Write(op.namespace, op.key, value, ttl_minutes=ttl), texts)
+    keep = op.index is False  # LangGraph's stores keep an item's vectors when not re-indexed
+    return PendingPut(Write(op.namespace, op.key, value, ttl_minutes=ttl, keep_vectors=keep), texts)

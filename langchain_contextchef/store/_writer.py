@@ -44,6 +44,7 @@ from langchain_contextchef.store._paths import (
 )
 from langchain_contextchef.store._records import (
     CREATED,
+    VECTORS,
     KEY,
     NS,
     Record,
@@ -72,6 +73,14 @@ class Write(NamedTuple):
     vectors: Mapping[str, list[float]] | None = None
     updated_at: datetime | None = None
     """Keep this update time (a TTL refresh); `None` means now."""
+    keep_vectors: bool = False
+    """Without `vectors`, keep the stored item's (a put with `index=False`, as LangGraph's
+    stores do: the text was not re-embedded, the old vectors still describe the item)."""
+
+
+def _vectors_of(record: Record) -> dict[str, list[float]] | None:
+    stored = record[VECTORS]
+    return {path: list(vector) for path, vector in stored} if stored else None
 
 
 class _Open:
@@ -247,7 +256,11 @@ class Writer(Recovery):
             expires_at=(
                 datetime.fromtimestamp(now + ttl * 60, tz=timezone.utc) if ttl is not None else None
             ),
-            vectors=write.vectors,
+            vectors=(
+                _vectors_of(existing)
+                if write.vectors is None and write.keep_vectors and existing is not None
+                else write.vectors
+            ),
         )
         # The cache gets a parse of the exact bytes written (never the caller's objects).
         return data, parse_document(data)

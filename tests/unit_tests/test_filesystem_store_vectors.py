@@ -11,6 +11,7 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef.store import FileSystemStore, _vectors
+from tests.support.embeddings import WordHashEmbeddings
 
 WORDS = ["tea", "code", "sea", "python", "tips", "pot", "ocean", "garden", "rust", "music"]
 
@@ -87,3 +88,18 @@ def test_vectors_of_mixed_lengths_fall_back_to_python(tmp_path: Path) -> None:
     assert scored[0] == pytest.approx(1.0)
     assert scored[1] is None
     assert scored[2] == pytest.approx(1.0)
+
+
+def test_a_put_without_indexing_keeps_the_vectors_like_langgraph_s_stores(tmp_path: Path) -> None:
+    embed = WordHashEmbeddings()
+    stores = [
+        InMemoryStore(index={"dims": 256, "embed": embed}),
+        FileSystemStore(tmp_path / "fs", index={"dims": 256, "embed": embed}),
+    ]
+    for store in stores:
+        store.put(("m",), "cat", {"text": "a cat named Miso"})
+        store.put(("m",), "cat", {"text": "a cat named Miso", "seen": 2}, index=False)
+        (hit,) = store.search(("m",), query="cat Miso", limit=1)
+        assert hit.key == "cat" and hit.score is not None and hit.score > 0
+    scores = [store.search(("m",), query="cat Miso")[0].score for store in stores]
+    assert scores[0] == pytest.approx(scores[1])
