@@ -44,9 +44,9 @@ from langchain_contextchef.store._paths import (
 )
 from langchain_contextchef.store._records import (
     CREATED,
-    VECTORS,
     KEY,
     NS,
+    VECTORS,
     Record,
     encode_document,
     is_expired,
