@@ -91,14 +91,6 @@ def _advanced(current: dict[str, Any] | None, keys: Sequence[str]) -> dict[str, 
     return {"epoch": epoch, "stamp": stamp, "log": log[-LOG_LIMIT:]}
 
 
-def _entry_changes(ctx: MemoryContext, ops: Sequence[Any]) -> list[PutOp]:
-    return [op for op in ops if isinstance(op, PutOp) and tuple(op.namespace) == ctx.entries_ns]
-
-
-def _is_stamp_write(ctx: MemoryContext, op: Any) -> bool:
-    return isinstance(op, PutOp) and tuple(op.namespace) == ctx.meta_ns and op.key == STAMP_KEY
-
-
 def _is_stamp_read(ctx: MemoryContext, op: Any) -> bool:
     return isinstance(op, GetOp) and tuple(op.namespace) == ctx.meta_ns and op.key == STAMP_KEY
 
@@ -123,6 +115,24 @@ def _follow(
     slot.token = after
 
 
+def _classify(ctx: MemoryContext, ops: Sequence[Any]) -> tuple[list[PutOp], bool, bool]:
+    """The entry changes in a batch, whether it writes the stamp, whether it reads it."""
+    changes: list[PutOp] = []
+    writes_stamp = reads_stamp = False
+    entries_ns, meta_ns = ctx.entries_ns, ctx.meta_ns
+    for op in ops:
+        kind = type(op)
+        if kind is PutOp:
+            namespace = op.namespace
+            if namespace == entries_ns:
+                changes.append(op)
+            elif op.key == STAMP_KEY and namespace == meta_ns:
+                writes_stamp = True
+        elif kind is GetOp and op.key == STAMP_KEY and op.namespace == meta_ns:
+            reads_stamp = True
+    return changes, writes_stamp, reads_stamp
+
+
 class _Tracker:
     """The stamp as one exclusive section knows it, shared by the plans nested inside it."""
 
@@ -135,19 +145,19 @@ class _Tracker:
     def batch(self, ops: list[Any]) -> Plan[list[Any]]:
         """Send one batch, with the stamp's read or advance added where it is needed."""
         ctx = self.ctx
-        if any(_is_stamp_write(ctx, op) for op in ops):
+        changes, writes_stamp, reads_stamp = _classify(ctx, ops)
+        if writes_stamp:
             # The plan writes the stamp itself (forget deletes it): caches start over.
             results: list[Any] = yield Io(ops)
             self.stamp, self.known = None, False
             if self.slot is not None:
                 self.slot.invalidate()
             return results
-        changes = _entry_changes(ctx, ops)
         if changes and not self.known:  # a write before any read: read the stamp alone first
             (item,) = yield Io([stamp_op(ctx)])
             self.stamp, self.known = (dict(item.value) if item else None), True
-        read_here = not self.known and not any(_is_stamp_read(ctx, op) for op in ops)
-        sent = ops + ([stamp_op(ctx)] if read_here else [])
+        read_here = not self.known and not reads_stamp
+        sent = [*ops, stamp_op(ctx)] if read_here else list(ops)
         before = _token(self.stamp) if self.known else None
         if changes:
             self.stamp = _advanced(self.stamp, list(dict.fromkeys(op.key for op in changes)))
@@ -158,8 +168,10 @@ class _Tracker:
             assert after is not None
             _follow(self.slot, before, after, changes)
         elif not self.known:
-            found = next(
-                (r for op, r in zip(sent, results, strict=True) if _is_stamp_read(ctx, op)), None
+            found = (
+                results[len(ops)]
+                if read_here
+                else next(r for op, r in zip(ops, results, strict=False) if _is_stamp_read(ctx, op))
             )
             self.stamp, self.known = (dict(found.value) if found else None), True
         return results[: len(ops)]
@@ -168,6 +180,7 @@ class _Tracker:
         """Run `plan` through this tracker; sections nested in it for the same scope too."""
         reply: Any = None
         failure: BaseException | None = None
+        scope = self.ctx.scope
         while True:
             try:
                 step = plan.send(reply) if failure is None else plan.throw(failure)
@@ -175,14 +188,15 @@ class _Tracker:
                 return done.value  # type: ignore[no-any-return]
             reply, failure = None, None
             try:
-                if isinstance(step, Io):
-                    reply = yield from self.batch(list(step.ops))
-                elif isinstance(step, Exclusive) and step.scope == self.ctx.scope:
+                kind = type(step)
+                if kind is Io:
+                    reply = yield from self.batch(list(step.ops))  # type: ignore[union-attr]
+                elif kind is Exclusive and step.scope == scope:  # type: ignore[union-attr]
                     # Already alone in this scope: run the nested section inline, tracked here.
-                    reply = yield from self.drive(step.plan)
+                    reply = yield from self.drive(step.plan)  # type: ignore[union-attr]
                 else:
                     reply = yield step
-                    if isinstance(step, Call | Invoke):
+                    if kind is Call or kind is Invoke:
                         # User code ran: a hook may have written this scope, stamp included.
                         self.known = False
             except Exception as exc:  # thrown into the plan, like the driver does
