@@ -220,6 +220,7 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         _L + r"SK[0-9a-fA-F]{32}" + _R,
         triggers=("sk",),
         needs_digits=True,
+        needs_long_run=True,  # woken by "ask", "task" and, backwards, "works"
     ),
     detector(
         "twilio_auth_token",
@@ -257,6 +258,7 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}(?![A-Za-z0-9_\-])",
         validate=_both(_after(_ALNUM | frozenset("_-.")), _mixed),
         triggers=(".",),
+        needs_long_run=True,  # woken by every full stop
     ),
     detector(
         "mailchimp_key",
