@@ -446,7 +446,9 @@ def credential_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
         hits.extend(_password_hits(view))
     if not _SHORT_LABEL.absent(present):
         hits.extend(_short_hits(view))
-    if not _USER_LABEL.absent(present):
+    # A pair is "login name / secret": without a slash or a bar there is none ("the user
+    # prefers ..." is the most common phrase in memory).
+    if not _USER_LABEL.absent(present) and ("/" in view or "|" in view):
         hits.extend(_pair_hits(view))
     return hits
 

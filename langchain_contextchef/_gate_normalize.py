@@ -68,7 +68,9 @@ _LEET = str.maketrans("0134578@$|!l", "oieastbasiii")
 _LEET_MIX = re.compile(r"[a-z][013457@$|!]+[a-z]")
 # Part of every mix, starting with a leetspeak character: the engine skips to those in C
 # instead of stopping at every letter, and years or prices ("since 2019.") fail it at once.
-_LEET_TAIL = re.compile(r"[013457@$|!]+[a-z]")
+# (Written with a single class first: the engine skips ahead only for a pattern that starts
+# with a character class, not with a repeat.)
+_LEET_TAIL = re.compile(r"[013457@$|!][013457@$|!]*[a-z]")
 
 # Scripts whose combining marks are optional for reading (Latin, Greek, Cyrillic, Armenian,
 # Hebrew, Arabic): a mark after such a letter is dropped. Elsewhere (Indic, Thai, kana) marks

@@ -267,6 +267,7 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         "api_key",
         r"(?<![0-9a-z])[0-9a-f]{32}-us[0-9]{1,2}(?![0-9a-z])",
         triggers=("-us",),
+        needs_long_run=True,  # woken by "non-us", "co-user"
     ),
     detector(
         "telegram_bot_token",
@@ -276,6 +277,7 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         r"(?<![\d:])\d{8,10}:[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])",
         triggers=(":",),
         needs_digits=True,
+        needs_long_run=True,  # woken by every colon
     ),
     detector(
         "pypi_token",

@@ -162,7 +162,10 @@ _HEX = re.compile(
 # several times more per position): 16 characters of the base64 alphabet in a row
 # (`has_long_run`; hex digits are in it), or hex pairs with separators; `\x` escapes need a
 # backslash.
-_HEX_PAIRS = re.compile(r"[0-9A-Fa-f]{2}[ :][0-9A-Fa-f]{2}[ :][0-9A-Fa-f]{2}[ :][0-9A-Fa-f]{2}")
+# (A single class first lets the engine skip to candidates; a repeat first does not.)
+_HEX_PAIRS = re.compile(
+    r"[0-9A-Fa-f][0-9A-Fa-f][ :][0-9A-Fa-f]{2}[ :][0-9A-Fa-f]{2}[ :][0-9A-Fa-f]{2}"
+)
 # Whole words holding escapes. Each starts after whitespace: a pattern free to start anywhere
 # would rescan a long word from every position (quadratic on a 4,000-character blob).
 _PERCENT = re.compile(r"(?<!\S)\S*?%[0-9A-Fa-f]{2}\S*")

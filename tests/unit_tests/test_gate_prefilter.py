@@ -155,6 +155,8 @@ _PIECES = [
     "4111-1111-1111-1111",
     "SKbb0607578501e15e75285202db90d7eb",
     "MTk4NjIyNDgzNDcxOTI0OTYw.Gk3abc.abcdefghijklmnopqrstuvwxyz012",
+    "bot 123456789:" + "AbCdEfGhIj" * 3 + "KlMnO",
+    "0123456789abcdef0123456789abcdef-us12",
     "wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY",
     "\n",
     " ",
