@@ -190,15 +190,10 @@ def _counts(match: re.Match[str], text: str, *, at_start: bool) -> bool:
 
 
 def _compile(field: str, *, squeezed: bool = False, stem: bool = False) -> _Words:
-    entries = [e for lexicon in LEXICONS for e in getattr(lexicon, field)]
+    entries = [(lexicon.spaced, e) for lexicon in LEXICONS for e in getattr(lexicon, field)]
     return _Words(
-        [
-            triple
-            for lexicon in LEXICONS
-            for e in getattr(lexicon, field)
-            for triple in _entries(e, lexicon.spaced, squeezed=squeezed, stem=stem)
-        ],
-        frozenset().union(*map(_anchor, entries)),
+        [t for spaced, e in entries for t in _entries(e, spaced, squeezed=squeezed, stem=stem)],
+        frozenset().union(*(_anchor(e) for _, e in entries)),
     )
 
 
@@ -280,7 +275,7 @@ def injection_hits(
         squeezed: The view has lost its spaces (collapsed spaced-out letters); match stems
             anywhere.
         present: The trigger words in `view` (`_gate_detectors.TRIGGERS.present`), to skip
-            the patterns whose first words are absent; `None` runs them all.
+            the patterns none of whose anchors is there; `None` runs them all.
 
     Returns:
         Hits in `view` offsets.
@@ -435,8 +430,8 @@ def credential_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
 
     Args:
         view: A lowered folded view.
-        present: The trigger words in `view`, to skip labels that are absent; `None` looks
-            for every label.
+        present: The trigger words in `view`, to skip the label lists none of whose anchors
+            is there; `None` looks for every label.
 
     Returns:
         Hits on the secret value, in `view` offsets.

@@ -4,11 +4,15 @@ Order of work for one text:
 
 1. fold it (`_gate_normalize.fold`): compatibility forms, accents, invisible characters,
    look-alike letters, foreign digits;
-2. run every detector on the folded view (`_gate_detectors.core_hits`);
-3. derive the views that undo the other hiding tricks (`_gate_views`): the text backwards,
-   spaced-out letters joined, encoded runs decoded (then folded and scanned again, at most
-   twice deep); run the detectors on each and keep the hits the plain view missed, with a
-   reason that says how the content was hidden;
+2. probe the folded view and the view backwards in one pass (`_gate_detectors.probe_both`:
+   which trigger words and lexicon anchors occur, whether there are digits or a long
+   base64-alphabet run), and run every detector family the probe leaves possible
+   (`core_hits`, `reversed_hits`): a family skipped could not have matched;
+3. derive the views that undo the other hiding tricks (`_gate_views`): spaced-out letters
+   joined, encoded runs decoded (then folded and scanned again, at most twice deep); each
+   derivation first checks cheaply that the text holds what it undoes. Run the detectors on
+   each view and keep the hits the plain view missed, with a reason that says how the
+   content was hidden;
 4. map every span back to the original text and add the invisible-character findings
    (`_gate_normalize.hidden_runs`), which are judged on the original.
 """
