@@ -15,6 +15,12 @@ Speed, two ratios measured in the same run on the same values:
   `benchmarks/_gate_before/` (the package itself keeps no old code), so the "before" column is
   today's machine running yesterday's code, interleaved with the new gate (medians and the
   best of the rounds: on a shared machine the best is the steadier figure).
+
+The second ratio is taken on a 4,000-character value, on ordinary short values (`SHORT_VALUES`:
+what a model typically stores, the common case every tool call pays for; goal at most 2x the
+old gate) and, for information, on the corpus's benign look-alikes of at most 100 characters
+(hashes, URLs, numbers, security words: they wake the decoders and lexicons the old gate did
+not have, so they cost more).
 """
 
 from __future__ import annotations
@@ -40,6 +46,24 @@ from tests.support.gate_corpus_world import CLASS_OF
 
 _TRIVIAL = re.compile(r"\d{6}")
 _BLOCKED = ("reject", "quarantine")
+
+SHORT_VALUES: tuple[tuple[str, str], ...] = (
+    ("tone", "dry wit"),
+    ("language", "Prefers Python for scripts, and tea over coffee in the morning."),
+    ("home", "Lives in Lyon; works on a compiler for embedded DSP chips since 2019."),
+    ("diet", "Vegetarian, allergic to peanuts."),
+    ("editor", "Uses Neovim with a light theme and a 100-column ruler."),
+    ("team", "Leads a team of five on the billing service."),
+    ("meetings", "No meetings before 10am on Mondays."),
+    ("family", "Two kids, Ana (7) and Leo (4)."),
+    ("style_es", "Prefiere respuestas cortas y en español."),
+    ("work_de", "Arbeitet remote aus Hamburg, meistens vormittags."),
+    ("hobby_fr", "Aime la randonnée et les romans policiers."),
+    ("hobby_ja", "週末は京都で写真を撮るのが好き。"),
+    ("style_zh", "喜欢简洁的回答，不要表情符号。"),
+    ("lang_ru", "Пишет на Go и не любит длинные письма."),
+)
+"""Ordinary memory values (key, value), all allowed: no secret, no instruction, no look-alike."""
 
 
 def _action(key: str, value: str) -> str:
@@ -135,6 +159,38 @@ def _worst_case(repeats: int) -> dict[str, Any]:
     }
 
 
+def _before_after(items: list[tuple[str, str]], prefix: str, *, repeats: int) -> dict[str, Any]:
+    """Per-value cost of checking `items` with the old and the new gate, interleaved."""
+    after = [WriteCandidate(key, value) for key, value in items]
+    before = [BeforeCandidate(key, value) for key, value in items]
+    medians, best = _interleaved(
+        {
+            "before": lambda: [BEFORE_GATE.check(c) for c in before],
+            "after": lambda: [DEFAULT_GATE.check(c) for c in after],
+        },
+        repeats=repeats,
+    )
+    per_value = 1e6 / len(items)
+    return {
+        f"{prefix}_values": len(items),
+        f"{prefix}_before_us": medians["before"] * per_value,
+        f"{prefix}_after_us": medians["after"] * per_value,
+        f"{prefix}_after_vs_before": ratio(medians["after"], medians["before"]),
+        f"best_{prefix}_before_us": best["before"] * per_value,
+        f"best_{prefix}_after_us": best["after"] * per_value,
+        f"best_{prefix}_after_vs_before": ratio(best["after"], best["before"]),
+    }
+
+
+def _short_costs(repeats: int) -> dict[str, Any]:
+    """The short-value rows: `SHORT_VALUES`, and the benign look-alikes up to 100 characters."""
+    look_alikes = [(key, value) for key, value, _ in BENIGN if len(value) <= 100]
+    return {
+        **_before_after(list(SHORT_VALUES), "short", repeats=repeats * 4),
+        **_before_after(look_alikes, "look_alike", repeats=max(3, repeats // 2)),
+    }
+
+
 def _timed(fn: Callable[[Any], object], argument: Any) -> float:
     start = time.perf_counter()
     fn(argument)
@@ -186,6 +242,7 @@ def run(quick: bool = False) -> dict[str, Any]:
             "best_after_vs_before_4000_chars": ratio(best["after"], best["before"]),
         }
     )
+    results.update(_short_costs(repeats))
     results.update(_worst_case(2 if quick else 5))
     benign_rate = results["refused_benign"] / max(1, results["benign"])
     results["goals"] = [
@@ -202,6 +259,12 @@ def run(quick: bool = False) -> dict[str, Any]:
             results["blocked_injections"] == results["injections"],
         ),
         goal("benign_refused_rate", benign_rate, "<= 0.01", benign_rate <= 0.01),
+        goal(
+            "cost_short_values_vs_before",
+            results["short_after_vs_before"],
+            "<= 2x",
+            results["short_after_vs_before"] <= 2.0,
+        ),
         goal(
             "cost_4000_chars_vs_before",
             results["after_vs_before_4000_chars"],
@@ -242,6 +305,19 @@ def main() -> None:
         f"{r['check_4000_chars_us']:.0f} us -> {r['after_vs_before_4000_chars']:.2f}x the old "
         f"gate (medians); best of rounds {r['best_before_4000_chars_us']:.0f} us vs "
         f"{r['best_after_4000_chars_us']:.0f} us -> {r['best_after_vs_before_4000_chars']:.2f}x"
+    )
+    print(
+        f"check, short values: before {r['short_before_us']:.1f} us, after "
+        f"{r['short_after_us']:.1f} us -> {r['short_after_vs_before']:.2f}x the old gate "
+        f"(medians; goal <= 2x); best of rounds {r['best_short_before_us']:.1f} us vs "
+        f"{r['best_short_after_us']:.1f} us -> {r['best_short_after_vs_before']:.2f}x "
+        f"({r['short_values']} ordinary values of at most 100 characters)"
+    )
+    print(
+        f"check, look-alikes:  before {r['look_alike_before_us']:.1f} us, after "
+        f"{r['look_alike_after_us']:.1f} us -> {r['look_alike_after_vs_before']:.2f}x the old "
+        f"gate (medians); best of rounds {r['best_look_alike_after_vs_before']:.2f}x "
+        f"({r['look_alike_values']} benign corpus values of at most 100 characters)"
     )
     print(
         f"slowest stress input ({r['worst_input']}): {r['worst_after_us']:.0f} us "

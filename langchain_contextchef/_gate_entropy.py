@@ -23,8 +23,20 @@ import re
 
 from langchain_contextchef._gate_hit import Hit
 
-__all__ = ["bare_token_hits", "decodes_to_text", "key_body_hits"]
+__all__ = ["bare_token_hits", "decodes_to_text", "has_long_run", "key_body_hits"]
 
+# Sixteen characters of the base64/URL-safe alphabet in a row. Every token, key body, base64
+# or hex run the gate looks at holds one, and most prose does not (words are shorter), so one
+# search of this per view lets the scanner skip those detectors, and the decoders, at once.
+_LONG_RUN = re.compile(r"[A-Za-z0-9+/_\-]{16}")
+
+
+def has_long_run(view: str) -> bool:
+    """Whether `view` holds 16 characters of the base64 or URL-safe alphabet in a row."""
+    return _LONG_RUN.search(view) is not None
+
+
+_MIN_TOKEN = 30
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/=_\-.%])[A-Za-z0-9+/_\-]{30,256}={0,2}(?![A-Za-z0-9+/=_\-])")
 _HEX = frozenset("0123456789abcdefABCDEF-")
 _MIN_ENTROPY = 3.9
@@ -146,16 +158,19 @@ def _path_like(token: str) -> bool:
 _BARE_REASON = "a long random token that looks like a secret key"
 
 
-def bare_token_hits(view: str) -> list[Hit]:
+def bare_token_hits(view: str, *, long_run: bool | None = None) -> list[Hit]:
     """Long random tokens with no label (see the module docstring).
 
     Args:
         view: A folded view, case kept.
+        long_run: `has_long_run(view)` if the caller knows it (a token is a long run).
 
     Returns:
         Hits in `view` offsets.
     """
     hits: list[Hit] = []
+    if len(view) < _MIN_TOKEN or not (has_long_run(view) if long_run is None else long_run):
+        return hits
     for match in _TOKEN.finditer(view):
         token = match.group(0).rstrip("=")
         if "/" in token and _path_like(token):
@@ -178,18 +193,26 @@ _KEY_BODY = re.compile(
     r"|PuTTY-User-Key-File-\d|Private-Lines:\s*\d+",
     re.MULTILINE,
 )
+# What the alternatives of `_KEY_BODY` that hold no long run need: a view with neither these
+# nor a long run is not searched (a regex pass that would try every position of the view).
+_KEY_LINES = ("-----END", "PuTTY-User-Key-File-", "Private-Lines:")
 
 
-def key_body_hits(view: str) -> list[Hit]:
+def key_body_hits(view: str, *, long_run: bool | None = None) -> list[Hit]:
     """Private key material without a BEGIN line.
 
     Args:
         view: A folded view, case kept.
+        long_run: `has_long_run(view)` if the caller knows it (a body line is a long run).
 
     Returns:
         Hits in `view` offsets.
     """
     hits: list[Hit] = []
+    if not (has_long_run(view) if long_run is None else long_run) and not any(
+        line in view for line in _KEY_LINES
+    ):
+        return hits
     for match in _KEY_BODY.finditer(view):
         start, end = match.span()
         body = view[start:end].strip()

@@ -21,7 +21,7 @@ Detections:
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from typing import Any
 
@@ -30,6 +30,8 @@ from langchain_contextchef._gate_lexicon import LEXICONS
 from langchain_contextchef._gate_normalize import fold_word
 
 __all__ = [
+    "ANCHORS",
+    "GATED",
     "ROLE_LABELS",
     "credential_hits",
     "injection_hits",
@@ -109,14 +111,36 @@ def _trie(items: Iterable[tuple[str, str]]) -> str:
 _WORD = re.compile(r"\w")
 
 
-class _Words:
-    """The entries of one lexicon field across languages, as two compiled tries."""
+def _anchor(entry: str) -> frozenset[str]:
+    """Folded text that every match of a lexicon entry contains: one of its words' spellings.
 
-    def __init__(self, entries: list[tuple[str, str, bool]]) -> None:
+    Every word of an entry (but `…`) is matched literally (a stem as its stem), so any word
+    would do; the one whose shortest alternative is longest is the least likely to occur by
+    chance ("ahora" rather than "a" in "a partir de ahora").
+    """
+    words = [word for word in entry.lstrip("*").replace("_", " ").split() if word != "…"]
+    options = [frozenset(fold_word(alt.rstrip("*.")) for alt in word.split("|")) for word in words]
+    return max(options, key=lambda spellings: min(map(len, spellings)))
+
+
+class _Words:
+    """The entries of one lexicon field across languages, as two compiled tries.
+
+    `anchors` holds, for every entry, the spellings of one of its words: a view that holds
+    none of them cannot match, so `absent` lets a caller that knows the view's trigger words
+    (`_gate_triggers`) skip the regex passes.
+    """
+
+    def __init__(self, entries: list[tuple[str, str, bool]], anchors: frozenset[str]) -> None:
         starts = [(lit, tail) for lit, tail, at_start in entries if at_start]
         inside = [(lit, tail) for lit, tail, at_start in entries if not at_start]
         self.starts = re.compile(_trie(starts)) if starts else None
         self.inside = re.compile(_trie(inside)) if inside else None
+        self.anchors = anchors
+
+    def absent(self, present: Set[str] | None) -> bool:
+        """Whether no anchor is in `present`, the trigger words of the view (`None`: unknown)."""
+        return present is not None and self.anchors.isdisjoint(present)
 
     def finditer(
         self, text: str, pos: int = 0, endpos: int | None = None, *, overlapping: bool = False
@@ -139,28 +163,37 @@ class _Words:
                     at = match.start() + 1
             else:
                 matches = list(pattern.finditer(text, pos, end))
-            found.extend(
-                m
-                for m in matches
-                if m.end() > m.start()
-                and (not at_start or m.start() == 0 or not _WORD.match(text[m.start() - 1]))
-            )
+            found.extend(m for m in matches if _counts(m, text, at_start=at_start))
         return found
 
     def search(self, text: str, pos: int, endpos: int) -> re.Match[str] | None:
-        """The first match in `text[pos:endpos]`, or `None`."""
-        found = self.finditer(text, pos, endpos)
-        return min(found, key=lambda m: m.start()) if found else None
+        """The first match in `text[pos:endpos]`, or `None` (word-start entries first on a tie).
+
+        Stops at each pattern's first valid match instead of collecting them all.
+        """
+        best: re.Match[str] | None = None
+        for pattern, at_start in ((self.starts, True), (self.inside, False)):
+            if pattern is None:
+                continue
+            for match in pattern.finditer(text, pos, endpos):
+                if _counts(match, text, at_start=at_start):
+                    if best is None or match.start() < best.start():
+                        best = match
+                    break
+        return best
+
+
+def _counts(match: re.Match[str], text: str, *, at_start: bool) -> bool:
+    """A match counts when it is not empty and, for a word-start entry, starts a word."""
+    start = match.start()
+    return match.end() > start and (not at_start or start == 0 or not _WORD.match(text[start - 1]))
 
 
 def _compile(field: str, *, squeezed: bool = False, stem: bool = False) -> _Words:
+    entries = [(lexicon.spaced, e) for lexicon in LEXICONS for e in getattr(lexicon, field)]
     return _Words(
-        [
-            triple
-            for lexicon in LEXICONS
-            for e in getattr(lexicon, field)
-            for triple in _entries(e, lexicon.spaced, squeezed=squeezed, stem=stem)
-        ]
+        [t for spaced, e in entries for t in _entries(e, spaced, squeezed=squeezed, stem=stem)],
+        frozenset().union(*(_anchor(e) for _, e in entries)),
     )
 
 
@@ -232,20 +265,28 @@ def _hit(kind: _Kind, start: int, end: int, category: HitCategory = "injection")
     return Hit(kind.detector, category, kind.reason, kind.label, start, end)
 
 
-def injection_hits(view: str, *, squeezed: bool = False) -> list[Hit]:
+def injection_hits(
+    view: str, *, squeezed: bool = False, present: Set[str] | None = None
+) -> list[Hit]:
     """Instruction overrides, role and system-prompt phrases in any lexicon language.
 
     Args:
         view: A lowered folded view (or its leetspeak skeleton).
         squeezed: The view has lost its spaces (collapsed spaced-out letters); match stems
             anywhere.
+        present: The trigger words in `view` (`_gate_detectors.TRIGGERS.present`), to skip
+            the patterns none of whose anchors is there; `None` runs them all.
 
     Returns:
         Hits in `view` offsets.
     """
     patterns = _SQUEEZED if squeezed else _SPACED
     hits: list[Hit] = []
-    for verb in patterns.verbs.finditer(view):
+    if patterns.verbs.absent(present):
+        verbs: list[re.Match[str]] = []
+    else:
+        verbs = patterns.verbs.finditer(view)
+    for verb in verbs:
         low, high = _clause(view, verb.start(), verb.end())
         found = patterns.objects.search(view, low, high)
         scope = patterns.scope.search(view, low, high) if found else None
@@ -254,7 +295,8 @@ def injection_hits(view: str, *, squeezed: bool = False) -> list[Hit]:
             end = max(verb.end(), found.end(), scope.end())
             hits.append(_hit(_OVERRIDE, start, end))
     for kind, pattern in patterns.phrases:
-        hits.extend(_hit(kind, m.start(), m.end()) for m in pattern.finditer(view))
+        if not pattern.absent(present):
+            hits.extend(_hit(kind, m.start(), m.end()) for m in pattern.finditer(view))
     return hits
 
 
@@ -383,15 +425,30 @@ def _value_hit(view: str, match: re.Match[str], group: str) -> Hit:
     return _hit(_PASSWORD, start, start + len(stripped), "secret")
 
 
-def credential_hits(view: str) -> list[Hit]:
+def credential_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
     """Passwords after a label in any lexicon language, shorthand, and login/secret pairs.
 
     Args:
         view: A lowered folded view.
+        present: The trigger words in `view`, to skip the label lists none of whose anchors
+            is there; `None` looks for every label.
 
     Returns:
         Hits on the secret value, in `view` offsets.
     """
+    hits: list[Hit] = []
+    if not _PASSWORD_LABEL.absent(present):
+        hits.extend(_password_hits(view))
+    if not _SHORT_LABEL.absent(present):
+        hits.extend(_short_hits(view))
+    # A pair is "login name / secret": without a slash or a bar there is none ("the user
+    # prefers ..." is the most common phrase in memory).
+    if not _USER_LABEL.absent(present) and ("/" in view or "|" in view):
+        hits.extend(_pair_hits(view))
+    return hits
+
+
+def _password_hits(view: str) -> list[Hit]:
     hits: list[Hit] = []
     for label in _PASSWORD_LABEL.finditer(view):
         tail = _PASSWORD_TAIL.match(view, label.end())
@@ -411,6 +468,11 @@ def credential_hits(view: str) -> list[Hit]:
         final = _clause_final(view, tail.start("value") + len(value))
         if looks_like_password(value, explicit=explicit, clause_final=final):
             hits.append(_value_hit(view, tail, "value"))
+    return hits
+
+
+def _short_hits(view: str) -> list[Hit]:
+    hits: list[Hit] = []
     for label in _SHORT_LABEL.finditer(view):
         tail = _SHORT_TAIL.match(view, label.end())
         if tail is None:
@@ -418,6 +480,11 @@ def credential_hits(view: str) -> list[Hit]:
         group = "value" if tail.group("explicit") else "bare"
         if looks_like_password(_ascii_part(tail.group(group)), explicit=True, clause_final=True):
             hits.append(_value_hit(view, tail, group))
+    return hits
+
+
+def _pair_hits(view: str) -> list[Hit]:
+    hits: list[Hit] = []
     for label in _USER_LABEL.finditer(view):
         tail = _PAIR_TAIL.match(view, label.end())
         if tail is None:
@@ -446,16 +513,20 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _REACH = 24
 
 
-def otp_hits(view: str) -> list[Hit]:
+def otp_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
     """One-time codes with the code phrase before or after the number, in any language.
 
     Args:
         view: A lowered folded view.
+        present: The trigger words in `view`; with no code phrase among them nothing can
+            count, and the numbers are not looked at. `None` looks anyway.
 
     Returns:
         Hits on the number, in `view` offsets.
     """
     hits: list[Hit] = []
+    if _OTP_WORDS.absent(present) and _OTP_WEAK.absent(present):
+        return hits
     for number in _NUMBER.finditer(view):
         start, end = number.span()
         year = _YEAR.fullmatch(number.group(0)) is not None
@@ -490,6 +561,24 @@ def otp_hits(view: str) -> list[Hit]:
             hits.append(_hit(_OTP, start, end, "secret"))
     return hits
 
+
+GATED: tuple[_Words, ...] = (
+    _SPACED.verbs,
+    *(pattern for _, pattern in _SPACED.phrases),
+    _SQUEEZED.verbs,
+    *(pattern for _, pattern in _SQUEEZED.phrases),
+    _PASSWORD_LABEL,
+    _SHORT_LABEL,
+    _USER_LABEL,
+    _OTP_WORDS,
+    _OTP_WEAK,
+)
+"""Every matcher that a `present` set may skip: the verbs and phrases of both injection
+flavours, the credential labels and the code phrases (scope and object words are looked for
+only near a verb, so they need no prefilter)."""
+
+ANCHORS: frozenset[str] = frozenset().union(*(words.anchors for words in GATED))
+"""The anchors of every matcher in `GATED` (words for the prefilter)."""
 
 ROLE_LABELS: frozenset[str] = frozenset(fold_word(w) for lex in LEXICONS for w in lex.role_labels)
 """Local words for system/assistant/user, lowered and folded, for line-label detection."""

@@ -36,11 +36,17 @@ class Detector:
         triggers: Cheap substring tests on the lower-cased view; any one of them must succeed
             before the regex runs (none: always run).
         needs_digits: Also require a run of three digits in the view.
+        needs_long_run: Every match holds 16 characters of the base64/URL-safe alphabet in a
+            row (`_gate_entropy.has_long_run`), so a view without such a run is skipped. A
+            fact about the pattern, unlike `needs_digits`, which is a policy.
         group: The regex group whose span is the hit.
         validate: A check on each match, or `None`.
         fast: The same pattern without IGNORECASE, for the lower-cased view: case-insensitive
             matching defeats the regex engine's literal prefix scan, so candidates are found
             on the lowered text and confirmed with `pattern` at the same offset.
+        hint: A cheap regex that finds something in every text `pattern` matches in (a part
+            every match contains); when it finds nothing the detector is skipped. For
+            patterns that open with a lookbehind, which the engine tries at every position.
     """
 
     name: str
@@ -50,9 +56,11 @@ class Detector:
     pattern: re.Pattern[str]
     triggers: frozenset[str] = frozenset()
     needs_digits: bool = False
+    needs_long_run: bool = False
     group: int = 0
     validate: Validator | None = None
     fast: re.Pattern[str] | None = None
+    hint: re.Pattern[str] | None = None
 
 
 def detector(
@@ -65,8 +73,10 @@ def detector(
     *,
     triggers: Sequence[str] = (),
     needs_digits: bool = False,
+    needs_long_run: bool = False,
     group: int = 0,
     validate: Validator | None = None,
+    hint: str | None = None,
 ) -> Detector:
     """Compile one detector (see `Detector` for the arguments)."""
     return Detector(
@@ -77,11 +87,13 @@ def detector(
         re.compile(pattern, flags),
         triggers=frozenset(triggers),
         needs_digits=needs_digits,
+        needs_long_run=needs_long_run,
         group=group,
         validate=validate,
         fast=re.compile(pattern, flags & ~re.IGNORECASE)
         if _lowercase_safe(pattern, flags)
         else None,
+        hint=re.compile(hint, flags) if hint is not None else None,
     )
 
 
@@ -110,6 +122,8 @@ def run_detector(detector: Detector, text: str, out: list[Hit], lowered: str | N
         lowered: `lower_same_length(text)`, to use the detector's fast pattern; `None` runs
             the case-insensitive pattern directly.
     """
+    if detector.hint is not None and detector.hint.search(text) is None:
+        return
     if detector.fast is not None and lowered is not None:
         confirmed = (
             detector.pattern.match(text, m.start()) for m in detector.fast.finditer(lowered)

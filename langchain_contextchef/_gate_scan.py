@@ -4,11 +4,15 @@ Order of work for one text:
 
 1. fold it (`_gate_normalize.fold`): compatibility forms, accents, invisible characters,
    look-alike letters, foreign digits;
-2. run every detector on the folded view (`_gate_detectors.core_hits`);
-3. derive the views that undo the other hiding tricks (`_gate_views`): the text backwards,
-   spaced-out letters joined, encoded runs decoded (then folded and scanned again, at most
-   twice deep); run the detectors on each and keep the hits the plain view missed, with a
-   reason that says how the content was hidden;
+2. probe the folded view and the view backwards in one pass (`_gate_detectors.probe_both`:
+   which trigger words and lexicon anchors occur, whether there are digits or a long
+   base64-alphabet run), and run every detector family the probe leaves possible
+   (`core_hits`, `reversed_hits`): a family skipped could not have matched;
+3. derive the views that undo the other hiding tricks (`_gate_views`): spaced-out letters
+   joined, encoded runs decoded (then folded and scanned again, at most twice deep); each
+   derivation first checks cheaply that the text holds what it undoes. Run the detectors on
+   each view and keep the hits the plain view missed, with a reason that says how the
+   content was hidden;
 4. map every span back to the original text and add the invisible-character findings
    (`_gate_normalize.hidden_runs`), which are judged on the original.
 """
@@ -17,7 +21,13 @@ from __future__ import annotations
 
 import re
 
-from langchain_contextchef._gate_detectors import core_hits, reversed_hits, squeezed_hits
+from langchain_contextchef._gate_detectors import (
+    core_hits,
+    probe,
+    probe_both,
+    reversed_hits,
+    squeezed_hits,
+)
 from langchain_contextchef._gate_hit import Hit
 from langchain_contextchef._gate_normalize import fold, hidden_runs
 from langchain_contextchef._gate_views import (
@@ -64,20 +74,24 @@ def _scan_view(
     text: str, *, secrets: bool, injection: bool, depth: int, budget: list[int]
 ) -> list[Hit]:
     """Hits in a folded text and in its derived views, in `text` offsets."""
-    found = core_hits(text, secrets=secrets, injection=injection)
     if depth == 0:
-        backwards = reversed_view(text)
-        _merge_view(
-            found, backwards, reversed_hits(backwards.text, secrets=secrets, injection=injection)
-        )
+        # The reversed view is probed in the same pass as the text itself.
+        forward, backward = probe_both(text)
+        found = core_hits(forward, secrets=secrets, injection=injection)
+        backwards = reversed_hits(backward, secrets=secrets, injection=injection)
+        if backwards:
+            _merge_view(found, reversed_view(text), backwards)
+    else:
+        forward = probe(text)
+        found = core_hits(forward, secrets=secrets, injection=injection)
     collapsed, squeezed = spaced_views(text)
     for view in collapsed:
-        _merge_view(found, view, core_hits(view.text, secrets=secrets, injection=injection))
+        _merge_view(found, view, core_hits(probe(view.text), secrets=secrets, injection=injection))
     if injection:
         for view in squeezed:
             _merge_view(found, view, squeezed_hits(view.text))
     if depth < _MAX_DEPTH:
-        for decoded in decoded_views(text, budget):
+        for decoded in decoded_views(text, budget, long_run=forward.long_run):
             inner = fold(decoded.text)
             sub = _scan_view(
                 inner.text, secrets=secrets, injection=injection, depth=depth + 1, budget=budget
@@ -121,6 +135,8 @@ def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit
         inner = fold(smuggled.text)
         sub = _scan_view(inner.text, secrets=secrets, injection=injection, depth=1, budget=budget)
         _merge_view(hits, smuggled, [h.moved(*inner.span(h.start, h.end)) for h in sub])
+    if not hits:
+        return hits  # the common case: nothing below has anything to sort out
     # Invisible characters inside a secret are part of it: cutting the secret removes them.
     secret_spans = [(h.start, h.end) for h in hits if h.category == "secret"]
     if secret_spans:

@@ -220,6 +220,7 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         _L + r"SK[0-9a-fA-F]{32}" + _R,
         triggers=("sk",),
         needs_digits=True,
+        needs_long_run=True,  # woken by "ask", "task" and, backwards, "works"
     ),
     detector(
         "twilio_auth_token",
@@ -257,6 +258,7 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         r"[MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38}(?![A-Za-z0-9_\-])",
         validate=_both(_after(_ALNUM | frozenset("_-.")), _mixed),
         triggers=(".",),
+        needs_long_run=True,  # woken by every full stop
     ),
     detector(
         "mailchimp_key",
@@ -265,6 +267,7 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         "api_key",
         r"(?<![0-9a-z])[0-9a-f]{32}-us[0-9]{1,2}(?![0-9a-z])",
         triggers=("-us",),
+        needs_long_run=True,  # woken by "non-us", "co-user"
     ),
     detector(
         "telegram_bot_token",
@@ -274,6 +277,7 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         r"(?<![\d:])\d{8,10}:[0-9A-Za-z_\-]{35}(?![0-9A-Za-z_\-])",
         triggers=(":",),
         needs_digits=True,
+        needs_long_run=True,  # woken by every colon
     ),
     detector(
         "pypi_token",

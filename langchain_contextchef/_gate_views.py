@@ -20,6 +20,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
+from langchain_contextchef._gate_entropy import has_long_run
+
 __all__ = ["View", "decoded_views", "reversed_view", "smuggled_views", "spaced_views", "windows"]
 
 MAX_RUNS = 32
@@ -63,6 +65,10 @@ def reversed_view(text: str) -> View:
 # Single characters separated by one gap character, at least six in a row:
 # "i g n o r e", "p.a.s.s.w.o.r.d", "h-u-n-t-e-r-2". Words are separated by wider gaps.
 _SPACED_RUN = re.compile(r"(?<!\S)(?:\S[ .\-_*·•|]{1,3}){5,}\S(?!\S)")
+_SPACED_MIN = 11  # six characters and five gaps: a shorter text holds no spaced run
+# Gap, cell, gap, cell, gap: the middle of every spaced run. It starts with a gap character,
+# so the engine skips ordinary letters in C; prose rarely has two one-letter words in a row.
+_SPACED_HINT = re.compile(r"[ .\-_*·•|]\S[ .\-_*·•|]{1,3}\S[ .\-_*·•|]")
 _WORD_GAP = re.compile(r"[ .\-_*·•|]{2,}")
 
 
@@ -121,6 +127,8 @@ def spaced_views(text: str) -> tuple[list[View], list[View]]:
         or more characters inside a run becomes one space ("i g n o r e   a l l" -> "ignore
         all"); in `squeezed` every gap goes ("i g n o r e a l l" -> "ignoreall").
     """
+    if len(text) < _SPACED_MIN or _SPACED_HINT.search(text) is None:
+        return [], []
     found = list(_SPACED_RUN.finditer(text))
     if not found:
         return [], []
@@ -149,6 +157,14 @@ _HEX = re.compile(
     r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])"
     r"|(?:\\x[0-9A-Fa-f]{2}){4,}"
     r"|(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}[ :]){7,}[0-9A-Fa-f]{2}(?![0-9A-Fa-f])"
+)
+# Cheap searches that every base64 or hex run needs to succeed (the alternation above costs
+# several times more per position): 16 characters of the base64 alphabet in a row
+# (`has_long_run`; hex digits are in it), or hex pairs with separators; `\x` escapes need a
+# backslash.
+# (A single class first lets the engine skip to candidates; a repeat first does not.)
+_HEX_PAIRS = re.compile(
+    r"[0-9A-Fa-f][0-9A-Fa-f][ :][0-9A-Fa-f]{2}[ :][0-9A-Fa-f]{2}[ :][0-9A-Fa-f]{2}"
 )
 # Whole words holding escapes. Each starts after whitespace: a pattern free to start anywhere
 # would rescan a long word from every position (quadratic on a 4,000-character blob).
@@ -218,23 +234,32 @@ _DECODERS = (
     (_ESCAPED_RUN, _escapes),
     (_ENTITY_RUN, _entities),
 )
-_TRIGGERS = ("%", "\\", "&")
+# Base64 and hex runs are at least 16 characters long; the other decoders need one of
+# "%", "\\" or "&" in the text.
+_MIN_RUN = 16
 
 
-def decoded_views(text: str, budget: list[int]) -> list[View]:
+def decoded_views(text: str, budget: list[int], *, long_run: bool | None = None) -> list[View]:
     """Windows of `text` with every decodable run replaced by what it decodes to.
 
     Args:
         text: A folded text.
         budget: A one-item list holding the decoded characters still allowed; decreased.
+        long_run: `has_long_run(text)` if the caller knows it.
 
     Returns:
         The views (none when nothing decodes to readable text).
     """
     runs: list[tuple[int, int, list[Piece]]] = []
     taken: list[tuple[int, int]] = []
+    triggered = "%" in text or "\\" in text or "&" in text
+    if len(text) < _MIN_RUN and not triggered:
+        return []
+    if long_run is None:
+        long_run = has_long_run(text)
+    hex_run = long_run or "\\x" in text or _HEX_PAIRS.search(text) is not None
     for pattern, decode in _DECODERS:
-        if pattern is not _BASE64 and pattern is not _HEX and not any(t in text for t in _TRIGGERS):
+        if not (long_run if pattern is _BASE64 else hex_run if pattern is _HEX else triggered):
             continue
         for match in pattern.finditer(text):
             start, end = match.span()
@@ -248,7 +273,7 @@ def decoded_views(text: str, budget: list[int]) -> list[View]:
             taken.append((start, end))
             if len(runs) >= MAX_RUNS:
                 break
-    return windows(text, runs, "hidden in an encoding")
+    return windows(text, runs, "hidden in an encoding") if runs else []
 
 
 # --------------------------------------------------------------------------- smuggling

@@ -378,7 +378,8 @@ class WriteGate:
                     start, end = finding.span
                     redactions.setdefault(finding.field, []).append((start, end, check.name))
                 judged.append((finding, action))
-        judged.extend(repeats(texts, redactions, judged))
+        if redactions:
+            judged.extend(repeats(texts, redactions, judged))
 
         verdict: GateAction = "allow"
         for _, finding_action in judged:
