@@ -41,12 +41,12 @@ from langchain_core.runnables import RunnableConfig
 
 from langchain_contextchef._chat_models import ModelLoadError, load_chat_model
 from langchain_contextchef._format import format_call, format_messages
-from langchain_contextchef._scripted import ScriptedChatModel
 from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.errors import ContextChefError
 from langchain_contextchef.memory import MemoryConfig
 from langchain_contextchef.middleware import ContextChefMiddleware
 from langchain_contextchef.render import parse_memory_block
+from langchain_contextchef.testing import ScriptedChatModel
 
 __all__ = [
     "DEMO_SCOPE",

@@ -1,21 +1,37 @@
-"""Generate the example notebooks from the cell lists in this file.
+"""Generate the example notebooks from the cell lists in this file, run them, and keep their outputs.
 
-The `.ipynb` files are what users open; this script is how they are written, so they stay
-reviewable as Python, carry no outputs and have stable cell ids (the notebook tests look cells
-up by id). After editing a cell here, regenerate and lint:
+The `.ipynb` files are what users open (on a code host too, so they are committed with their
+outputs); this script is how they are written, so they stay reviewable as Python and have
+stable cell ids (the notebook tests look cells up by id). After editing a cell here:
 
-    python notebooks/_build.py
+    make notebooks                      # = python notebooks/_build.py --execute
     ruff check notebooks && ruff format --check notebooks
 
-`python notebooks/_build.py --check` exits with status 1 when a committed notebook differs
-from what this script would write.
+`--execute` builds every notebook (or the ones named), runs it top to bottom with a Jupyter
+kernel on this interpreter in a temporary working folder, and writes it with its outputs.
+Notebook 04 runs on PostgreSQL: a throwaway database on the server `CONTEXTCHEF_PG_URI` names,
+or else on a throwaway cluster (`tests/support/postgres.py`); without either it stops with an
+error. Provider API keys are removed from the kernel's environment, so the committed outputs
+are always the offline run (the scripted model) and never carry a key. A notebook whose new
+outputs match the committed ones in substance (`normalise`) is left untouched.
+
+`--check` (no kernel) exits with status 1 when a committed notebook's cells differ from what
+this script would write. `tests/integration_tests/test_notebooks.py` re-executes every
+notebook and fails when the committed outputs are stale (`stale_cells`).
 """
 
 from __future__ import annotations
 
+import argparse
+import contextlib
+import difflib
+import json
+import os
+import re
 import sys
+import tempfile
 import textwrap
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -23,6 +39,7 @@ import nbformat
 from nbformat.notebooknode import NotebookNode
 
 HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
 
 
 @dataclass(frozen=True)
@@ -42,6 +59,80 @@ def md(text: str) -> Cell:
 def code(text: str, name: str | None = None) -> Cell:
     """A code cell; `name` gives it a stable id the notebook tests can look up."""
     return Cell("code", textwrap.dedent(text).strip(), name)
+
+
+# ---- shared cells ------------------------------------------------------------------------------
+
+
+def setup(extra: str = "") -> Cell:
+    """The install instructions every notebook starts with."""
+    package = (
+        f'"path/to/langchain-contextchef[{extra}]"' if extra else "path/to/langchain-contextchef"
+    )
+    return md(
+        f"""
+        ## Setup
+
+        The package is not on PyPI yet: install it from a checkout of the repository (README,
+        "Install into your own project"). A provider package is needed only for the
+        "Run it on a real model" section at the end.
+
+        ```bash
+        pip install {package}
+        pip install langchain-anthropic   # or langchain-openai
+        ```
+        """
+    )
+
+
+PROVIDER_MODELS = {
+    "ANTHROPIC_API_KEY": "anthropic:claude-sonnet-4-5",
+    "OPENAI_API_KEY": "openai:gpt-4.1-mini",
+}
+"""Which model the real-model cell starts for which API key (the first key set wins)."""
+
+PROVIDER_KEYS = tuple(PROVIDER_MODELS)
+"""Removed from the kernel's environment when recording outputs (`offline_env`)."""
+
+
+def real_model(intro: str, flow: str) -> list[Cell]:
+    """The closing section: `flow` again, on a real chat model when a provider key is set.
+
+    `flow` is code run with `real_model` bound to the chat model; without a key the cell only
+    prints that it skipped, so the notebook still runs offline (and that is what its committed
+    outputs show).
+    """
+    providers = "".join(f'    "{key}": "{model}",\n' for key, model in PROVIDER_MODELS.items())
+    body = textwrap.indent(textwrap.dedent(flow).strip(), "    ")
+    source = (
+        "import os\n\n"
+        "from langchain.chat_models import init_chat_model\n\n"
+        "# The first provider whose API key is set; edit the model ids to try others.\n"
+        f"PROVIDERS = {{\n{providers}}}\n"
+        "model_id = next((model for key, model in PROVIDERS.items() if os.environ.get(key)), None)\n"
+        "if model_id is None:\n"
+        '    print("Skipped: set ANTHROPIC_API_KEY or OPENAI_API_KEY to run this on a real model.")\n'
+        "else:\n"
+        '    print(f"Running on {model_id}.")\n'
+        "    real_model = init_chat_model(model_id)\n"
+        f"{body}"
+    )
+    return [
+        md(
+            f"""
+            ## Run it on a real model
+
+            The sections above ran on the offline `ScriptedChatModel`. The cell below picks a
+            real model from the API key in your environment (`ANTHROPIC_API_KEY` or
+            `OPENAI_API_KEY`) through LangChain's `init_chat_model`, and skips when there is
+            none. A real model words things its own way and decides for itself what is worth
+            remembering, so its output differs from the scripted one.
+
+            {" ".join(intro.split())}
+            """
+        ),
+        Cell("code", source, "real-model"),
+    ]
 
 
 # ---- 01: quickstart ----------------------------------------------------------------------------
@@ -64,20 +155,12 @@ def quickstart() -> list[Cell]:
             This notebook walks through the core API on a `FileSystemStore` in a temporary
             folder: developer reads and writes, `compile`, tool dispatch, turn-based expiry,
             the two prompt placements, and an LCEL chain. It needs no API key: the model is
-            an offline scripted one.
+            an offline scripted one, and the last section runs the chain on a real model when
+            a provider key is set.
             """
         ),
-        md(
-            """
-            ## Setup
-
-            ```bash
-            pip install langchain-contextchef
-            ```
-
-            `show` prints a message list compactly; it is used throughout.
-            """
-        ),
+        setup(),
+        md("`show` prints a message list compactly; it is used throughout."),
         code(
             r"""
             import shutil
@@ -85,9 +168,12 @@ def quickstart() -> list[Cell]:
             from collections.abc import Sequence
             from pathlib import Path
 
+            from langchain_core.language_models import BaseChatModel
             from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage, ToolCall
+            from langgraph.store.memory import InMemoryStore
 
             from langchain_contextchef import ContextChef, FileSystemStore, MemoryConfig, Turns
+            from langchain_contextchef.testing import ScriptedChatModel
 
 
             def show(messages: Sequence[BaseMessage]) -> None:
@@ -295,30 +381,35 @@ def quickstart() -> list[Cell]:
 
             `chef.prompt` is the chef as a LangChain prompt runnable: it takes messages (or a
             `{"messages": [...]}` state) and returns the compiled prompt, traced as a prompt
-            run. Pipe it into any chat model with the memory tools bound. The model here is
-            the package's offline `ScriptedChatModel`, which turns stated preferences into
-            `create_memory` calls and answers from the `<memory>` block; replace it with
-            `ChatAnthropic`, `ChatOpenAI` or any other tool-calling chat model.
+            run. Pipe it into any chat model with the memory tools bound. `ask` sends one user
+            message through such a chain and runs the memory tool calls in the reply.
+
+            The model here is `ScriptedChatModel` from `langchain_contextchef.testing`: an
+            offline model that turns stated preferences into `create_memory` calls and answers
+            from the `<memory>` block. The last section runs the same chain on a real model.
             """
         ),
         code(
             r"""
-            from langchain_contextchef._scripted import ScriptedChatModel
+            def ask(chef: ContextChef, model: BaseChatModel, text: str) -> None:
+                chain = chef.prompt | model.bind_tools(chef.tools)
+                reply = chain.invoke([HumanMessage(text)])
+                for tool_call in reply.tool_calls:
+                    print(tool_call["name"], tool_call["args"])
+                    if chef.owns_tool(tool_call["name"]):
+                        print("  ->", chef.handle_tool(tool_call).text)
+                if reply.text:
+                    print(reply.text)
 
-            chain = chef.prompt | ScriptedChatModel().bind_tools(chef.tools)
-            reply = chain.invoke([HumanMessage("Keep answers short, and I never deploy on Fridays.")])
-            for tool_call in reply.tool_calls:
-                print(tool_call["name"], tool_call["args"])
-                if chef.owns_tool(tool_call["name"]):
-                    print("  ->", chef.handle_tool(tool_call).text)
+
+            ask(chef, ScriptedChatModel(), "Keep answers short, and I never deploy on Fridays.")
             """,
             name="lcel-write",
         ),
         md("A later request, in a fresh conversation, is answered with what was stored:"),
         code(
             r"""
-            reply = chain.invoke([HumanMessage("When should I ship the release?")])
-            print(reply.text)
+            ask(chef, ScriptedChatModel(), "When should I ship the release?")
             """,
             name="lcel-read",
         ),
@@ -340,6 +431,22 @@ def quickstart() -> list[Cell]:
             """,
             name="on-disk",
         ),
+        *real_model(
+            """
+            The same two requests through `ask`, on a fresh memory in an `InMemoryStore`
+            with the same allowed keys.
+            """,
+            """
+            fresh = ContextChef(
+                store=InMemoryStore(),
+                memory=MemoryConfig(allowed_keys=["language", "answer_length", "deploy_rule"]),
+            )
+            ask(fresh, real_model, "Keep answers short, and I never deploy on Fridays.")
+            ask(fresh, real_model, "When should I ship the release?")
+            print({entry.key: entry.value for entry in fresh.get_memory().list()})
+            """,
+        ),
+        md("## Clean up"),
         code(
             r"""
             store.close()
@@ -358,6 +465,7 @@ def quickstart() -> list[Cell]:
             * `FileSystemStore` (`langchain_contextchef.store`); any other LangGraph
               `BaseStore` works as well.
             * `ContextChefPrompt`, `splice` and the placements (`langchain_contextchef.prompt`).
+            * `ScriptedChatModel`, the offline model for tests (`langchain_contextchef.testing`).
 
             Every one of them has a docstring with a runnable example: `help(ContextChef)`.
             Next: `02_langgraph_agent.ipynb` puts the chef in a LangGraph graph.
@@ -388,18 +496,11 @@ def langgraph_agent() -> list[Cell]:
             Memory is scoped per user with `scope=("users", "{user_id}")`; the user id comes
             from `config["configurable"]` (or the runtime context) at run time. We run two
             separate conversations for the same user: the second one knows what the first
-            stored. The model is an offline scripted one, so no API key is needed.
+            stored. The model is an offline scripted one, so no API key is needed; the last
+            section runs the same graph on a real model when a provider key is set.
             """
         ),
-        md(
-            """
-            ## Setup
-
-            ```bash
-            pip install langchain-contextchef
-            ```
-            """
-        ),
+        setup(),
         code(
             r"""
             import shutil
@@ -407,13 +508,15 @@ def langgraph_agent() -> list[Cell]:
             from pathlib import Path
             from typing import Any
 
+            from langchain_core.language_models import BaseChatModel
             from langchain_core.messages import BaseMessage, HumanMessage
             from langchain_core.runnables import RunnableConfig
             from langgraph.graph import START, MessagesState, StateGraph
+            from langgraph.graph.state import CompiledStateGraph
             from langgraph.prebuilt import ToolNode, tools_condition
 
             from langchain_contextchef import ContextChef, FileSystemStore, MemoryConfig
-            from langchain_contextchef._scripted import ScriptedChatModel
+            from langchain_contextchef.testing import ScriptedChatModel
             """
         ),
         md(
@@ -434,19 +537,22 @@ def langgraph_agent() -> list[Cell]:
                 scope=("users", "{user_id}"),
                 memory=MemoryConfig(memory_placement="before_history_tail"),
             )
-            model = ScriptedChatModel().bind_tools(chef.tools)
             """
         ),
         md(
             """
             ## Use in a graph
 
-            The model node compiles the prompt from the graph state and the run's config, then
-            calls the model. It also keeps each prompt in `prompts_seen`, only so that this
-            notebook can show what the model received. The compiled prompt is model input
-            only: the node returns just the model's reply, so the graph state keeps the plain
-            conversation. (For async graphs, use `await chef.prompt.ainvoke(...)` and
-            `await model.ainvoke(...)`.)
+            `build_graph` wires a chat model into the graph. The model node compiles the prompt
+            from the graph state and the run's config, then calls the model. It also keeps each
+            prompt in `prompts_seen`, only so that this notebook can show what the model
+            received. The compiled prompt is model input only: the node returns just the
+            model's reply, so the graph state keeps the plain conversation. (For async graphs,
+            use `await chef.prompt.ainvoke(...)` and `await model.ainvoke(...)`.)
+
+            The model is `ScriptedChatModel` from `langchain_contextchef.testing`, an offline
+            model that stores stated preferences with the memory tools and answers from the
+            `<memory>` block.
             """
         ),
         code(
@@ -454,19 +560,24 @@ def langgraph_agent() -> list[Cell]:
             prompts_seen: list[list[BaseMessage]] = []
 
 
-            def call_model(state: MessagesState, config: RunnableConfig) -> dict[str, Any]:
-                prompt = chef.prompt.invoke(state, config)
-                prompts_seen.append(prompt.to_messages())
-                return {"messages": [model.invoke(prompt, config)]}
+            def build_graph(model: BaseChatModel) -> CompiledStateGraph:
+                bound = model.bind_tools(chef.tools)
+
+                def call_model(state: MessagesState, config: RunnableConfig) -> dict[str, Any]:
+                    prompt = chef.prompt.invoke(state, config)
+                    prompts_seen.append(prompt.to_messages())
+                    return {"messages": [bound.invoke(prompt, config)]}
+
+                builder = StateGraph(MessagesState)
+                builder.add_node("model", call_model)
+                builder.add_node("tools", ToolNode(chef.tools))
+                builder.add_edge(START, "model")
+                builder.add_conditional_edges("model", tools_condition)
+                builder.add_edge("tools", "model")
+                return builder.compile(store=store)
 
 
-            builder = StateGraph(MessagesState)
-            builder.add_node("model", call_model)
-            builder.add_node("tools", ToolNode(chef.tools))
-            builder.add_edge(START, "model")
-            builder.add_conditional_edges("model", tools_condition)
-            builder.add_edge("tools", "model")
-            graph = builder.compile(store=store)
+            graph = build_graph(ScriptedChatModel())
             """
         ),
         md(
@@ -478,11 +589,16 @@ def langgraph_agent() -> list[Cell]:
             The model answers with `create_memory` calls and the `ToolNode` runs them against
             the graph's store under `("users", "sam", "memory")`. The model's next call, still
             in this conversation, already finds the new entries in its `<memory>` block.
+
+            `max_concurrency: 1` makes the `ToolNode` run the calls one after another (by
+            default it runs them in parallel threads). Memory lists entries in the order they
+            were created, so this keeps the order, and this notebook's output, the same on
+            every run.
             """
         ),
         code(
             r"""
-            sam = {"configurable": {"user_id": "sam"}}
+            sam: RunnableConfig = {"configurable": {"user_id": "sam"}, "max_concurrency": 1}
             statement = "I'm Sam, I write Python with type hints, and keep answers short."
             first = graph.invoke({"messages": [HumanMessage(statement)]}, sam)
             for message in first["messages"]:
@@ -540,7 +656,7 @@ def langgraph_agent() -> list[Cell]:
         ),
         code(
             r"""
-            riley = {"configurable": {"user_id": "riley"}}
+            riley: RunnableConfig = {"configurable": {"user_id": "riley"}, "max_concurrency": 1}
             other = graph.invoke({"messages": [HumanMessage("Write a function that parses a date.")]}, riley)
             print(other["messages"][-1].text)
             """,
@@ -625,6 +741,23 @@ def langgraph_agent() -> list[Cell]:
             """,
             name="consent-resume",
         ),
+        *real_model(
+            """
+            Both conversations again, through `build_graph`, for a new user (`sam-live`, so
+            memory starts empty).
+            """,
+            """
+            live: RunnableConfig = {"configurable": {"user_id": "sam-live"}, "max_concurrency": 1}
+            live_graph = build_graph(real_model)
+            live_graph.invoke({"messages": [HumanMessage(statement)]}, live)
+            for entry in chef.get_memory(live, store=store).list():
+                print(f"{entry.key} = {entry.value!r}")
+            request = "Write a function that parses a date."
+            answer = live_graph.invoke({"messages": [HumanMessage(request)]}, live)
+            print(answer["messages"][-1].text)
+            """,
+        ),
+        md("## Clean up"),
         code(
             r"""
             store.close()
@@ -642,6 +775,7 @@ def langgraph_agent() -> list[Cell]:
             * Scope templates and their errors: `langchain_contextchef.scope`.
             * LangGraph: `StateGraph`, `ToolNode`, `tools_condition`, and stores in
               `langgraph.store`.
+            * `ScriptedChatModel`, the offline model for tests (`langchain_contextchef.testing`).
 
             Next: `03_create_agent_middleware.ipynb` does the same with one line of middleware.
             """
@@ -666,18 +800,12 @@ def create_agent_middleware() -> list[Cell]:
             the `<memory>` block, so checkpoints, summaries and later turns see the plain
             conversation, while each model call sees memory as it is at that moment.
 
-            This notebook runs offline with the package's scripted chat model.
+            This notebook runs offline with `ScriptedChatModel` from
+            `langchain_contextchef.testing`; the last section runs the same agent on a real
+            model when a provider key is set.
             """
         ),
-        md(
-            """
-            ## Setup
-
-            ```bash
-            pip install langchain-contextchef
-            ```
-            """
-        ),
+        setup(),
         code(
             r"""
             from collections.abc import Callable
@@ -685,13 +813,15 @@ def create_agent_middleware() -> list[Cell]:
 
             from langchain.agents import create_agent
             from langchain.agents.middleware import ModelRequest, ModelResponse, wrap_model_call
+            from langchain_core.language_models import BaseChatModel
             from langchain_core.messages import BaseMessage
+            from langchain_core.runnables import RunnableConfig
             from langchain_core.tools import tool
             from langgraph.checkpoint.memory import InMemorySaver
             from langgraph.store.memory import InMemoryStore
 
             from langchain_contextchef import ContextChef, ContextChefMiddleware, MemoryConfig
-            from langchain_contextchef._scripted import ScriptedChatModel
+            from langchain_contextchef.testing import ScriptedChatModel
             """
         ),
         md(
@@ -705,6 +835,7 @@ def create_agent_middleware() -> list[Cell]:
             tools sit alongside yours. `record_request` is a small middleware that keeps a
             copy of every model request, so we can see what the model received; being listed
             after `ContextChefMiddleware`, it runs inside it and sees the compiled request.
+            `make_agent` builds the agent around a chat model.
             """
         ),
         code(
@@ -739,14 +870,18 @@ def create_agent_middleware() -> list[Cell]:
                 return handler(request)
 
 
-            agent = create_agent(
-                ScriptedChatModel(),
-                tools=[release_calendar],
-                system_prompt="You are a coding assistant.",
-                middleware=[ContextChefMiddleware(chef), record_request],
-                store=store,
-                checkpointer=InMemorySaver(),
-            )
+            def make_agent(model: BaseChatModel) -> Any:
+                return create_agent(
+                    model,
+                    tools=[release_calendar],
+                    system_prompt="You are a coding assistant.",
+                    middleware=[ContextChefMiddleware(chef), record_request],
+                    store=store,
+                    checkpointer=InMemorySaver(),
+                )
+
+
+            agent = make_agent(ScriptedChatModel())
             '''
         ),
         md(
@@ -756,11 +891,14 @@ def create_agent_middleware() -> list[Cell]:
             ### Conversation 1 (thread `t1`): preferences are stored
 
             `user_id` fills the scope; `thread_id` names the checkpointed conversation.
+            `max_concurrency: 1` runs the model's tool calls one after another instead of in
+            parallel threads, so memory's order (creation order) and this notebook's output
+            are the same on every run.
             """
         ),
         code(
             r"""
-            t1 = {"configurable": {"user_id": "sam", "thread_id": "t1"}}
+            t1: RunnableConfig = {"configurable": {"user_id": "sam", "thread_id": "t1"}, "max_concurrency": 1}
             statement = "I'm Sam, I write Python with type hints, and keep answers short."
             result = agent.invoke({"messages": [("user", statement)]}, t1)
             for message in result["messages"]:
@@ -776,7 +914,7 @@ def create_agent_middleware() -> list[Cell]:
         ),
         code(
             r"""
-            t2 = {"configurable": {"user_id": "sam", "thread_id": "t2"}}
+            t2: RunnableConfig = {"configurable": {"user_id": "sam", "thread_id": "t2"}, "max_concurrency": 1}
             result = agent.invoke({"messages": [("user", "Write a function that parses a date.")]}, t2)
             print(result["messages"][-1].text)
             """,
@@ -854,6 +992,24 @@ def create_agent_middleware() -> list[Cell]:
             # create_agent(ChatAnthropic(model=...), tools=[...], middleware=middleware, store=store)
             """
         ),
+        *real_model(
+            """
+            Both conversations again, through `make_agent`, for a new user (`sam-live`, so
+            memory starts empty).
+            """,
+            """
+            live_agent = make_agent(real_model)
+            live_1 = {"configurable": {"user_id": "sam-live", "thread_id": "live-1"}, "max_concurrency": 1}
+            live_2 = {"configurable": {"user_id": "sam-live", "thread_id": "live-2"}, "max_concurrency": 1}
+            live_agent.invoke({"messages": [("user", statement)]}, live_1)
+            for entry in chef.get_memory(live_2, store=store).list():
+                print(f"{entry.key} = {entry.value!r}")
+            request = {"messages": [("user", "Write a function that parses a date.")]}
+            answer = live_agent.invoke(request, live_2)
+            print(answer["messages"][-1].text)
+            print("model saw <memory>:", any("<memory>" in m.text for m in requests_seen[-1]["messages"]))
+            """,
+        ),
         md(
             """
             ## API reference
@@ -863,6 +1019,7 @@ def create_agent_middleware() -> list[Cell]:
             * `ContextChef` and `MemoryConfig` (`langchain_contextchef.chef`,
               `langchain_contextchef.memory`).
             * LangChain: `create_agent` and `langchain.agents.middleware`.
+            * `ScriptedChatModel`, the offline model for tests (`langchain_contextchef.testing`).
 
             Next: `04_multi_user_postgres.ipynb` keeps several users apart on PostgreSQL.
             """
@@ -888,31 +1045,27 @@ def multi_user_postgres() -> list[Cell]:
 
             The store is LangGraph's `PostgresStore`, the path past one machine. Set
             `CONTEXTCHEF_PG_URI` (e.g. `postgresql://user:password@localhost:5432/db`) to use
-            your server. Without it the notebook uses an `InMemoryStore` and says so, except
-            under `CI=true`, where a missing server is an error. The model is offline and
-            scripted, so no API key is needed.
+            your server. Without it the notebook runs on an `InMemoryStore` and prints a
+            warning saying so, and how to get a server (under `CI=true` a missing server is an
+            error). The model is offline and scripted, so no API key is needed; the last
+            section runs the same agent on a real model when a provider key is set.
             """
         ),
-        md(
-            """
-            ## Setup
-
-            ```bash
-            pip install "langchain-contextchef[postgres]"
-            ```
-            """
-        ),
+        setup("postgres"),
         code(
             r"""
             import contextlib
             import os
+            from typing import Any
 
             from langchain.agents import create_agent
+            from langchain_core.language_models import BaseChatModel
+            from langchain_core.runnables import RunnableConfig
             from langgraph.store.base import BaseStore
             from langgraph.store.memory import InMemoryStore
 
             from langchain_contextchef import ContextChef, ContextChefMiddleware, ScopeError
-            from langchain_contextchef._scripted import ScriptedChatModel
+            from langchain_contextchef.testing import ScriptedChatModel
             """
         ),
         md(
@@ -921,11 +1074,20 @@ def multi_user_postgres() -> list[Cell]:
 
             `PostgresStore.from_conn_string` is a context manager; an `ExitStack` keeps it open
             across cells and closes it at the end. `store.setup()` creates or migrates the
-            store's tables and is safe to run every time.
+            store's tables and is safe to run every time. The cell says in a banner which store
+            this run uses.
             """
         ),
         code(
             r"""
+            def banner(*lines: str) -> None:
+                width = max(len(line) for line in lines)
+                print("#" * (width + 4))
+                for line in lines:
+                    print(f"# {line.ljust(width)} #")
+                print("#" * (width + 4))
+
+
             resources = contextlib.ExitStack()
             pg_uri = os.environ.get("CONTEXTCHEF_PG_URI")
             store: BaseStore
@@ -934,7 +1096,10 @@ def multi_user_postgres() -> list[Cell]:
 
                 store = resources.enter_context(PostgresStore.from_conn_string(pg_uri))
                 store.setup()
-                print("Using PostgresStore from CONTEXTCHEF_PG_URI.")
+                banner(
+                    "STORE: PostgresStore, on the PostgreSQL server that CONTEXTCHEF_PG_URI names.",
+                    "Memory written below is kept in that database and outlives this kernel.",
+                )
             elif os.environ.get("CI") == "true":
                 raise RuntimeError(
                     "CI=true but CONTEXTCHEF_PG_URI is not set: this notebook must run against "
@@ -943,9 +1108,14 @@ def multi_user_postgres() -> list[Cell]:
                 )
             else:
                 store = InMemoryStore()
-                print(
-                    "Note: CONTEXTCHEF_PG_URI is not set, so this run uses an InMemoryStore. "
-                    "Set it to a PostgreSQL URI to run on PostgresStore."
+                banner(
+                    "WARNING: CONTEXTCHEF_PG_URI is not set: this run uses an InMemoryStore, NOT PostgreSQL.",
+                    "Everything below works the same, but memory lives in this kernel only.",
+                    "To run on PostgreSQL, set CONTEXTCHEF_PG_URI=postgresql://user:password@host:5432/db",
+                    "and restart the kernel. No server at hand? From a checkout of the repository,",
+                    "    python -m tests.support.postgres",
+                    "starts a throwaway local one (needs PostgreSQL's initdb and pg_ctl, e.g. from",
+                    "apt install postgresql) and prints the export line for it; Ctrl-C stops it.",
                 )
             """,
             name="store",
@@ -972,16 +1142,23 @@ def multi_user_postgres() -> list[Cell]:
                 forget(user)
 
             chef = ContextChef(scope=("users", "{user_id}"))
-            agent = create_agent(
-                ScriptedChatModel(),
-                system_prompt="You are a coding assistant.",
-                middleware=[ContextChefMiddleware(chef)],
-                store=store,
-            )
 
 
-            def config_for(user_id: str) -> dict[str, dict[str, str]]:
-                return {"configurable": {"user_id": user_id}}
+            def make_agent(model: BaseChatModel) -> Any:
+                return create_agent(
+                    model,
+                    system_prompt="You are a coding assistant.",
+                    middleware=[ContextChefMiddleware(chef)],
+                    store=store,
+                )
+
+
+            def config_for(user_id: str) -> RunnableConfig:
+                # One tool call at a time: memory keeps creation order, so reruns print the same.
+                return {"configurable": {"user_id": user_id}, "max_concurrency": 1}
+
+
+            agent = make_agent(ScriptedChatModel())
             """
         ),
         md(
@@ -1065,6 +1242,26 @@ def multi_user_postgres() -> list[Cell]:
             """,
             name="scope-error",
         ),
+        *real_model(
+            """
+            Both steps again, through `make_agent`, for two new users (`alice-live` and
+            `bob-live`, so memory starts empty); their memory is deleted at the end of the cell.
+            """,
+            """
+            live_agent = make_agent(real_model)
+            live_users = {"alice-live": statements["alice"], "bob-live": statements["bob"]}
+            try:
+                for user, text in live_users.items():
+                    live_agent.invoke({"messages": [("user", text)]}, config_for(user))
+                for user in live_users:
+                    entries = chef.get_memory(config_for(user), store=store).list()
+                    print(f"===== {user}", {entry.key: entry.value for entry in entries})
+                    print(live_agent.invoke(request, config_for(user))["messages"][-1].text)
+            finally:
+                for user in live_users:
+                    forget(user)
+            """,
+        ),
         md("## Clean up"),
         code(
             r"""
@@ -1083,12 +1280,13 @@ def multi_user_postgres() -> list[Cell]:
             * LangGraph's `PostgresStore` and `AsyncPostgresStore` (`langgraph.store.postgres`,
               package `langgraph-checkpoint-postgres`); with the async store use the async APIs
               (`agent.ainvoke`, `chef.acompile`).
+            * `ScriptedChatModel`, the offline model for tests (`langchain_contextchef.testing`).
             """
         ),
     ]
 
 
-# ---- writing ----------------------------------------------------------------------------------
+# ---- building ---------------------------------------------------------------------------------
 
 NOTEBOOKS: dict[str, Callable[[], list[Cell]]] = {
     "01_quickstart.ipynb": quickstart,
@@ -1097,14 +1295,20 @@ NOTEBOOKS: dict[str, Callable[[], list[Cell]]] = {
     "04_multi_user_postgres.ipynb": multi_user_postgres,
 }
 
+NEEDS_POSTGRES = frozenset({"04_multi_user_postgres.ipynb"})
+"""Notebooks whose recorded outputs come from a run on PostgreSQL (`CONTEXTCHEF_PG_URI`)."""
+
+METADATA = {
+    "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+    "language_info": {"name": "python"},
+}
+"""Notebook metadata as committed; the kernel's own (its version, say) is not kept."""
+
 
 def build(cells: list[Cell]) -> NotebookNode:
     """A notebook with no outputs and deterministic cell ids."""
     nb = nbformat.v4.new_notebook()
-    nb.metadata = {
-        "kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
-        "language_info": {"name": "python"},
-    }
+    nb.metadata = json.loads(json.dumps(METADATA))
     seen: set[str] = set()
     for index, cell in enumerate(cells):
         cell_id = cell.name or f"cell-{index:02d}"
@@ -1119,26 +1323,278 @@ def build(cells: list[Cell]) -> NotebookNode:
     return nb
 
 
-def render(name: str) -> str:
-    """The exact text of notebook `name` as this script writes it."""
-    return nbformat.writes(build(NOTEBOOKS[name]())) + "\n"
+def write_text(nb: NotebookNode) -> str:
+    """The exact text a notebook is committed as."""
+    return nbformat.writes(nb) + "\n"
+
+
+def render_source(name: str) -> str:
+    """The text of notebook `name` without outputs, as this script builds it."""
+    return write_text(build(NOTEBOOKS[name]()))
+
+
+def without_outputs(nb: NotebookNode) -> NotebookNode:
+    """A copy of `nb` with every code cell's outputs and execution count removed."""
+    bare = nbformat.from_dict(json.loads(json.dumps(nb)))
+    for cell in bare.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+            cell.execution_count = None
+    return bare
+
+
+# ---- running ----------------------------------------------------------------------------------
+
+KERNEL_NAME = "contextchef-notebooks"
+CELL_TIMEOUT = 180
+
+
+def offline_env(base: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The kernel's environment: `base` (default: this process's) without provider API keys."""
+    env = dict(os.environ if base is None else base)
+    for key in PROVIDER_KEYS:
+        env.pop(key, None)
+    return env
+
+
+def execute(nb: NotebookNode, workdir: Path, env: Mapping[str, str]) -> NotebookNode:
+    """Run `nb` top to bottom in place, in `workdir`, with environment `env`; returns it.
+
+    The kernel is ipykernel on this interpreter (`sys.executable`), through a kernelspec in
+    a temporary folder, so no globally registered kernel is used. Stream outputs of a cell are
+    merged, no timing metadata is recorded, and the notebook's metadata is reset to
+    `METADATA`. Raises `nbclient.exceptions.CellExecutionError` on the first failing cell.
+    """
+    import zmq
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient import NotebookClient
+
+    with tempfile.TemporaryDirectory(prefix="contextchef-kernels-") as kernels:
+        spec_dir = Path(kernels) / KERNEL_NAME
+        spec_dir.mkdir()
+        spec = {
+            "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "contextchef notebooks",
+            "language": "python",
+            "metadata": {"supported_encryption": ["curve"]},
+        }
+        (spec_dir / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
+        specs = KernelSpecManager(kernel_dirs=[kernels], ensure_native_kernel=False)
+        options: dict[str, str] = {}
+        if hasattr(AsyncKernelManager, "transport_encryption") and zmq.has("curve"):
+            # Newer jupyter_client can encrypt the kernel's sockets; ipykernel warns otherwise.
+            options["transport_encryption"] = "auto"
+        km = AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs, **options)
+        client = NotebookClient(
+            nb,
+            km=km,
+            timeout=CELL_TIMEOUT,
+            startup_timeout=120,
+            record_timing=False,
+            coalesce_streams=True,
+            resources={"metadata": {"path": str(workdir)}},
+        )
+        try:
+            client.execute(cleanup_kc=True, env=dict(env))
+        finally:
+            if km.has_kernel:
+                client._cleanup_kernel()
+    nb.metadata = json.loads(json.dumps(METADATA))
+    return nb
+
+
+# ---- comparing --------------------------------------------------------------------------------
+
+_TMP = re.escape(tempfile.gettempdir().rstrip("/"))
+_VOLATILE: list[tuple[re.Pattern[str], str]] = [
+    (re.compile(_TMP + r"/[^\s'\",;)\]]*"), "<tmp>"),
+    (re.compile(re.escape(str(ROOT))), "<repo>"),
+    (re.compile(re.escape(str(Path.home())) + r"(?=/)"), "<home>"),
+    (
+        re.compile(r"\b\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?"),
+        "<time>",
+    ),
+    (
+        re.compile(r"\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b", re.I),
+        "<uuid>",
+    ),
+    (re.compile(r"\b[0-9a-f]{32}\b"), "<uuid>"),
+    (re.compile(r"\b0x[0-9a-f]{6,16}\b", re.I), "<address>"),
+    (re.compile(r"\b(127\.0\.0\.1|localhost|\[::1\]):\d{2,5}\b"), r"\1:<port>"),
+    (re.compile(r"\b\d+\.\d+\s?(ns|us|µs|ms|s|seconds)\b"), "<duration>"),
+    (re.compile(r"[ \t]+$", re.M), ""),
+]
+
+
+def normalise(text: str) -> str:
+    """`text` with what may differ between two runs of an unchanged notebook replaced.
+
+    The notebooks print deterministic text (scripted model, fixed ids, tool calls run one at a
+    time); this covers what a run cannot fix, in this order: paths under the temporary folder
+    (`<tmp>`), this checkout (`<repo>`) and the home folder (`<home>`); date-times
+    (`<time>`; a date alone is kept); UUIDs, dashed or as 32 hex digits (`<uuid>`); memory
+    addresses such as `0x7f3a2c1b9e50` (`<address>`); loopback ports (`127.0.0.1:<port>`);
+    decimal durations such as `0.25 s` (`<duration>`); trailing blanks and `\\r\\n` line ends.
+
+    Example:
+        >>> normalise("at 2026-01-05T10:00:00Z in /tmp/x/y, pid 0x7f3a2c1b9e50, took 1.5 ms")
+        'at <time> in <tmp>, pid <address>, took <duration>'
+    """
+    text = text.replace("\r\n", "\n")
+    for pattern, replacement in _VOLATILE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def comparable(nb: NotebookNode) -> dict[str, list[str]]:
+    """Each code cell's outputs (by cell id) as the text two runs must agree on.
+
+    Streams are merged per name; results and displays count by their `text/plain`; errors by
+    name and message. Execution counts and metadata do not count. Every text is `normalise`d.
+    """
+    found: dict[str, list[str]] = {}
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        streams: dict[str, str] = {}
+        items: list[str] = []
+        for out in cell.get("outputs", []):
+            kind = out.get("output_type")
+            if kind == "stream":
+                if out["name"] not in streams:
+                    items.append(f"stream:{out['name']}")
+                    streams[out["name"]] = ""
+                streams[out["name"]] += out.get("text", "")
+            elif kind in ("execute_result", "display_data"):
+                items.append(f"{kind}\n{out.get('data', {}).get('text/plain', '')}")
+            elif kind == "error":
+                items.append(f"error {out.get('ename')}: {out.get('evalue')}")
+        found[cell.id] = [
+            normalise(f"{item}\n{streams[item[7:]]}" if item.startswith("stream:") else item)
+            for item in items
+        ]
+    return found
+
+
+def stale_cells(committed: NotebookNode, fresh: NotebookNode) -> list[str]:
+    """Where `fresh`'s outputs differ in substance from `committed`'s: one diff per cell."""
+    old, new = comparable(committed), comparable(fresh)
+    report = []
+    for cell_id in list(dict.fromkeys([*old, *new])):
+        if old.get(cell_id) != new.get(cell_id):
+            before = "\n".join(old.get(cell_id, ["(no such cell)"])).splitlines()
+            after = "\n".join(new.get(cell_id, ["(no such cell)"])).splitlines()
+            diff = difflib.unified_diff(before, after, "committed", "fresh run", lineterm="")
+            report.append(f"cell {cell_id}:\n" + "\n".join(diff))
+    return report
+
+
+_ABSOLUTE_PATH = re.compile(r"(?<![\w.:/<])/(?:tmp|var|home|root|work|Users|private|opt|srv|mnt)/")
+
+
+def leaks(nb: NotebookNode, secrets: tuple[str, ...] = ()) -> list[str]:
+    """What in `nb`'s outputs must not be committed: absolute paths, URIs with credentials, secrets.
+
+    `secrets` are literal values (API keys, passwords) that must not appear anywhere.
+    """
+    found = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            text = (
+                out.get("text", "") + json.dumps(out.get("data", {})) + str(out.get("evalue", ""))
+            )
+            for what, hit in [
+                ("an absolute path", _ABSOLUTE_PATH.search(text)),
+                ("this checkout's path", str(ROOT) in text),
+                ("the home folder", str(Path.home()) + "/" in text),
+                ("a database URI", "postgresql://" in text and "user:password@" not in text),
+                *((f"secret #{i}", bool(s) and s in text) for i, s in enumerate(secrets)),
+            ]:
+                if hit:
+                    found.append(f"cell {cell.id}: {what}")
+    return found
+
+
+# ---- regenerating -----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _postgres_database() -> Iterator[str]:
+    """A throwaway database on `CONTEXTCHEF_PG_URI`'s server or a throwaway cluster."""
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from tests.support.postgres import create_database, drop_database, postgres_for_tests
+
+    with postgres_for_tests() as server:
+        if server.uri is None:
+            raise SystemExit(
+                f"Notebook 04's outputs are recorded on PostgreSQL, but there is {server.description}. "
+                "Set CONTEXTCHEF_PG_URI to a server of yours, or install PostgreSQL's initdb and "
+                "pg_ctl (Debian: apt install postgresql) for a throwaway cluster."
+            )
+        uri = create_database(server.uri, prefix="contextchef_nb")
+        try:
+            yield uri
+        finally:
+            drop_database(server.uri, uri)
+
+
+def regenerate(name: str) -> bool:
+    """Build, run and write notebook `name`; returns whether the file changed."""
+    path = HERE / name
+    nb = build(NOTEBOOKS[name]())
+    env = offline_env()
+    with contextlib.ExitStack() as stack:
+        if name in NEEDS_POSTGRES:
+            env["CONTEXTCHEF_PG_URI"] = stack.enter_context(_postgres_database())
+        work = Path(stack.enter_context(tempfile.TemporaryDirectory(prefix="contextchef-nb-")))
+        execute(nb, work, env)
+    secrets = tuple(os.environ.get(key, "") for key in PROVIDER_KEYS)
+    if problems := leaks(nb, secrets):
+        raise SystemExit(f"{name}: not written, its outputs hold " + "; ".join(problems))
+    if path.exists():
+        committed = nbformat.reads(path.read_text(encoding="utf-8"), as_version=4)
+        same_cells = write_text(without_outputs(committed)) == write_text(without_outputs(nb))
+        if same_cells and not stale_cells(committed, nb):
+            return False  # nothing changed in substance: keep the file byte for byte
+    path.write_text(write_text(nb), encoding="utf-8")
+    return True
 
 
 def main(argv: list[str]) -> int:
-    """Write every notebook, or with `--check` report the stale ones (exit status 1)."""
-    check = "--check" in argv
-    stale = []
-    for name in NOTEBOOKS:
-        path = HERE / name
-        text = render(name)
-        if check:
-            if not path.exists() or path.read_text(encoding="utf-8") != text:
+    """`--execute`: build, run and write notebooks; `--check`: report stale cells (status 1)."""
+    parser = argparse.ArgumentParser(
+        prog="python notebooks/_build.py", description=__doc__.split("\n\n")[0]
+    )
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument(
+        "--execute", action="store_true", help="build, run with a kernel, write with outputs"
+    )
+    mode.add_argument(
+        "--check", action="store_true", help="exit 1 when committed cells differ (no kernel)"
+    )
+    parser.add_argument("names", nargs="*", metavar="NAME", help="notebooks (default: all)")
+    args = parser.parse_args(argv)
+    unknown = sorted(set(args.names) - set(NOTEBOOKS))
+    if unknown:
+        parser.error(f"unknown notebook(s) {unknown}; choose from {sorted(NOTEBOOKS)}")
+    names = args.names or list(NOTEBOOKS)
+    if args.check:
+        stale = []
+        for name in names:
+            path = HERE / name
+            text = path.read_text(encoding="utf-8") if path.exists() else ""
+            bare = write_text(without_outputs(nbformat.reads(text, as_version=4))) if text else ""
+            if bare != render_source(name):
                 stale.append(name)
-        else:
-            path.write_text(text, encoding="utf-8")
-    if stale:
-        print("Out of date (run python notebooks/_build.py):", ", ".join(stale))
-        return 1
+        if stale:
+            print("Cells out of date (run make notebooks):", ", ".join(stale))
+            return 1
+        return 0
+    for name in names:
+        changed = regenerate(name)
+        print(f"{name}: {'written' if changed else 'unchanged in substance, kept'}")
     return 0
 
 

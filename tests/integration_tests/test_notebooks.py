@@ -1,79 +1,135 @@
-"""Execute every notebook in `notebooks/` with a real Jupyter kernel and check what it prints.
+"""The notebooks in `notebooks/`: each runs, shows its point, and its committed outputs are current.
 
-The kernel runs this test's interpreter (`sys.executable`, through a kernelspec written to a
-temporary folder, so no globally registered kernel is used), in a temporary working folder,
-with this process's environment, except that notebook 04 gets `CONTEXTCHEF_PG_URI` pointed at
-a throwaway database on the session's PostgreSQL server (the one `CONTEXTCHEF_PG_URI` names, or
-a throwaway cluster), and runs on PostgreSQL. Without a server, notebook 04 falls back to an
-`InMemoryStore` outside CI and must fail under `CI=true`.
+Every notebook is executed with a real Jupyter kernel on this test's interpreter
+(`notebooks/_build.py`'s `execute`, the same runner `make notebooks` records outputs with), in
+a temporary working folder, with provider API keys removed from the kernel's environment.
+Notebook 04 gets `CONTEXTCHEF_PG_URI` pointed at a throwaway database on the session's
+PostgreSQL server (the one `CONTEXTCHEF_PG_URI` names, or a throwaway cluster); without a
+server its tests skip, or fail under `CI=true`.
+
+Staleness: the committed notebooks carry their outputs. A fresh run of each must agree with
+them cell by cell after `_build.normalise`, which blanks what legitimately differs between
+runs and machines (temporary paths, times, UUIDs, addresses, ports, durations); anything else
+that differs means the committed outputs are stale, and the failure shows the diff per cell
+and says to run `make notebooks`.
+
+The real-model cell of each notebook runs too: with a (fake) `ANTHROPIC_API_KEY` set and
+`langchain.chat_models.init_chat_model` replaced by one returning the scripted model, as the
+README test does, so the code path a real key takes is exercised without a network.
 """
 
 from __future__ import annotations
 
 import importlib.util
-import json
 import os
 import sys
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from urllib.parse import urlsplit
 
 import nbformat
 import pytest
-from jupyter_client.kernelspec import KernelSpecManager
-from jupyter_client.manager import AsyncKernelManager
-from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 from nbformat.notebooknode import NotebookNode
 
 from langchain_contextchef.render import parse_memory_block
-from tests.support.postgres import PostgresServer, create_database, drop_database
-
-pytestmark = pytest.mark.slow
+from tests.support.postgres import create_database, drop_database
 
 NOTEBOOKS_DIR = Path(__file__).resolve().parents[2] / "notebooks"
 NOTEBOOKS = sorted(path.name for path in NOTEBOOKS_DIR.glob("*.ipynb"))
-KERNEL_NAME = "contextchef-test-python"
-CELL_TIMEOUT = 180
+MULTI_USER = "04_multi_user_postgres.ipynb"
+
+
+def _load_builder() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("notebooks_build", NOTEBOOKS_DIR / "_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    # Dataclasses look their module up in sys.modules while the class is being built.
+    sys.modules[spec.name] = module
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
+    return module
+
+
+BUILD = _load_builder()
+
+
+def committed(name: str) -> NotebookNode:
+    return nbformat.read(NOTEBOOKS_DIR / name, as_version=4)
 
 
 # ---- running ----------------------------------------------------------------------------------
 
+FAKE_PROVIDER = """
+import langchain.chat_models
 
-def kernel_manager(tmp_path: Path) -> AsyncKernelManager:
-    """A kernel manager whose only kernelspec starts ipykernel with this interpreter."""
-    spec_dir = tmp_path / "kernels" / KERNEL_NAME
-    spec_dir.mkdir(parents=True)
-    spec = {
-        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
-        "display_name": "contextchef tests",
-        "language": "python",
-    }
-    (spec_dir / "kernel.json").write_text(json.dumps(spec), encoding="utf-8")
-    specs = KernelSpecManager(kernel_dirs=[str(tmp_path / "kernels")], ensure_native_kernel=False)
-    return AsyncKernelManager(kernel_name=KERNEL_NAME, kernel_spec_manager=specs)
+from langchain_contextchef.testing import ScriptedChatModel
+
+requested_models = []
 
 
-def execute(name: str, tmp_path: Path) -> NotebookNode:
-    """Run notebook `name` top to bottom in `tmp_path/work`; raises on the first failing cell."""
-    nb = nbformat.read(NOTEBOOKS_DIR / name, as_version=4)
-    workdir = tmp_path / "work"
-    workdir.mkdir()
-    km = kernel_manager(tmp_path)
-    assert km.kernel_spec is not None and km.kernel_spec.argv[0] == sys.executable
-    client = NotebookClient(
-        nb,
-        km=km,
-        timeout=CELL_TIMEOUT,
-        startup_timeout=120,
-        resources={"metadata": {"path": str(workdir)}},
-    )
-    try:
-        client.execute(cleanup_kc=True)
-    finally:
-        if km.has_kernel:
-            client._cleanup_kernel()
+def fake_init_chat_model(model, **kwargs):
+    requested_models.append(model)
+    return ScriptedChatModel()
+
+
+langchain.chat_models.init_chat_model = fake_init_chat_model
+"""
+"""Run before a notebook's first cell: a provider "model" that needs no network."""
+
+
+@dataclass(frozen=True)
+class Run:
+    """One execution of a notebook: the executed notebook, its working folder, its database."""
+
+    nb: NotebookNode
+    workdir: Path
+    pg_uri: str | None
+
+
+def _with_fake_provider(nb: NotebookNode) -> NotebookNode:
+    nb.cells.insert(0, nbformat.v4.new_code_cell(FAKE_PROVIDER, id="test-fake-provider"))
+    nb.cells.append(nbformat.v4.new_code_cell("print(requested_models)", id="test-requested"))
     return nb
+
+
+@pytest.fixture(scope="module")
+def run_notebook(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> Iterator[Callable[..., Run]]:
+    """Execute a committed notebook (outputs stripped) once per variant; cached per module.
+
+    `fake_provider=True` sets `ANTHROPIC_API_KEY` and runs `FAKE_PROVIDER` first.
+    """
+    cache: dict[tuple[str, bool], Run] = {}
+    databases: list[tuple[str, str]] = []
+
+    def run(name: str, *, fake_provider: bool = False) -> Run:
+        if (name, fake_provider) in cache:
+            return cache[name, fake_provider]
+        env = BUILD.offline_env()
+        nb = BUILD.without_outputs(committed(name))
+        if fake_provider:
+            env["ANTHROPIC_API_KEY"] = "test-key-not-a-real-one"
+            nb = _with_fake_provider(nb)
+        pg_uri = None
+        if name in BUILD.NEEDS_POSTGRES:
+            server = request.getfixturevalue("pg_server_uri")  # skips, or fails under CI
+            pg_uri = create_database(server, prefix="contextchef_nb")
+            databases.append((server, pg_uri))
+            env["CONTEXTCHEF_PG_URI"] = pg_uri
+        workdir = tmp_path_factory.mktemp("notebook") / "work"
+        workdir.mkdir()
+        cache[name, fake_provider] = Run(BUILD.execute(nb, workdir, env), workdir, pg_uri)
+        return cache[name, fake_provider]
+
+    yield run
+    for server, uri in databases:
+        drop_database(server, uri)
 
 
 def stdout_of(nb: NotebookNode, cell_id: str) -> str:
@@ -96,6 +152,16 @@ def assert_ran_cleanly(nb: NotebookNode) -> None:
             assert out.get("output_type") != "error", f"cell {cell.id}: {out.get('evalue')}"
             # Warnings in a tutorial are noise for users (and usually a deprecated API).
             assert out.get("name") != "stderr", f"cell {cell.id} wrote to stderr: {out['text']}"
+
+
+def assert_pg_cleaned_up(pg_uri: str | None) -> None:
+    if pg_uri is None:
+        return
+    import psycopg
+
+    with psycopg.connect(pg_uri) as conn:
+        left = conn.execute("SELECT count(*) FROM store WHERE prefix LIKE 'users.%'")
+        assert left.fetchone() == (0,), "notebook 04 did not clean up its demo users"
 
 
 # ---- what each notebook must show -------------------------------------------------------------
@@ -206,11 +272,7 @@ def check_create_agent_middleware(nb: NotebookNode) -> None:
 
 
 def check_multi_user_postgres(nb: NotebookNode) -> None:
-    backend = stdout_of(nb, "store")
-    if os.environ.get("CONTEXTCHEF_PG_URI"):
-        assert backend.startswith("Using PostgresStore")
-    else:
-        assert backend.startswith("Note: CONTEXTCHEF_PG_URI is not set")
+    assert "# STORE: PostgresStore, on the PostgreSQL server" in stdout_of(nb, "store")
 
     lines = stdout_of(nb, "isolated").splitlines()
     alice = next(line for line in lines if line.startswith("alice {"))
@@ -239,79 +301,190 @@ CHECKS: dict[str, Callable[[NotebookNode], None]] = {
 }
 
 
-# ---- PostgreSQL for notebook 04 ---------------------------------------------------------------
+# ---- what each real-model cell must show (with the scripted model behind init_chat_model) -----
 
 
-@pytest.fixture
-def notebook_pg(
-    postgres_server: PostgresServer, monkeypatch: pytest.MonkeyPatch
-) -> Iterator[str | None]:
-    """Point CONTEXTCHEF_PG_URI at a throwaway database when the session has a server."""
-    if postgres_server.uri is None:
-        yield None
-        return
-    uri = create_database(postgres_server.uri, prefix="contextchef_nb")
-    monkeypatch.setenv("CONTEXTCHEF_PG_URI", uri)
-    yield uri
-    drop_database(postgres_server.uri, uri)
+def real_quickstart(out: str) -> None:
+    assert "  -> Created context://memory/deploy_rule." in out
+    assert "not on a Friday" in out
+    assert out.rstrip().endswith(
+        "{'answer_length': 'short', 'deploy_rule': 'never deploy on Fridays'}"
+    )
 
 
-# ---- tests ------------------------------------------------------------------------------------
+def real_langgraph_agent(out: str) -> None:
+    assert "language = 'Python'" in out and "code_style = 'type hints'" in out
+    assert "Sure, Sam." in out and "def parse_date(text: str) -> date:" in out
+
+
+def real_create_agent_middleware(out: str) -> None:
+    real_langgraph_agent(out)
+    assert out.rstrip().endswith("model saw <memory>: True")
+
+
+def real_multi_user_postgres(out: str) -> None:
+    alice, bob = out.split("===== bob-live")
+    assert "===== alice-live {'language': 'Python', 'code_style': 'type hints'}" in alice
+    assert "def parse_date(text: str) -> date:" in alice and "parseDate" not in alice
+    assert bob.startswith(" {'language': 'TypeScript'}") and "export function parseDate" in bob
+
+
+REAL_CHECKS: dict[str, Callable[[str], None]] = {
+    "01_quickstart.ipynb": real_quickstart,
+    "02_langgraph_agent.ipynb": real_langgraph_agent,
+    "03_create_agent_middleware.ipynb": real_create_agent_middleware,
+    "04_multi_user_postgres.ipynb": real_multi_user_postgres,
+}
+
+
+# ---- executing tests --------------------------------------------------------------------------
 
 
 def test_every_notebook_has_checks() -> None:
     assert NOTEBOOKS, "no notebooks found"
-    assert set(NOTEBOOKS) == set(CHECKS)
+    assert set(NOTEBOOKS) == set(CHECKS) == set(REAL_CHECKS) == set(BUILD.NOTEBOOKS)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_notebook_runs_and_shows_its_point(name: str, run_notebook: Callable[..., Run]) -> None:
+    run = run_notebook(name)
+    assert_ran_cleanly(run.nb)
+    CHECKS[name](run.nb)
+    assert stdout_of(run.nb, "real-model").startswith("Skipped: set ANTHROPIC_API_KEY")
+    # The notebook writes only into temporary folders of its own, never the working folder.
+    assert list(run.workdir.iterdir()) == []
+    assert_pg_cleaned_up(run.pg_uri)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_committed_outputs_are_current(name: str, run_notebook: Callable[..., Run]) -> None:
+    stale = BUILD.stale_cells(committed(name), run_notebook(name).nb)
+    assert not stale, (
+        f"{name}: the committed outputs are stale; run `make notebooks` and commit the result.\n"
+        + "\n\n".join(stale)
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_real_model_cell_runs_the_same_flow_when_a_key_is_set(
+    name: str, run_notebook: Callable[..., Run]
+) -> None:
+    run = run_notebook(name, fake_provider=True)
+    assert_ran_cleanly(run.nb)
+    assert stdout_of(run.nb, "test-requested").strip() == "['anthropic:claude-sonnet-4-5']"
+    out = stdout_of(run.nb, "real-model")
+    assert out.startswith("Running on anthropic:claude-sonnet-4-5.\n")
+    REAL_CHECKS[name](out)
+    # The scripted part before it is unchanged by the key.
+    CHECKS[name](run.nb)
+    assert list(run.workdir.iterdir()) == []
+    assert_pg_cleaned_up(run.pg_uri)
+
+
+@pytest.mark.slow
+def test_multi_user_notebook_warns_and_runs_in_memory_without_a_server(tmp_path: Path) -> None:
+    env = BUILD.offline_env()
+    env.pop("CONTEXTCHEF_PG_URI", None)
+    env.pop("CI", None)
+    nb = BUILD.execute(BUILD.without_outputs(committed(MULTI_USER)), tmp_path, env)
+    assert_ran_cleanly(nb)
+    banner = stdout_of(nb, "store")
+    assert "# WARNING: CONTEXTCHEF_PG_URI is not set: this run uses an InMemoryStore, NOT" in banner
+    assert "python -m tests.support.postgres" in banner
+    # Apart from the banner, the in-memory run shows exactly what the committed one does.
+    differ = BUILD.stale_cells(committed(MULTI_USER), nb)
+    assert len(differ) == 1 and differ[0].startswith("cell store:"), differ
+
+
+@pytest.mark.slow
+def test_multi_user_notebook_fails_under_ci_without_a_server(tmp_path: Path) -> None:
+    env = {**BUILD.offline_env(), "CI": "true"}
+    env.pop("CONTEXTCHEF_PG_URI", None)
+    with pytest.raises(CellExecutionError, match="CI=true but CONTEXTCHEF_PG_URI is not set"):
+        BUILD.execute(BUILD.without_outputs(committed(MULTI_USER)), tmp_path, env)
+
+
+# ---- the committed files (no kernel) -----------------------------------------------------------
 
 
 @pytest.mark.parametrize("name", NOTEBOOKS)
-def test_notebook_runs_and_shows_its_point(
-    name: str, tmp_path: Path, request: pytest.FixtureRequest
-) -> None:
-    pg_uri = request.getfixturevalue("notebook_pg") if name.startswith("04_") else None
-    nb = execute(name, tmp_path)
-    assert_ran_cleanly(nb)
-    CHECKS[name](nb)
-    # The notebook writes only into temporary folders of its own, never the working folder.
-    assert list((tmp_path / "work").iterdir()) == []
-    if pg_uri is not None:
-        import psycopg
-
-        with psycopg.connect(pg_uri) as conn:
-            left = conn.execute("SELECT count(*) FROM store WHERE prefix LIKE 'users.%'")
-            assert left.fetchone() == (0,), "notebook 04 did not clean up its demo users"
+def test_notebook_cells_match_their_generator(name: str) -> None:
+    text = (NOTEBOOKS_DIR / name).read_text(encoding="utf-8")
+    nb = nbformat.reads(text, as_version=4)
+    nbformat.validate(nb)
+    assert BUILD.write_text(BUILD.without_outputs(nb)) == BUILD.render_source(name), (
+        f"{name}: its cells differ from notebooks/_build.py; run `make notebooks`"
+    )
+    assert text == BUILD.write_text(nb), f"{name} was not written by notebooks/_build.py"
+    assert BUILD.main(["--check", name]) == 0
 
 
-def test_multi_user_notebook_fails_under_ci_without_a_server(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setenv("CI", "true")
-    monkeypatch.delenv("CONTEXTCHEF_PG_URI", raising=False)
-    with pytest.raises(CellExecutionError, match="CI=true but CONTEXTCHEF_PG_URI is not set"):
-        execute("04_multi_user_postgres.ipynb", tmp_path)
+@pytest.mark.parametrize("name", NOTEBOOKS)
+def test_committed_notebooks_carry_outputs_and_nothing_of_this_machine(name: str) -> None:
+    nb = committed(name)
+    code = [cell for cell in nb.cells if cell.cell_type == "code"]
+    # Run top to bottom in one kernel, as `make notebooks` does.
+    assert [cell.execution_count for cell in code] == list(range(1, len(code) + 1))
+    assert sum(bool(cell.outputs) for cell in code) >= len(code) // 2
+    assert stdout_of(nb, "real-model").startswith("Skipped: set ANTHROPIC_API_KEY")
+    secrets = [os.environ.get(key, "") for key in BUILD.PROVIDER_KEYS]
+    if pg := os.environ.get("CONTEXTCHEF_PG_URI"):
+        secrets.append(urlsplit(pg).password or "")
+    assert BUILD.leaks(nb, tuple(s for s in secrets if s)) == []
 
 
-def _load_builder() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("notebooks_build", NOTEBOOKS_DIR / "_build.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    # Dataclasses look their module up in sys.modules while the class is being built.
-    sys.modules[spec.name] = module
-    try:
-        spec.loader.exec_module(module)
-    finally:
-        del sys.modules[spec.name]
-    return module
+def _notebook(*texts: str) -> NotebookNode:
+    nb = nbformat.v4.new_notebook()
+    for index, text in enumerate(texts):
+        cell = nbformat.v4.new_code_cell("print(...)", id=f"c{index}")
+        cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+        nb.cells.append(cell)
+    return nb
 
 
-def test_notebooks_match_their_generator_and_carry_no_outputs() -> None:
-    builder = _load_builder()
-    assert sorted(builder.NOTEBOOKS) == NOTEBOOKS
-    for name in NOTEBOOKS:
-        text = (NOTEBOOKS_DIR / name).read_text(encoding="utf-8")
-        assert text == builder.render(name), f"{name} is stale: run python notebooks/_build.py"
-        nb = nbformat.reads(text, as_version=4)
-        nbformat.validate(nb)
-        for cell in nb.cells:
-            if cell.cell_type == "code":
-                assert cell.outputs == [] and cell.execution_count is None
+def test_normalise_blanks_what_varies_between_runs_and_machines() -> None:
+    assert (
+        BUILD.normalise("at 2026-01-05T10:00:00Z in /tmp/x/y, pid 0x7f3a2c1b9e50, took 1.5 ms")
+        == "at <time> in <tmp>, pid <address>, took <duration>"
+    )
+    assert BUILD.normalise("id 123e4567-e89b-12d3-a456-426614174000 on 127.0.0.1:54321") == (
+        "id <uuid> on 127.0.0.1:<port>"
+    )
+    # Substance is kept: a date alone, counts, keys, short hex digests.
+    kept = "2026-05-25; saved 2 fact(s); version_task~8981bd5d2d86955d5758.json"
+    assert BUILD.normalise(kept) == kept
+
+
+def test_stale_cells_reports_changed_substance_only() -> None:
+    old = _notebook("turn 1\n", "made /tmp/abc/x at 2026-01-05 10:00:01\n")
+    assert (
+        BUILD.stale_cells(old, _notebook("turn 1\n", "made /tmp/zz/y at 2027-02-06 11:30:00\n"))
+        == []
+    )
+    changed = BUILD.stale_cells(
+        old, _notebook("turn 2\n", "made /tmp/abc/x at 2026-01-05 10:00:01\n")
+    )
+    assert len(changed) == 1
+    assert changed[0].startswith("cell c0:") and "-turn 1" in changed[0] and "+turn 2" in changed[0]
+    # Split streams count as one, and a missing output is a difference.
+    split = _notebook("turn ", "")
+    split.cells[0].outputs.append(nbformat.v4.new_output("stream", name="stdout", text="1\n"))
+    split.cells[1].outputs[0].text = "made /tmp/q at 2026-01-05T10:00:01\n"
+    assert BUILD.stale_cells(old, split) == []
+    assert BUILD.stale_cells(old, _notebook("turn 1\n", ""))[0].startswith("cell c1:")
+
+
+def test_leaks_finds_paths_uris_and_secrets() -> None:
+    nb = _notebook(
+        "wrote /tmp/contextchef-x/memory.json\n", "ok\n", "key sk-123 via postgresql://u:p@h/db\n"
+    )
+    found = BUILD.leaks(nb, ("sk-123",))
+    assert found == [
+        "cell c0: an absolute path",
+        "cell c2: a database URI",
+        "cell c2: secret #0",
+    ]
+    assert BUILD.leaks(_notebook("memory/answer_length.json\n")) == []

@@ -69,7 +69,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
     ("facade", ("prompt", "chef")),
     (
         "integrations",
-        ("middleware", "evaluation", "demo", "_scripted", "_snapshot_import", "cli", "__main__"),
+        ("middleware", "evaluation", "demo", "testing", "_snapshot_import", "cli", "__main__"),
     ),
 ]
 

@@ -10,7 +10,6 @@ from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, Tool
 from langgraph.store.base import BaseStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
-from langchain_contextchef._scripted import ScriptedChatModel
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.evaluation import (
     BUILTIN_CASES,
@@ -36,6 +35,7 @@ from langchain_contextchef.evaluation.metrics import (
     relevance,
 )
 from langchain_contextchef.render import render_memory_block
+from langchain_contextchef.testing import ScriptedChatModel
 from tests.support.suites.evaluation import EvaluationSuite
 
 NOW = datetime(2026, 1, 5, tzinfo=timezone.utc)

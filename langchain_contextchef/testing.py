@@ -1,18 +1,45 @@
-"""A deterministic, offline chat model for the demo: no API key, no network.
+"""Test helpers: an offline chat model for tests, demos and notebooks (no API key, no network).
 
-`ScriptedChatModel` is a real LangChain `BaseChatModel` (it supports `bind_tools`), but its
-replies are computed from the messages it receives with a few plain rules:
+`ScriptedChatModel` is a real LangChain `BaseChatModel` (it supports `bind_tools`, `invoke`,
+`ainvoke`, streaming and `create_agent`), but its replies are computed from the messages it
+receives with a few plain rules, so a test of your agent's memory wiring can run offline and
+check exact text:
 
 * when the latest user turn states preferences ("I'm Sam, I write Python with type hints, keep
-  answers short, I never deploy on Fridays"), it emits memory tool calls that store them, skipping
+  answers short, I never deploy on Fridays"), it calls the memory tools it is bound to
+  (`create_memory`, `modify_memory`, or the unified `context` tool) to store them, skipping
   keys already remembered with the same value;
 * after the tool results come back, it confirms what was saved;
-* when the user asks for work instead, it reads the `<memory>` block from its prompt with
-  `render.parse_memory_block` and shapes the answer with what it finds there. With no memory the
-  answer is generic, so the difference between the two is visible.
+* when the user asks for work instead (a function, or when to ship), it reads the `<memory>`
+  block of its prompt with `render.parse_memory_block` and shapes the answer with what it finds
+  there. With no memory the answer is generic, so the difference between the two is visible.
 
 Nothing here is keyed on fixed conversation turns: change the user's sentence and the tool calls
-and the answer change with it.
+and the answer change with it. `extract_preferences` exposes the rules that read a message.
+
+It is what `contextchef demo` runs without `--model`, and what the notebooks run when no
+provider key is set. Replace it with any tool-calling chat model (`init_chat_model(...)`,
+`ChatAnthropic`, `ChatOpenAI`, ...) for real use.
+
+Example:
+    ```python
+    from langchain_core.messages import HumanMessage
+
+    from langchain_contextchef import ContextChef
+    from langchain_contextchef.testing import ScriptedChatModel
+    from langgraph.store.memory import InMemoryStore
+
+    chef = ContextChef(store=InMemoryStore())
+    chain = chef.prompt | ScriptedChatModel().bind_tools(chef.tools)
+
+    reply = chain.invoke([HumanMessage("I write Python and I never deploy on Fridays.")])
+    for call in reply.tool_calls:
+        chef.handle_tool(call)
+    assert chef.get_memory().get("deploy_rule") == "never deploy on Fridays"
+
+    answer = chain.invoke([HumanMessage("When should I ship the release?")])
+    assert "not on a Friday" in answer.text
+    ```
 """
 
 from __future__ import annotations
@@ -75,7 +102,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+")
 _CLAUSE = re.compile(r"[,;]+|\band\b")
 
 
-def deploy_rule(text: str) -> tuple[str, bool] | None:
+def _deploy_rule(text: str) -> tuple[str, bool] | None:
     """Read a deployment rule such as "never deploy on Fridays" as `(day, allowed)`."""
     if not _DEPLOY.search(text):
         return None
@@ -96,7 +123,7 @@ def extract_preferences(text: str) -> list[Preference]:
 
     Example:
         ```python
-        from langchain_contextchef._scripted import extract_preferences
+        from langchain_contextchef.testing import extract_preferences
 
         found = extract_preferences("I'm Sam, I write Python with type hints")
         assert [(p.key, p.value) for p in found] == [
@@ -126,7 +153,7 @@ def extract_preferences(text: str) -> list[Preference]:
                 add("code_style", style, "How the user wants code written.")
         if length := (_LENGTH.search(clause) or _LENGTH_NOUN.search(clause)):
             add("answer_length", length.group(1).lower(), "How long answers should be.")
-        if rule := deploy_rule(clause):
+        if rule := _deploy_rule(clause):
             day, allowed = rule
             value = f"deploy on {day.title()}s" if allowed else f"never deploy on {day.title()}s"
             add("deploy_rule", value, "When the user ships to production.")
@@ -190,16 +217,21 @@ def _code_part(memory: dict[str, str]) -> list[str]:
     elif fence == "python" and language.lower() != "python":
         lines.append(f"I only have a Python sketch for this; port it to {language}.")
     lines += [f"```{fence}", code, "```"]
-    if not _is_short(memory):
+    if not _is_short(memory) and fence == "python":
         lines.append(
             "It expects year-month-day text and raises ValueError for anything else; wrap it "
             "in try/except if your input can be messy, or swap in dateutil for free-form dates."
+        )
+    elif not _is_short(memory):
+        lines.append(
+            "It expects year-month-day text; anything else gives an Invalid Date, so check "
+            "Number.isNaN(result.getTime()) if your input can be messy."
         )
     return lines
 
 
 def _ship_part(memory: dict[str, str]) -> list[str]:
-    rule = deploy_rule(memory.get("deploy_rule", ""))
+    rule = _deploy_rule(memory.get("deploy_rule", ""))
     if rule is None:
         return [
             "When to ship: I don't know your release habits. Pick a time when someone can "
@@ -252,13 +284,22 @@ class ScriptedChatModel(BaseChatModel):
     """An offline chat model whose replies are computed from its input by simple rules.
 
     It stores preferences stated by the user through the memory tools it is bound to
-    (`create_memory`/`modify_memory`, or the unified `context` tool), and answers requests
-    using what the `<memory>` block of its prompt holds.
+    (`create_memory` for a new key and `modify_memory` for a changed one, or the unified
+    `context` tool), and answers requests using what the `<memory>` block of its prompt holds.
+    It understands a name (`user_name`), a programming language and style (`language`,
+    `code_style`), an answer length (`answer_length`) and a deployment rule (`deploy_rule`);
+    see `extract_preferences`. It can write a date-parsing function (Python or TypeScript) and
+    say when to ship; anything else gets a reply that lists what it remembers.
+
+    Replies are deterministic: the same messages give the same reply, and tool call ids are
+    `call_<n>_<key>`, where `n` counts the assistant messages before the call. Bound to no
+    memory tools, it never calls one. Use it where a test, a demo or a notebook needs a
+    tool-calling model without a network; it is no stand-in for a real model's judgement.
 
     Example:
         ```python
         from langchain_core.messages import HumanMessage
-        from langchain_contextchef._scripted import ScriptedChatModel
+        from langchain_contextchef.testing import ScriptedChatModel
 
         model = ScriptedChatModel().bind_tools(
             [{"name": "create_memory", "description": "d", "parameters": {"type": "object"}}]
