@@ -159,6 +159,10 @@ _REGISTRY_LOCK = threading.Lock()
 
 def _local_lock(store: BaseStore, scope: tuple[str, ...]) -> threading.Lock:
     # A plain Lock, not an RLock: the async path may release it from another thread.
+    locks = _LOCAL.get(store)
+    lock = locks.get(scope) if locks is not None else None
+    if lock is not None:  # the common case, read without the registry lock
+        return lock
     with _REGISTRY_LOCK:
         locks = _LOCAL.setdefault(store, {})
         lock = locks.get(scope)
@@ -334,33 +338,64 @@ def _backend_section(store: BaseStore, scope: tuple[str, ...], timeout: float) -
         yield
 
 
-@contextlib.contextmanager
+class _Section:
+    """The context manager `exclusive` returns (a class: it sits on every write's path)."""
+
+    __slots__ = ("_backend", "_local", "_marker", "scope", "store", "timeout")
+
+    def __init__(self, store: BaseStore, scope: tuple[str, ...], timeout: float) -> None:
+        self.store, self.scope, self.timeout = store, scope, timeout
+        self._local: threading.Lock | None = None
+        self._marker: Any = None
+        self._backend: contextlib.AbstractContextManager[None] | None = None
+
+    def __enter__(self) -> bool:
+        store, scope, timeout = self.store, self.scope, self.timeout
+        token = (id(store), scope)
+        held = _HELD.get()
+        if token in held:
+            return False
+        local = _local_lock(store, scope)
+        if not local.acquire(timeout=timeout):
+            raise _timed_out(scope, timeout)
+        marker = _HELD.set(held | {token})
+        if _kind(store) != "local":  # a local store has nothing beyond this process to hold
+            backend = _backend_section(store, scope, timeout)
+            try:
+                backend.__enter__()
+            except BaseException:
+                _HELD.reset(marker)
+                local.release()
+                raise
+            self._backend = backend
+        self._local, self._marker = local, marker
+        return True
+
+    def __exit__(self, *exc: object) -> None:
+        local, backend = self._local, self._backend
+        if local is None:
+            return
+        self._local = self._backend = None
+        try:
+            if backend is not None:
+                backend.__exit__(*exc)  # type: ignore[arg-type]
+        finally:
+            _HELD.reset(self._marker)
+            local.release()
+
+
 def exclusive(
     store: BaseStore, scope: tuple[str, ...], *, timeout: float = DEFAULT_TIMEOUT
-) -> Iterator[bool]:
+) -> contextlib.AbstractContextManager[bool]:
     """Hold `scope` exclusively on `store` for the `with` block (re-entrant).
 
-    Yields:
-        `True` when this block took the section, `False` when the context already held it.
+    The `with` target is `True` when this block took the section, `False` when the context
+    already held it.
 
     Raises:
         TimeoutError: If another writer holds the scope for longer than `timeout` seconds.
     """
-    token = (id(store), scope)
-    held = _HELD.get()
-    if token in held:
-        yield False
-        return
-    local = _local_lock(store, scope)
-    if not local.acquire(timeout=timeout):
-        raise _timed_out(scope, timeout)
-    marker = _HELD.set(held | {token})
-    try:
-        with _backend_section(store, scope, timeout):
-            yield True
-    finally:
-        _HELD.reset(marker)
-        local.release()
+    return _Section(store, scope, timeout)
 
 
 @contextlib.asynccontextmanager

@@ -6,7 +6,7 @@ events - and receives
 their results. `run_sync` and `run_async` execute those steps; they are the only places where
 the two worlds differ, so no operation has a sync and an async body.
 
-Steps are immutable data and the drivers dispatch on them exhaustively: an unknown step is a
+Steps are immutable data (named tuples, like LangGraph's ops) and the drivers dispatch on them exhaustively: an unknown step is a
 bug that fails loudly. When a step raises, the exception is thrown into the plan at the
 `yield` that asked for it, so a plan can clean up (or handle it); a plan that does not catch
 it ends with the exception.
@@ -36,9 +36,8 @@ from __future__ import annotations
 import contextlib
 import inspect
 from collections.abc import Callable, Generator, Sequence
-from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Any, TypeAlias, TypeVar
+from typing import Any, NamedTuple, TypeAlias, TypeVar
 
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
 from langchain_core.runnables import Runnable, RunnableConfig
@@ -65,15 +64,13 @@ __all__ = [
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
-class Io:
+class Io(NamedTuple):
     """Run these ops in one `batch` (one round trip) and send back the results, in op order."""
 
     ops: Sequence[Op]
 
 
-@dataclass(frozen=True)
-class Exclusive:
+class Exclusive(NamedTuple):
     """Run `plan` as one exclusive section of `scope`: no other writer of the scope runs meanwhile.
 
     The driver holds the store's lock for the scope (see `_locks`) while it runs the nested
@@ -86,8 +83,7 @@ class Exclusive:
     wrap: Callable[[Generator[Any, Any, Any]], Generator[Any, Any, Any]] | None = None
 
 
-@dataclass(frozen=True)
-class Call:
+class Call(NamedTuple):
     """Call a user hook; its result is sent back (awaited first on the async path)."""
 
     fn: Callable[..., Any]
@@ -95,8 +91,7 @@ class Call:
     name: str
 
 
-@dataclass(frozen=True)
-class Invoke:
+class Invoke(NamedTuple):
     """Invoke a runnable (e.g. a chat model): `invoke` on the sync path, `ainvoke` on the async."""
 
     runnable: Runnable[Any, Any]
@@ -104,8 +99,7 @@ class Invoke:
     config: RunnableConfig | None = None
 
 
-@dataclass(frozen=True)
-class Emit:
+class Emit(NamedTuple):
     """Dispatch a LangChain custom event when running inside a LangChain run."""
 
     name: str

@@ -54,7 +54,9 @@ EntryRenderer: TypeAlias = Callable[["MemoryEntry"], str]
 
 def format_time(moment: datetime) -> str:
     """Format a moment as ISO-8601 UTC with microseconds, e.g. `2026-05-25T00:00:00.000000Z`."""
-    return moment.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    # isoformat is several times faster than strftime and pads years before 1000 as well.
+    utc = moment.astimezone(timezone.utc).replace(tzinfo=None)
+    return utc.isoformat(timespec="microseconds") + "Z"
 
 
 def parse_time(text: str) -> datetime:
@@ -172,11 +174,15 @@ class MemoryEntry:
 
     def to_stored(self) -> dict[str, Any]:
         """Return the JSON object stored as the LangGraph item's value (the key is the item key)."""
+        created = format_time(self.created_at)
         stored: dict[str, Any] = {
             "value": self.value,
             "description": self.description,
-            "created_at": format_time(self.created_at),
-            "updated_at": format_time(self.updated_at),
+            "created_at": created,
+            # A new entry was created and updated at once: format the moment once.
+            "updated_at": (
+                created if self.updated_at == self.created_at else format_time(self.updated_at)
+            ),
             "update_count": self.update_count,
             "importance": self.importance,
             "expires_at_turn": self.expires_at_turn,

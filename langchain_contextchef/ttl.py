@@ -117,6 +117,9 @@ class ResolvedExpiry:
     at_time: datetime | None = None
 
 
+_NEVER = ResolvedExpiry()
+
+
 def resolve_ttl(ttl: ParsedTTL, *, turn: int, now: datetime) -> ResolvedExpiry:
     """Turn a parsed TTL into an absolute expiry, relative to the current turn and time.
 
@@ -129,7 +132,7 @@ def resolve_ttl(ttl: ParsedTTL, *, turn: int, now: datetime) -> ResolvedExpiry:
         The absolute expiry. It replaces the entry's previous expiry wholesale.
     """
     if ttl is None:
-        return ResolvedExpiry()
+        return _NEVER
     if isinstance(ttl, Turns):
         return ResolvedExpiry(at_turn=turn + ttl.n)
     return ResolvedExpiry(at_time=now + ttl)

@@ -40,7 +40,7 @@ T = TypeVar("T")
 STAMP_KEY = "stamp"
 """The item beside the turn clock that holds the scope's stamp."""
 
-LOG_LIMIT = 512
+LOG_LIMIT = 64
 """How many of the latest changed keys the stamp remembers."""
 
 
@@ -95,13 +95,19 @@ def _is_stamp_read(ctx: MemoryContext, op: Any) -> bool:
     return isinstance(op, GetOp) and tuple(op.namespace) == ctx.meta_ns and op.key == STAMP_KEY
 
 
+def _stamp_answer(ctx: MemoryContext, ops: Sequence[Any], results: list[Any]) -> Item | None:
+    """The answer to the plan's own read of the stamp in a batch."""
+    answers = (r for op, r in zip(ops, results, strict=True) if _is_stamp_read(ctx, op))
+    return next(answers)  # type: ignore[no-any-return]
+
+
 def _follow(
-    slot: ScopeSlot | None, before: Token | None, after: Token, changes: list[PutOp]
+    slot: ScopeSlot | None, before: Token | None, after: Token | None, changes: list[PutOp]
 ) -> None:
     # Keep the cached slot in step with a write it saw, if it was current before the write.
-    if slot is None:
-        return
-    if slot.token is None or slot.token != before:
+    if slot is None or slot.token is None and not slot.entries:
+        return  # nothing held to keep in step
+    if slot.token is None or slot.token != before or after is None:
         slot.invalidate()
         return
     for op in changes:
@@ -124,11 +130,13 @@ def _classify(ctx: MemoryContext, ops: Sequence[Any]) -> tuple[list[PutOp], bool
         kind = type(op)
         if kind is PutOp:
             namespace = op.namespace
+            if type(namespace) is not tuple:  # a list names the same namespace
+                namespace = tuple(namespace)
             if namespace == entries_ns:
                 changes.append(op)
             elif op.key == STAMP_KEY and namespace == meta_ns:
                 writes_stamp = True
-        elif kind is GetOp and op.key == STAMP_KEY and op.namespace == meta_ns:
+        elif kind is GetOp and op.key == STAMP_KEY and tuple(op.namespace) == meta_ns:
             reads_stamp = True
     return changes, writes_stamp, reads_stamp
 
@@ -142,45 +150,24 @@ class _Tracker:
         self.stamp: dict[str, Any] | None = None
         self.known = False  # whether `stamp` is the stored stamp item's current value
 
-    def batch(self, ops: list[Any]) -> Plan[list[Any]]:
-        """Send one batch, with the stamp's read or advance added where it is needed."""
-        ctx = self.ctx
-        changes, writes_stamp, reads_stamp = _classify(ctx, ops)
-        if writes_stamp:
-            # The plan writes the stamp itself (forget deletes it): caches start over.
-            results: list[Any] = yield Io(ops)
-            self.stamp, self.known = None, False
-            if self.slot is not None:
-                self.slot.invalidate()
-            return results
-        if changes and not self.known:  # a write before any read: read the stamp alone first
-            (item,) = yield Io([stamp_op(ctx)])
-            self.stamp, self.known = (dict(item.value) if item else None), True
-        read_here = not self.known and not reads_stamp
-        sent = [*ops, stamp_op(ctx)] if read_here else list(ops)
-        before = _token(self.stamp) if self.known else None
-        if changes:
-            self.stamp = _advanced(self.stamp, list(dict.fromkeys(op.key for op in changes)))
-            sent.append(PutOp(ctx.meta_ns, STAMP_KEY, self.stamp, index=False))
-        results = yield Io(sent)
-        if changes:
-            after = _token(self.stamp)
-            assert after is not None
-            _follow(self.slot, before, after, changes)
-        elif not self.known:
-            found = (
-                results[len(ops)]
-                if read_here
-                else next(r for op, r in zip(ops, results, strict=False) if _is_stamp_read(ctx, op))
-            )
-            self.stamp, self.known = (dict(found.value) if found else None), True
-        return results[: len(ops)]
+    def _learn(self, item: Item | None) -> None:
+        self.stamp, self.known = (dict(item.value) if item is not None else None), True
+
+    def _restart(self) -> None:
+        # The plan wrote the stamp itself (forget deletes it): caches start over.
+        self.stamp, self.known = None, False
+        if self.slot is not None:
+            self.slot.invalidate()
 
     def drive(self, plan: Plan[T]) -> Plan[T]:
-        """Run `plan` through this tracker; sections nested in it for the same scope too."""
+        """Run `plan` through this tracker; sections nested in it for the same scope too.
+
+        A batch that changes entries gets the stamp's advance (and, when the stamp is not
+        known yet, a read of it first); a batch sent before the stamp is known reads it too.
+        """
+        ctx = self.ctx
         reply: Any = None
         failure: BaseException | None = None
-        scope = self.ctx.scope
         while True:
             try:
                 step = plan.send(reply) if failure is None else plan.throw(failure)
@@ -190,8 +177,33 @@ class _Tracker:
             try:
                 kind = type(step)
                 if kind is Io:
-                    reply = yield from self.batch(list(step.ops))  # type: ignore[union-attr]
-                elif kind is Exclusive and step.scope == scope:  # type: ignore[union-attr]
+                    ops: Sequence[Any] = step.ops  # type: ignore[union-attr]
+                    changes, writes_stamp, reads_stamp = _classify(ctx, ops)
+                    if writes_stamp:
+                        reply = yield step
+                        self._restart()
+                        continue
+                    if changes and not self.known:  # a write before any read
+                        (item,) = yield Io([stamp_op(ctx)])
+                        self._learn(item)
+                    sent = list(ops)
+                    read_here = not self.known and not reads_stamp
+                    if read_here:
+                        sent.append(stamp_op(ctx))
+                    before = _token(self.stamp) if self.known else None
+                    if changes:
+                        keys = list(dict.fromkeys(op.key for op in changes))
+                        self.stamp = _advanced(self.stamp, keys)
+                        sent.append(PutOp(ctx.meta_ns, STAMP_KEY, self.stamp, index=False))
+                    results = yield Io(sent)
+                    if changes:
+                        _follow(self.slot, before, _token(self.stamp), changes)
+                    elif not self.known:
+                        self._learn(
+                            results[len(ops)] if read_here else _stamp_answer(ctx, ops, results)
+                        )
+                    reply = results[: len(ops)] if len(sent) > len(ops) else results
+                elif kind is Exclusive and step.scope == ctx.scope:  # type: ignore[union-attr]
                     # Already alone in this scope: run the nested section inline, tracked here.
                     reply = yield from self.drive(step.plan)  # type: ignore[union-attr]
                 else:

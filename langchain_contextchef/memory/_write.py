@@ -82,7 +82,7 @@ KNOWN_ABSENT: Any = _KnownAbsent()
 """Pass as `known` when the caller has just read that nothing is stored at the key."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class BeforeWrite:
     """What a write reads before deciding.
 
@@ -216,6 +216,8 @@ def gate_check(
     entry_count: int,
 ) -> Plan[GateDecision | None]:
     """The gate's verdict on an entry write (see `judge`)."""
+    if ctx.config.gate is None:
+        return None
     candidate = WriteCandidate(
         key=key,
         value=value,

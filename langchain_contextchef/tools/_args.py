@@ -128,6 +128,8 @@ def memory_key(args: Mapping[str, Any], name: str) -> str:
             f'Error: the "{name}" argument is {len(key)} characters long; '
             f"use at most {MAX_PATH_LENGTH}."
         )
+    if "/" not in key and key not in (".", "..") and key == key.strip():
+        return key  # one plain segment: its address always parses back to it
     # A key must also be addressable as context://memory/<key>, or the model could never see it.
     parsed = parse_context_path(memory_uri(key))
     if key != key.strip() or isinstance(parsed, str) or parsed.is_dir or parsed.path != key:
