@@ -35,6 +35,7 @@ Example:
 from __future__ import annotations
 
 from langchain_contextchef._literals import MemoryPlacement
+from langchain_contextchef.memory._cache import cache_stats, clear_cache, set_cache_limit
 from langchain_contextchef.memory._checks import UNSET
 from langchain_contextchef.memory._context import (
     AUDIT_NAMESPACE,
@@ -82,5 +83,8 @@ __all__ = [
     "WriteResult",
     "WriteStatus",
     "apurge_store",
+    "cache_stats",
+    "clear_cache",
     "purge_store",
+    "set_cache_limit",
 ]

@@ -35,7 +35,7 @@ from typing import Any, TypeVar, cast
 
 from langchain_contextchef.entry import MemoryEntry
 
-__all__ = ["ScopeSlot", "Token", "cache_stats", "set_cache_limit", "slot_for"]
+__all__ = ["ScopeSlot", "Token", "cache_stats", "clear_cache", "set_cache_limit", "slot_for"]
 
 T = TypeVar("T")
 
@@ -221,6 +221,36 @@ def set_cache_limit(limit_bytes: int) -> None:
         raise ValueError(msg)
     _REGISTRY.limit = limit_bytes
     _REGISTRY.resized()
+
+
+def clear_cache(store: Any | None = None) -> None:
+    """Forget what this process caches of one store object's scopes, or of every store's.
+
+    The next compile of each scope reads it whole. Writes through the package keep every
+    process's cache in step on their own; call this after changing a store by other means (a
+    migration, a raw `store.put` or `store.delete`, a restore of the database), which a
+    cached scope otherwise notices only when the changed item is the newest one at its
+    once-a-second check (FileSystemStore, SQLite, PostgreSQL), or not at all for a delete.
+
+    Slots are unlinked, never emptied, so a compile running meanwhile finishes unharmed.
+
+    Example:
+        ```python
+        from langgraph.store.memory import InMemoryStore
+        from langchain_contextchef.memory import clear_cache
+        from langchain_contextchef.memory._cache import slot_for
+
+        store = InMemoryStore()
+        slot = slot_for(store, ("users", "alice"))
+        clear_cache(store)
+        assert slot_for(store, ("users", "alice")) is not slot
+        ```
+    """
+    with _REGISTRY.lock:
+        _REGISTRY._purge()
+        for key in list(_REGISTRY.slots):
+            if store is None or key[0] == id(store):
+                del _REGISTRY.slots[key]
 
 
 def cache_stats() -> dict[str, int]:

@@ -17,7 +17,8 @@ from langchain_core.messages import HumanMessage
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, Memory
-from langchain_contextchef.memory._cache import cache_stats, set_cache_limit, slot_for
+from langchain_contextchef.memory import cache_stats, clear_cache, set_cache_limit
+from langchain_contextchef.memory._cache import slot_for
 from langchain_contextchef.memory._stamp import LOG_LIMIT
 from langchain_contextchef.store import FileSystemStore
 from tests.support.stores import RecordingStore
@@ -177,3 +178,24 @@ def test_without_the_check_a_write_behind_the_back_waits_for_the_next_package_wr
     assert memory.read_for_compile().selected[0].value == "1"  # documented staleness
     memory.set("a", "through the package")
     assert memory.read_for_compile().selected[0].value == "through the package"
+
+
+def test_clear_cache_makes_a_raw_write_visible_to_a_process_that_cached_the_scope() -> None:
+    _, mine, other = _two_processes()
+    memory = Memory(mine)
+    memory.set("a", "1")
+    memory.read_for_compile()
+    item = other.get(memory.namespace, "a")
+    assert item is not None
+    other.put(memory.namespace, "a", {**item.value, "value": "raw"})  # bypasses the package
+    # InMemoryStore lists in insertion order, so nothing tells the cached process...
+    assert [e.value for e in memory.read_for_compile().selected] == ["1"]
+    clear_cache(other)  # another store object's slots: this process's cache is untouched
+    assert [e.value for e in memory.read_for_compile().selected] == ["1"]
+    clear_cache(mine)
+    assert [e.value for e in memory.read_for_compile().selected] == ["raw"]
+    memory.read_for_compile()
+    clear_cache()  # every store
+    mine.trips.clear()
+    memory.read_for_compile()
+    assert any(trip.startswith("search") for batch in mine.trips for trip in batch)
