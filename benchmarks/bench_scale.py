@@ -46,7 +46,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
@@ -450,23 +450,27 @@ def _print(rows: list[dict[str, Any]], notes: list[str], goals: list[dict[str, A
     print_goals(goals)
 
 
-def run(quick: bool = False, pg: str | None = None) -> dict[str, Any]:
+def run(
+    quick: bool = False, pg: str | None = None, kinds: Sequence[str] | None = None
+) -> dict[str, Any]:
     """Measure compile at scale per backend and size, one child process each; print tables.
 
     Args:
         quick: Two small sizes and a few repetitions: a smoke run, not a measurement.
         pg: A PostgreSQL server URI (else `CONTEXTCHEF_PG_URI`; without either the
             PostgreSQL rows are skipped with a note).
+        kinds: The backends to measure (default: all; PostgreSQL only with a server).
 
     Returns:
         `{"name", "rows", "goals", "notes", "skipped"}`; each row has `store`, `entries`,
         the unchanged, after-write and cold timings with their ratios, and the retained bytes.
     """
     server = pg_uri(pg)
-    kinds = [k for k in ALL_KINDS if k != "postgres" or server is not None]
-    skipped = [] if server is not None else [NO_SERVER_NOTE]
+    requested = list(kinds or ALL_KINDS)
+    skipped = [NO_SERVER_NOTE] if server is None and "postgres" in requested else []
+    measured = [k for k in requested if k != "postgres" or server is not None]
     sizes = QUICK_SIZES if quick else FULL_SIZES
-    rows = [_row(_spawn(kind, size, quick, server)) for kind in kinds for size in sizes]
+    rows = [_row(_spawn(kind, size, quick, server)) for kind in measured for size in sizes]
     goals = [] if quick else _goals(rows)
     notes = [
         f"each row is one child process; the {REFERENCE}-entry scope shares its store and is "

@@ -24,6 +24,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -132,7 +133,9 @@ def _row(child: dict[str, Any], edge: int) -> dict[str, Any]:
     }
 
 
-def run(quick: bool = False, pg: str | None = None) -> dict[str, Any]:
+def run(
+    quick: bool = False, pg: str | None = None, kinds: Sequence[str] | None = None
+) -> dict[str, Any]:
     """Compile 200 tenants round-robin in one store per backend; print a table.
 
     Args:
@@ -148,9 +151,10 @@ def run(quick: bool = False, pg: str | None = None) -> dict[str, Any]:
         QUICK if quick else {"tenants": TENANTS, "entries": ENTRIES, "rounds": ROUNDS, "edge": EDGE}
     )
     server = pg_uri(pg)
-    kinds = [k for k in KINDS if k != "postgres" or server is not None]
-    skipped = [] if server is not None else [NO_SERVER_NOTE]
-    rows = [_row(_spawn(kind, shape, server), shape["edge"]) for kind in kinds]
+    requested = list(kinds or KINDS)
+    skipped = [NO_SERVER_NOTE] if server is None and "postgres" in requested else []
+    measured = [k for k in requested if k != "postgres" or server is not None]
+    rows = [_row(_spawn(kind, shape, server), shape["edge"]) for kind in measured]
     goals = (
         []
         if quick

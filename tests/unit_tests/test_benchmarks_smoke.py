@@ -49,6 +49,8 @@ def test_dispatch_bench_reports_each_operation() -> None:
     }
     for row in result["rows"]:
         assert finite_positive(row["raw_s"]) and finite_positive(row["tool_s"])
+        assert finite_positive(row["floor_s"])
+        assert row["floor_ratio"] == pytest.approx(row["tool_s"] / row["floor_s"])
 
 
 def test_main_writes_results_json(tmp_path: Path) -> None:
@@ -115,6 +117,18 @@ def test_relevance_bench_reports_recall_and_latency_for_every_selector(
     )
     check_goals(result["goals"])
     assert "| selector" in capsys.readouterr().out
+
+
+def test_main_passes_options_and_notes_a_bench_it_could_not_run(tmp_path: Path) -> None:
+    # Without --baseline the versions bench measures nothing and says why; main records
+    # the machine's load around it.
+    out = tmp_path / "results.json"
+    assert main(["--quick", "--only", "versions", "--output", str(out)]) == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    versions = document["benches"]["versions"]
+    assert versions["rows"] == [] and "--baseline" in versions["skipped"][0]
+    assert document["baseline"] is False
+    assert set(versions["load_average"]) == {"before", "after"}
 
 
 def test_common_prefix() -> None:
