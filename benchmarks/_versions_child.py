@@ -66,8 +66,33 @@ def _check(result: Any, what: str) -> None:
         raise RuntimeError(f"{what} failed: {result!r}")
 
 
+def _fill_behind(store: Any, scope: tuple[str, ...], count: int) -> None:
+    """Write `count` entries straight into the store, as data from before the package would be."""
+    from datetime import datetime, timedelta, timezone
+
+    from langgraph.store.base import PutOp
+
+    from langchain_contextchef.entry import MemoryEntry
+    from langchain_contextchef.memory import MEMORY_NAMESPACE
+
+    epoch = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    ops = []
+    for i in range(count):
+        moment = epoch + timedelta(seconds=i)
+        entry = MemoryEntry(
+            key=f"fact_{i:05d}",
+            value=f"Fact {i}: the team prefers small pull requests.",
+            description="A project convention stated by the user.",
+            created_at=moment,
+            updated_at=moment,
+        )
+        ops.append(PutOp((*scope, MEMORY_NAMESPACE), entry.key, entry.to_stored(), index=False))
+    store.batch(ops)
+
+
 def measure(spec: dict[str, Any]) -> dict[str, Any]:
-    """Fill a scope with `entries` entries through the package, then time `rounds` rounds."""
+    """Fill a scope with `entries` entries through the package, and another straight into the
+    store, then time `rounds` rounds."""
     from langchain_core.messages import HumanMessage, SystemMessage
 
     import langchain_contextchef
@@ -79,6 +104,7 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
         "update": [],
         "compile after write": [],
         "compile unchanged": [],
+        "compile, written behind": [],
     }
     with _store(spec["kind"], spec["folder"], spec["db"]) as store:
         chef = ContextChef(store=store, scope=("bench", "versions"), memory=MemoryConfig())
@@ -86,6 +112,9 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
         for i in range(spec["entries"]):
             memory.set(f"fact_{i:05d}", f"Fact {i}: the team prefers small pull requests.")
         chef.compile(messages)
+        behind = ContextChef(store=store, scope=("bench", "behind"), memory=MemoryConfig())
+        _fill_behind(store, ("bench", "behind"), spec["entries"])
+        behind.compile(messages)
         for i in range(-3, spec["rounds"]):  # three warm-up rounds
             key = f"new_{i + 3}"
             call = {"key": key, "value": f"Round {i}: tabs in Makefiles, spaces elsewhere."}
@@ -104,12 +133,14 @@ def measure(spec: dict[str, Any]) -> dict[str, Any]:
             )
             after = _timed(lambda: chef.compile(messages))
             unchanged = _timed(lambda: chef.compile(messages))
+            written_behind = _timed(lambda: behind.compile(messages))
             if i >= 0:
                 for name, seconds in (
                     ("create", created),
                     ("update", updated),
                     ("compile after write", after),
                     ("compile unchanged", unchanged),
+                    ("compile, written behind", written_behind),
                 ):
                     samples[name].append(seconds)
     return {

@@ -10,7 +10,9 @@ so drift hits both alike. A child fills one scope with 100 entries through the p
 times rounds of: `handle_tool` create of a new key, `handle_tool` update of it (both now
 inside the scope's exclusive section with the stamp advance), a compile right after those
 writes, and a compile of the unchanged scope (both now claiming their turn inside the
-section). The figure per backend and operation is the median over children of each child's
+section), and a compile of a second scope of 100 entries written straight into the store
+(no stamp: data from before this version, or written behind the package's back). The figure
+per backend and operation is the median over children of each child's
 median, and the ratio current / baseline. Garbage collector on.
 
 No goal: issue 13 asks for the cost to be shown. PostgreSQL rows need a server (`pg`,
@@ -33,7 +35,13 @@ from benchmarks._fixtures import ALL_KINDS
 from benchmarks._pg import NO_SERVER_NOTE, pg_uri, scratch_database
 from benchmarks._timing import fmt_ratio, fmt_seconds, print_table, ratio
 
-OPERATIONS = ("create", "update", "compile after write", "compile unchanged")
+OPERATIONS = (
+    "create",
+    "update",
+    "compile after write",
+    "compile unchanged",
+    "compile, written behind",
+)
 ENTRIES = 100
 _ROOT = Path(__file__).resolve().parents[1]
 _CHILD = Path(__file__).resolve().parent / "_versions_child.py"
@@ -132,6 +140,9 @@ def run(
         "compile after write: the first compile after those writes; compile unchanged: the "
         "next one. Both now claim their turn inside the section; the current version also "
         "reuses its cache of the scope.",
+        "compile, written behind: a scope whose entries were put straight into the store "
+        "(as by an earlier version): it has no stamp, so the current version reads it whole "
+        "on every compile.",
         *skipped,
     ]
     print_table(
