@@ -19,6 +19,9 @@ from langchain_contextchef.store import FileSystemStore
 STORE_KINDS = ("memory", "filesystem", "sqlite")
 """The server-less backends every bench runs on."""
 
+ALL_KINDS = (*STORE_KINDS, "postgres")
+"""With PostgreSQL, for the benches that take a server (`--pg URI` or `CONTEXTCHEF_PG_URI`)."""
+
 MEMORY_NS = (MEMORY_NAMESPACE,)
 """The memory namespace of a chef with the default (empty) scope."""
 
@@ -26,10 +29,22 @@ _EPOCH = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 @contextmanager
-def open_store(kind: str, folder: str) -> Iterator[BaseStore]:
-    """A fresh store of `kind` inside `folder`: `InMemoryStore`, `FileSystemStore` or
-    a file-backed `SqliteStore` (WAL off, autocommit, as in the test fixtures)."""
-    if kind == "memory":
+def open_store(kind: str, folder: str, pg_uri: str | None = None) -> Iterator[BaseStore]:
+    """A store of `kind` inside `folder`: `InMemoryStore`, `FileSystemStore`, a file-backed
+    `SqliteStore` (WAL off, autocommit, as in the test fixtures), or `PostgresStore` on the
+    database `pg_uri` (a scratch database of the bench's own; see `benchmarks._pg`).
+
+    Opening the same folder (or database) twice gives two store objects over the same data,
+    as two processes would have."""
+    if kind == "postgres":
+        if pg_uri is None:
+            raise ValueError("a PostgreSQL store needs pg_uri (see benchmarks._pg.pg_uri)")
+        from langgraph.store.postgres import PostgresStore
+
+        with PostgresStore.from_conn_string(pg_uri) as pg_store:
+            pg_store.setup()
+            yield pg_store
+    elif kind == "memory":
         yield InMemoryStore()
     elif kind == "filesystem":
         with FileSystemStore(os.path.join(folder, ".context")) as store:
@@ -60,11 +75,21 @@ def entry(index: int) -> MemoryEntry:
     )
 
 
-def fill(store: BaseStore, start: int, stop: int, *, chunk: int = 1000) -> None:
-    """Write entries `start..stop-1` straight into the memory namespace, in batches."""
+def fill(
+    store: BaseStore,
+    start: int,
+    stop: int,
+    *,
+    chunk: int = 1000,
+    namespace: tuple[str, ...] = MEMORY_NS,
+) -> None:
+    """Write entries `start..stop-1` straight into a memory namespace, in batches.
+
+    This bypasses the package (no stamp advances), as data written before a process starts
+    would: a process's first compile of the scope reads it whole either way."""
     for low in range(start, stop, chunk):
         ops = [
-            PutOp(MEMORY_NS, e.key, e.to_stored(), index=["value"])
+            PutOp(namespace, e.key, e.to_stored(), index=["value"])
             for e in (entry(i) for i in range(low, min(stop, low + chunk)))
         ]
         store.batch(ops)

@@ -8,7 +8,7 @@ changes, a growing page cache) hits both sides alike.
 
 from __future__ import annotations
 
-import gc
+import os
 import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -20,8 +20,10 @@ __all__ = [
     "fmt_ratio",
     "fmt_seconds",
     "goal",
+    "load_average",
     "median_time",
     "paired_medians",
+    "paired_samples",
     "print_goals",
     "print_table",
     "ratio",
@@ -41,34 +43,41 @@ def median_time(fn: Callable[[], object], *, repeats: int, warmup: int = 1) -> f
     return statistics.median(_once(fn) for _ in range(repeats))
 
 
-def paired_medians(
+def paired_samples(
     fns: Mapping[str, Callable[[], object]], *, repeats: int, warmup: int = 1
-) -> dict[str, float]:
-    """Median wall time (seconds) of each function, measured round-robin.
+) -> dict[str, list[float]]:
+    """Wall times (seconds) of each function over `repeats` rounds, measured round-robin.
 
     Each round calls every function once, in the given order, so slow drift affects all of
-    them equally. The garbage collector is paused during a call (and run between rounds) so
-    a collection triggered by one side is not billed to the other.
+    them equally. The garbage collector stays on: a collection that a call's allocations
+    trigger is part of what that call costs a long-running process, so it is billed to the
+    call that triggered it (pausing the collector hid up to half of a compile's time).
     """
     for _ in range(warmup):
         for fn in fns.values():
             fn()
     samples: dict[str, list[float]] = {name: [] for name in fns}
-    enabled = gc.isenabled()
-    try:
-        for _ in range(repeats):
-            for name, fn in fns.items():
-                gc.disable()
-                try:
-                    samples[name].append(_once(fn))
-                finally:
-                    if enabled:
-                        gc.enable()
-            gc.collect()
-    finally:
-        if enabled:
-            gc.enable()
+    for _ in range(repeats):
+        for name, fn in fns.items():
+            samples[name].append(_once(fn))
+    return samples
+
+
+def paired_medians(
+    fns: Mapping[str, Callable[[], object]], *, repeats: int, warmup: int = 1
+) -> dict[str, float]:
+    """Median wall time (seconds) of each function, measured round-robin, collector on
+    (see `paired_samples`)."""
+    samples = paired_samples(fns, repeats=repeats, warmup=warmup)
     return {name: statistics.median(values) for name, values in samples.items()}
+
+
+def load_average() -> list[float] | None:
+    """The machine's 1, 5 and 15 minute load averages, where the platform reports them."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None
 
 
 def ratio(subject: float, baseline: float) -> float:

@@ -19,6 +19,7 @@ from benchmarks import bench_cache, bench_dispatch, bench_recall
 from benchmarks.__main__ import main
 from benchmarks._timing import flatten, fmt_bytes, fmt_ratio, fmt_seconds, paired_medians, ratio
 from benchmarks.bench_cache import common_prefix
+from benchmarks.compare import compare
 from tests.support.benches import check_goals, finite_positive
 
 
@@ -87,6 +88,8 @@ def test_dispatch_bench_reports_each_operation() -> None:
     }
     for row in result["rows"]:
         assert finite_positive(row["raw_s"]) and finite_positive(row["tool_s"])
+        assert finite_positive(row["floor_s"])
+        assert row["floor_ratio"] == pytest.approx(row["tool_s"] / row["floor_s"])
 
 
 def test_main_writes_results_json(tmp_path: Path) -> None:
@@ -153,6 +156,42 @@ def test_relevance_bench_reports_recall_and_latency_for_every_selector(
     )
     check_goals(result["goals"])
     assert "| selector" in capsys.readouterr().out
+
+
+def test_main_passes_options_and_notes_a_bench_it_could_not_run(tmp_path: Path) -> None:
+    # Without --baseline the versions bench measures nothing and says why; main records
+    # the machine's load around it.
+    out = tmp_path / "results.json"
+    assert main(["--quick", "--only", "versions", "--output", str(out)]) == 0
+    document = json.loads(out.read_text(encoding="utf-8"))
+    versions = document["benches"]["versions"]
+    assert versions["rows"] == [] and "--baseline" in versions["skipped"][0]
+    assert document["baseline"] is False
+    assert set(versions["load_average"]) == {"before", "after"}
+
+
+def test_compare_lines_up_the_figures_both_runs_report() -> None:
+    before = {
+        "benches": {
+            "dispatch": {"rows": [{"store": "memory", "operation": "create", "ratio": 16.0}]},
+            "gate": {"ratio": 30.0},
+        }
+    }
+    after = {
+        "benches": {
+            "dispatch": {
+                "rows": [
+                    {"store": "memory", "operation": "create", "ratio": 40.5},
+                    {"store": "memory", "operation": "update", "ratio": 3.0},
+                ]
+            },
+            "cache": {"rows": [{"strategy": "s", "provider": "p", "reuse": 0.5}]},
+        }
+    }
+    # Only what both runs measured: the update row and the cache row are new, the gate gone.
+    assert compare(before, after) == [
+        ["dispatch", "handle_tool / raw write, memory create", "16.00x", "40.50x"]
+    ]
 
 
 def test_common_prefix() -> None:
