@@ -17,6 +17,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
@@ -61,6 +62,9 @@ def format_time(moment: datetime) -> str:
 
 def parse_time(text: str) -> datetime:
     """Parse a moment written by `format_time` (or any ISO-8601 string) as an aware UTC datetime."""
+    if len(text) == 27 and text[-1] == "Z":  # what `format_time` writes: the fast path
+        with contextlib.suppress(ValueError):
+            return datetime.fromisoformat(text[:-1]).replace(tzinfo=timezone.utc)
     moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
@@ -225,22 +229,50 @@ class MemoryEntry:
         status = data.get("status", "active")
         if status not in ("active", "quarantined"):
             raise _bad_field(key, "status", status, "'active' or 'quarantined'")
-        return cls(
-            key=key,
-            value=value,
-            description=_optional(key, data, "description", str, "a string"),
-            created_at=_time(key, data, "created_at", required=True),
-            updated_at=_time(key, data, "updated_at", required=True),
-            update_count=_count(key, data),
-            importance=_number(key, data, "importance"),
-            expires_at_turn=_optional(key, data, "expires_at_turn", int, "an integer"),
-            expires_at=_time(key, data, "expires_at"),
-            type=_optional(key, data, "type", str, "a string"),
-            status=status,
-            provenance=Provenance.from_stored(provenance) if provenance is not None else None,
-            supersedes=tuple(supersedes),
-            last_recalled_at=_time(key, data, "last_recalled_at"),
-        )
+        created_at = _time(key, data, "created_at", required=True)
+        same_moment = data.get("updated_at") == data.get("created_at")  # a never-updated entry
+        fields = {
+            "key": key,
+            "value": value,
+            "created_at": created_at,
+            "updated_at": created_at
+            if same_moment
+            else _time(key, data, "updated_at", required=True),
+            "description": _optional(key, data, "description", str, "a string"),
+            "update_count": _count(key, data),
+            "importance": _number(key, data, "importance"),
+            "expires_at_turn": _optional(key, data, "expires_at_turn", int, "an integer"),
+            "expires_at": _time(key, data, "expires_at"),
+            "type": _optional(key, data, "type", str, "a string"),
+            "status": status,
+            "provenance": _provenance(provenance) if provenance is not None else None,
+            "supersedes": tuple(supersedes),
+            "last_recalled_at": _time(key, data, "last_recalled_at"),
+        }
+        # Every field is checked above: fill the frozen instance directly, as its __init__
+        # would (one object.__setattr__ per field costs more than the parse on a cold read).
+        entry = object.__new__(cls)
+        entry.__dict__.update(fields)
+        return entry
+
+
+# Most entries share one of a few provenances (written by the model, nothing else known):
+# parsed once each, as the instances are immutable.
+_COMMON_PROVENANCE: dict[Any, Provenance] = {}
+
+
+def _provenance(data: Mapping[str, Any]) -> Provenance:
+    if len(data) <= 6 and all(data.get(name) is None for name in _PROVENANCE_DETAILS):
+        written_by = data.get("written_by", "developer")
+        if isinstance(written_by, str) and len(_COMMON_PROVENANCE) < 64:
+            shared = _COMMON_PROVENANCE.get(written_by)
+            if shared is None:
+                shared = _COMMON_PROVENANCE[written_by] = Provenance.from_stored(data)
+            return shared
+    return Provenance.from_stored(data)
+
+
+_PROVENANCE_DETAILS = ("tool_call_id", "observed_at", "source", "confidence", "sensitivity")
 
 
 def _bad_field(key: str, name: str, value: Any, expected: str) -> ValueError:

@@ -43,7 +43,13 @@ Token = tuple[str, int]
 """A scope's stamp: the epoch (a random id, new when the stamp item is created) and a count."""
 
 EXTERNAL_CHECK_SECONDS = 1.0
-"""How often a compile of a cached scope looks for writes that bypassed the package."""
+"""How often a compile of a cached scope looks for writes that bypassed the package.
+
+Scopes of more than `CHECKED_ENTRIES_PER_INTERVAL` entries are checked proportionally less
+often: the SQL stores answer the check by sorting the scope, so its cost grows with the size.
+"""
+
+CHECKED_ENTRIES_PER_INTERVAL = 1_000
 
 _DEFAULT_LIMIT = 256 * 1024 * 1024
 _ENTRY_OVERHEAD = 400  # bytes of a parsed entry beyond its texts (object, datetimes, tuple)
@@ -76,6 +82,7 @@ class ScopeSlot:
     size: int = 0
     extra: dict[str, Any] = field(default_factory=dict)
     checked_at: float = 0.0
+    fills: int = 0  # how many whole reads filled the slot (see `reset`)
     _ordered: list[MemoryEntry] | None = field(default=None, repr=False)
     _memo: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
 
@@ -86,9 +93,14 @@ class ScopeSlot:
         return self._ordered
 
     def due_for_check(self) -> bool:
-        """Whether to look for writes that bypassed the package now (at most once a second)."""
+        """Whether to look for writes that bypassed the package now.
+
+        At most once a second, and once per second per thousand entries in larger scopes, so
+        the check's cost stays a small share of the compiles between checks.
+        """
         now = time.monotonic()
-        if now - self.checked_at < EXTERNAL_CHECK_SECONDS:
+        scale = max(1.0, len(self.entries) / CHECKED_ENTRIES_PER_INTERVAL)
+        if now - self.checked_at < EXTERNAL_CHECK_SECONDS * scale:
             return False
         self.checked_at = now
         return True
@@ -118,6 +130,7 @@ class ScopeSlot:
         self._changed()
         self.size = sum(map(entry_size, entries))
         self.token = token
+        self.fills += 1
         _REGISTRY.resized()
 
     def put(self, entry: MemoryEntry) -> None:

@@ -102,12 +102,19 @@ def _stamp_answer(ctx: MemoryContext, ops: Sequence[Any], results: list[Any]) ->
 
 
 def _follow(
-    slot: ScopeSlot | None, before: Token | None, after: Token | None, changes: list[PutOp]
+    slot: ScopeSlot | None,
+    before: Token | None,
+    after: Token | None,
+    changes: list[PutOp],
+    *,
+    filled_here: bool = False,
 ) -> None:
-    # Keep the cached slot in step with a write it saw, if it was current before the write.
+    # Keep the cached slot in step with a write it saw, if it was current before the write:
+    # at the stamp `before`, or, for a scope without a stamp, read whole in this section.
     if slot is None or slot.token is None and not slot.entries:
         return  # nothing held to keep in step
-    if slot.token is None or slot.token != before or after is None:
+    current = filled_here if slot.token is None else slot.token == before
+    if not current or after is None:
         slot.invalidate()
         return
     for op in changes:
@@ -149,9 +156,12 @@ class _Tracker:
         self.slot = slot
         self.stamp: dict[str, Any] | None = None
         self.known = False  # whether `stamp` is the stored stamp item's current value
+        self.fills = 0  # the slot's whole reads when the stamp was learnt
 
     def _learn(self, item: Item | None) -> None:
         self.stamp, self.known = (dict(item.value) if item is not None else None), True
+        # A whole read of the slot after this point reflects the scope as this section sees it.
+        self.fills = self.slot.fills if self.slot is not None else 0
 
     def _restart(self) -> None:
         # The plan wrote the stamp itself (forget deletes it): caches start over.
@@ -191,13 +201,23 @@ class _Tracker:
                     if read_here:
                         sent.append(stamp_op(ctx))
                     before = _token(self.stamp) if self.known else None
-                    if changes:
+                    # A section that writes to a scope with no stamp yet (written before
+                    # stamps existed, or only behind the package's back) gives it one, so
+                    # later compiles can trust what they cached.
+                    advance = bool(changes) or (
+                        self.known and self.stamp is None and any(type(op) is PutOp for op in ops)
+                    )
+                    if advance:
                         keys = list(dict.fromkeys(op.key for op in changes))
                         self.stamp = _advanced(self.stamp, keys)
                         sent.append(PutOp(ctx.meta_ns, STAMP_KEY, self.stamp, index=False))
                     results = yield Io(sent)
-                    if changes:
-                        _follow(self.slot, before, _token(self.stamp), changes)
+                    if advance:
+                        slot = self.slot
+                        filled_here = (
+                            slot is not None and before is None and slot.fills > self.fills
+                        )
+                        _follow(slot, before, _token(self.stamp), changes, filled_here=filled_here)
                     elif not self.known:
                         self._learn(
                             results[len(ops)] if read_here else _stamp_answer(ctx, ops, results)

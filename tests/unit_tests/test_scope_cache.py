@@ -8,6 +8,7 @@ stamp they share.
 from __future__ import annotations
 
 import random
+from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from hypothesis import strategies as st
 from langchain_core.messages import HumanMessage
 from langgraph.store.memory import InMemoryStore
 
-from langchain_contextchef import ContextChef, Memory
+from langchain_contextchef import ContextChef, Memory, MemoryEntry
 from langchain_contextchef.memory import cache_stats, clear_cache, set_cache_limit
 from langchain_contextchef.memory._cache import slot_for
 from langchain_contextchef.memory._stamp import LOG_LIMIT
@@ -130,9 +131,11 @@ def test_the_cache_is_bounded_and_evicts_least_recently_used_scopes() -> None:
 
 @settings(max_examples=40, deadline=None)
 @given(
-    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 5), st.sampled_from("swdc")), max_size=40)
+    st.lists(st.tuples(st.integers(0, 4), st.integers(0, 5), st.sampled_from("swdcx")), max_size=40)
 )
 def test_cached_compiles_always_match_a_fresh_read(steps: list[tuple[int, int, str]]) -> None:
+    # "x" is a migration behind the package's back: the stamp removed and an entry put raw,
+    # as in a scope written before stamps existed. Every cache must then start over.
     shared = InMemoryStore()
     processes = [ContextChef(store=RecordingStore(shared)) for _ in range(3)]
     rng = random.Random(len(steps))
@@ -144,6 +147,11 @@ def test_cached_compiles_always_match_a_fresh_read(steps: list[tuple[int, int, s
             memory.create_memory(f"m{key}", "x")
         elif action == "d":
             memory.delete(f"k{key}")
+        elif action == "x":
+            now = datetime.now(timezone.utc)
+            raw = MemoryEntry(key=f"r{key}", value="raw", created_at=now, updated_at=now)
+            shared.delete(memory.meta_namespace, "stamp")
+            shared.put(memory.namespace, raw.key, raw.to_stored())
         else:
             payload = processes[who % 3].compile([HumanMessage("hi")])
             fresh = {e.key: e.value for e in Memory(RecordingStore(shared)).list()}
@@ -199,3 +207,37 @@ def test_clear_cache_makes_a_raw_write_visible_to_a_process_that_cached_the_scop
     mine.trips.clear()
     memory.read_for_compile()
     assert any(trip.startswith("search") for batch in mine.trips for trip in batch)
+
+
+def test_a_scope_written_without_a_stamp_gets_one_at_its_first_compile() -> None:
+    shared = InMemoryStore()
+    writer = Memory(shared)
+    writer.set("a", "1")
+    for i in range(5):  # written straight into the store, as before stamps existed
+        item = shared.get(writer.namespace, "a")
+        assert item is not None
+        shared.put(writer.namespace, f"raw{i}", dict(item.value))
+    shared.delete(writer.meta_namespace, "stamp")
+    store = RecordingStore(shared)
+    memory = Memory(store)
+    first = memory.read_for_compile()
+    assert len(first.selected) == 6
+    assert any("put stamp" in trip for batch in store.trips for trip in batch)
+    store.trips.clear()
+    assert len(memory.read_for_compile().selected) == 6
+    assert store.trips == [["get clock", "get stamp"], ["put clock"]]
+
+
+def test_a_write_never_trusts_entries_cached_without_a_stamp_before_its_section() -> None:
+    shared = InMemoryStore()
+    memory = Memory(shared)
+    memory.set("a", "1")
+    shared.delete(memory.meta_namespace, "stamp")
+    # What a compile that wrote nothing leaves for a scope without a stamp: entries, no token.
+    slot = slot_for(shared, memory.scope)
+    slot.reset(None, memory.list(), [])
+    now = datetime.now(timezone.utc)
+    raw = MemoryEntry(key="raw", value="behind the back", created_at=now, updated_at=now)
+    shared.put(memory.namespace, raw.key, raw.to_stored())
+    memory.set("b", "2")  # creates the stamp; the entries held before it are not current
+    assert {e.key for e in memory.read_for_compile().selected} == {"a", "b", "raw"}
