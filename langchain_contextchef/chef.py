@@ -21,6 +21,7 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from collections.abc import Callable, Mapping, Sequence
@@ -81,6 +82,10 @@ def _store_from(store: BaseStore | str | os.PathLike[str] | None) -> BaseStore |
         f"got {type(store).__name__}."
     )
     raise TypeError(msg)
+
+
+_MEMORIES_KEPT = 256
+"""How many (store, scope) `Memory` objects a chef keeps for reuse."""
 
 
 class ContextChef:
@@ -150,6 +155,9 @@ class ContextChef:
         self.dynamic_state_schema = dynamic_state_schema
         self.on_before_compile = on_before_compile
         self._clock = clock
+        # The Memory of each recent (store, scope), so a tool call or compile does not rebuild
+        # its context each time; bounded, oldest first out. A Memory holds no state of its own.
+        self._memories: dict[tuple[int, tuple[str, ...]], Memory] = {}
         self._tools: list[BaseTool] = (
             make_tools(
                 mode=tools,
@@ -221,7 +229,15 @@ class ContextChef:
             )
             raise ContextChefError(msg)
         scope = resolve_scope(self.scope, config, context)
-        return Memory(resolved_store, self.memory_config, scope=scope, clock=self._clock)
+        key = (id(resolved_store), scope)
+        memory = self._memories.get(key)
+        if memory is None or memory.store is not resolved_store:
+            memory = Memory(resolved_store, self.memory_config, scope=scope, clock=self._clock)
+            if len(self._memories) >= _MEMORIES_KEPT:
+                with contextlib.suppress(StopIteration, KeyError, RuntimeError):
+                    del self._memories[next(iter(self._memories))]
+            self._memories[key] = memory
+        return memory
 
     def _memory_or_none(self, config: RunnableConfig | None, context: Any) -> Memory | None:
         return self.get_memory(config, context=context) if self.memory_config is not None else None
