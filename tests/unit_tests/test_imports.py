@@ -3,55 +3,35 @@
 import langchain_contextchef
 
 EXPECTED_ALL = {
-    "AuditRecord",
-    "ConsentPolicy",
-    "EncryptedStore",
-    "Proposal",
-    "PurgeSummary",
-    "RetentionPolicy",
-    "purge_store",
     "ByType",
-    "CompileInput",
-    "CompileMeta",
-    "CompileRead",
     "CompiledPayload",
+    "ConsentPolicy",
     "ContextBudget",
     "ContextBudgetExceeded",
     "ContextChef",
     "ContextChefError",
     "ContextChefMiddleware",
     "ContextChefPrompt",
-    "CustomCheck",
+    "EncryptedStore",
     "FileSystemStore",
-    "Finding",
-    "ForgetReceipt",
-    "GateDecision",
-    "HistoryRecord",
     "Memory",
-    "MemoryChangeEvent",
     "MemoryConfig",
     "MemoryEntry",
     "MemoryReflector",
-    "MemorySelector",
     "MostImportant",
     "MostRecent",
     "Provenance",
-    "ReflectionReport",
     "Relevant",
     "Rerank",
+    "RetentionPolicy",
     "ScopeError",
-    "SelectionContext",
-    "ToolNotOwnedError",
     "Turns",
-    "WriteCandidate",
     "WriteGate",
     "WriteResult",
-    "export_kagent",
-    "import_kagent",
+    "__version__",
+    "purge_store",
     "recoverable_summarization",
     "reflection_node",
-    "seed_policy",
-    "__version__",
 }
 
 
@@ -72,3 +52,24 @@ def test_no_unlisted_public_class_leaks() -> None:
         if not name.startswith("_") and isinstance(value, type)
     }
     assert public <= EXPECTED_ALL, public - EXPECTED_ALL
+
+
+def test_the_rest_is_importable_from_its_module() -> None:
+    from langchain_contextchef.audit import AuditRecord
+    from langchain_contextchef.consent import Proposal
+    from langchain_contextchef.entry import HistoryRecord, MemoryChangeEvent
+    from langchain_contextchef.gate import CustomCheck, Finding, GateDecision, seed_policy
+    from langchain_contextchef.interop import export_kagent, import_kagent
+    from langchain_contextchef.memory import CompileRead, ForgetReceipt, PurgeSummary
+    from langchain_contextchef.selectors import MemorySelector, SelectionContext
+
+    for name in ("AuditRecord", "Proposal", "HistoryRecord", "GateDecision", "CompileRead"):
+        assert name not in langchain_contextchef.__all__
+    assert callable(seed_policy) and callable(export_kagent) and callable(import_kagent)
+    assert all(
+        isinstance(cls, type)
+        for cls in (
+            AuditRecord, Proposal, HistoryRecord, MemoryChangeEvent, CustomCheck, Finding,
+            CompileRead, ForgetReceipt, PurgeSummary, MemorySelector, SelectionContext, GateDecision,
+        )
+    )  # fmt: skip

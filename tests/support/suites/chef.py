@@ -16,13 +16,9 @@ from langchain_core.messages import HumanMessage, SystemMessage, ToolMessage
 from langgraph.store.base import BaseStore
 from pydantic import BaseModel, ValidationError
 
-from langchain_contextchef import (
-    CompileInput,
-    ContextChef,
-    MemoryConfig,
-    ScopeError,
-    ToolNotOwnedError,
-)
+from langchain_contextchef import ContextChef, MemoryConfig, ScopeError
+from langchain_contextchef.chef import CompileInput
+from langchain_contextchef.errors import ToolNotOwnedError
 from langchain_contextchef.render import ANCHOR_LINE, parse_memory_block
 from tests.support.clocks import FakeClock
 

@@ -13,7 +13,8 @@ from datetime import timedelta
 from langchain_core.messages import HumanMessage, SystemMessage
 from langgraph.store.base import BaseStore
 
-from langchain_contextchef import ContextChef, Memory, MemoryChangeEvent, MemoryConfig
+from langchain_contextchef import ContextChef, Memory, MemoryConfig
+from langchain_contextchef.entry import MemoryChangeEvent
 from langchain_contextchef.selectors import Relevant
 from tests.support.clocks import NOW, FakeClock
 
