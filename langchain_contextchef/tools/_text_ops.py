@@ -7,11 +7,23 @@ directory (`listing`). Mistakes refuse the call with the model-facing text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from langchain_contextchef._context_paths import ContextPath
-from langchain_contextchef.tools._args import refuse
+from langchain_contextchef.tools._args import integer, optional_text, refuse, text
 
-__all__ = ["insert_at", "lines", "listing", "plural", "replace_once", "search_text", "snippet"]
+__all__ = [
+    "insert_at",
+    "insert_edit",
+    "lines",
+    "listing",
+    "plural",
+    "replace_edit",
+    "replace_once",
+    "search_text",
+    "snippet",
+]
 
 _SNIPPET_RADIUS = 40
 
@@ -57,6 +69,20 @@ def insert_at(text: str, line: int, insert: str, uri: str) -> str:
     joined = "\n".join(current[:line] + lines(insert) + current[line:])
     # Keep the text's own final-newline convention; the inserted block adds no extra one.
     return joined + "\n" if text.endswith("\n") else joined
+
+
+def replace_edit(args: Mapping[str, Any], uri: str) -> Callable[[str], str]:
+    """The `str_replace` command as an edit of a stored text; its arguments are checked now."""
+    old = text(args, "old_str")
+    new = optional_text(args, "new_str") or ""
+    return lambda stored: replace_once(stored, old, new, uri)
+
+
+def insert_edit(args: Mapping[str, Any], uri: str) -> Callable[[str], str]:
+    """The `insert` command as an edit of a stored text; its arguments are checked now."""
+    line = integer(args, "insert_line")
+    insert = text(args, "insert_text")
+    return lambda stored: insert_at(stored, line, insert, uri)
 
 
 def snippet(haystack: str, query: str) -> str | None:
