@@ -61,7 +61,7 @@ def sweep_ops(ctx: MemoryContext, entry: MemoryEntry, *, turn: int, now: datetim
     """The ops that take a due `entry` out of memory, with its audit record."""
     policy = ctx.config.retention
     if entry.is_expired(turn=turn, now=now) or policy is None:
-        ops: list[Any] = _history.retire(ctx, entry, "expired", now=now, cause=None)
+        ops: list[Any] = _history.archive(ctx, entry, "expired", now=now, cause=None)
         return ops + _audit.entry_ops(ctx, "expired", entry, at=now, cause=None)
     note = policy.reason(entry)
     audit = _audit.entry_ops(
@@ -70,10 +70,10 @@ def sweep_ops(ctx: MemoryContext, entry: MemoryEntry, *, turn: int, now: datetim
     if policy.erase:
         # No history; the version marker alone stays, so a re-created key never reuses a
         # version number.
-        retired = _history.retire(ctx, entry, "expired", now=now, cause=None)
+        retired = _history.archive(ctx, entry, "expired", now=now, cause=None)
         kept = [op for op in retired if op.namespace != ctx.history_ns]
         return kept + audit
-    retired = _history.retire(ctx, entry, "expired", now=now, cause=None, note=note)
+    retired = _history.archive(ctx, entry, "expired", now=now, cause=None, note=note)
     return retired + audit
 
 
