@@ -186,13 +186,7 @@ def _memory_view(
         if entry is not None:
             return entry.value if entry.status == "active" else unreadable(where.uri)
     entries = yield from read_entries(ctx)
-    prefix = where.path if where.is_dir else where.path + "/"
-    rows = [
-        (e.key, e.description) for e in entries if e.status == "active" and e.key.startswith(prefix)
-    ]
-    if not where.is_dir and not rows:
-        return nothing_at(where.uri)
-    return listing(ContextPath(where.namespace, prefix, is_dir=True), rows)
+    return listing(where, [(e.key, e.description) for e in entries if e.status == "active"])
 
 
 def _memory_search(

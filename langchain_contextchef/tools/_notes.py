@@ -92,12 +92,8 @@ def _view(
         if item is not None:
             text = _text_of(item)
             return _numbered(text) if text else f"{where.uri} is an empty note."
-    prefix = where.path if where.is_dir else where.path + "/"
     items = yield from read_items(ns)
-    rows: list[tuple[str, str | None]] = [(i.key, None) for i in items if i.key.startswith(prefix)]
-    if not where.is_dir and not rows:
-        return nothing_at(where.uri)
-    return listing(ContextPath(where.namespace, prefix, is_dir=True), rows)
+    return listing(where, [(item.key, None) for item in items])
 
 
 def _search(

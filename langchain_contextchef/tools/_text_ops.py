@@ -7,10 +7,11 @@ directory (`listing`). Mistakes refuse the call with the model-facing text.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from langchain_contextchef._context_paths import ContextPath
+from langchain_contextchef.memory.texts import nothing_at
 from langchain_contextchef.tools._args import integer, optional_text, refuse, text
 
 __all__ = [
@@ -104,13 +105,22 @@ def search_text(root: str, query: str, hits: list[tuple[str, str]]) -> str:
     return "\n".join([head, *(f"- {uri}: {found}" for uri, found in hits)])
 
 
-def listing(where: ContextPath, rows: list[tuple[str, str | None]]) -> str:
-    """The result of viewing a directory: one line per path, with its note if any."""
-    if not rows:
-        return f"{where.uri} is empty."
-    rows = sorted(rows, key=lambda row: (row[0].casefold(), row[0]))
-    out = [f"{where.uri} ({plural(len(rows), 'entry', 'entries')}):"]
-    for path, note in rows:
-        uri = f"{where.root}{path}"
+def listing(where: ContextPath, rows: Iterable[tuple[str, str | None]]) -> str:
+    """The result of viewing `where` as a directory: one line per path under it, with its note.
+
+    `rows` are every readable `(path, note)` of the namespace; a path that is not a directory
+    and has nothing under it gets the nothing-stored error.
+    """
+    prefix = where.path if where.is_dir else where.path + "/"
+    folder = ContextPath(where.namespace, prefix, is_dir=True)
+    under = sorted(
+        ((path, note) for path, note in rows if path.startswith(prefix)),
+        key=lambda row: (row[0].casefold(), row[0]),
+    )
+    if not under:
+        return f"{folder.uri} is empty." if where.is_dir else nothing_at(where.uri)
+    out = [f"{folder.uri} ({plural(len(under), 'entry', 'entries')}):"]
+    for path, note in under:
+        uri = f"{folder.root}{path}"
         out.append(f"- {uri} — {note}" if note else f"- {uri}")
     return "\n".join(out)
