@@ -159,18 +159,6 @@ def _serialise(provider: str, body: dict[str, Any]) -> bytes:
     return json.dumps(parts, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
-def common_prefix(a: bytes, b: bytes) -> int:
-    """Length of the longest common prefix of two byte strings (binary search on slices)."""
-    low, high = 0, min(len(a), len(b))
-    while low < high:
-        mid = (low + high + 1) // 2
-        if a[:mid] == b[:mid]:
-            low = mid
-        else:
-            high = mid - 1
-    return low
-
-
 def _baseline_messages(values: list[str], history: list[BaseMessage]) -> list[BaseMessage]:
     # LangMem's documented pattern: one system message rebuilt from instructions + memories.
     system = f"{SYSTEM_PROMPT}\n## Memories\n" + "\n".join(f"- {v}" for v in values)
@@ -281,8 +269,10 @@ def simulate(turns: int) -> dict[str, dict[str, dict[str, Any]]]:
                     last_body, last_ref, last_front = previous[name, provider]
                     figures = out[name][provider]
                     # Capped: past the limit only JSON punctuation (`},{"role":"`) can match.
-                    limit = common_prefix(last_ref, ref) + last_front
-                    figures["reused"].append(min(common_prefix(last_body, body), limit))
+                    limit = _cache_blocks.common_prefix(last_ref, ref) + last_front
+                    figures["reused"].append(
+                        min(_cache_blocks.common_prefix(last_body, body), limit)
+                    )
                     figures["limit"].append(limit)
                     figures["size"].append(len(body))
                 previous[name, provider] = (body, ref, in_front)

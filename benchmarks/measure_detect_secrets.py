@@ -16,7 +16,6 @@ its entropy plugins:
 
 from __future__ import annotations
 
-import hashlib
 import sys
 from pathlib import Path
 from typing import Any
@@ -25,36 +24,24 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from langchain_contextchef.gate import DEFAULT_GATE, WriteCandidate
 from tests.support.gate_corpus import BENIGN, SECRETS
-
-_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-_URLSAFE = _ALNUM + "-_"
-
-
-def _tok(seed: str, size: int, alphabet: str = _ALNUM) -> str:
-    out: list[str] = []
-    counter = 0
-    while len(out) < size:
-        digest = hashlib.sha256(f"{seed}:{counter}".encode()).digest()
-        out.extend(alphabet[b % len(alphabet)] for b in digest)
-        counter += 1
-    return "".join(out[:size])
+from tests.support.tokens import ALNUM, URLSAFE, token
 
 
 def probes() -> list[tuple[str, str]]:
     """Provider formats with no named pattern in the gate, in prose, labelled and bare."""
     formats = {
         "discord": "M"
-        + _tok("dc", 23, _URLSAFE)
+        + token("dc", 23, URLSAFE)
         + "."
-        + _tok("dc2", 6, _URLSAFE)
+        + token("dc2", 6, URLSAFE)
         + "."
-        + _tok("dc3", 27, _URLSAFE),
-        "telegram": "1234567890:" + _tok("tg", 35, _URLSAFE),
-        "mailchimp": _tok("mc", 32, "0123456789abcdef") + "-us14",
-        "pypi": "pypi-AgEIcHlwaS5vcmc" + _tok("pypi", 80, _URLSAFE),
-        "square": "sq0csp-" + _tok("sq", 43, _URLSAFE),
-        "artifactory": "AKC" + _tok("af", 60),
-        "azure": "AccountKey=" + _tok("az", 86, _ALNUM + "+/") + "==",
+        + token("dc3", 27, URLSAFE),
+        "telegram": "1234567890:" + token("tg", 35, URLSAFE),
+        "mailchimp": token("mc", 32, "0123456789abcdef") + "-us14",
+        "pypi": "pypi-AgEIcHlwaS5vcmc" + token("pypi", 80, URLSAFE),
+        "square": "sq0csp-" + token("sq", 43, URLSAFE),
+        "artifactory": "AKC" + token("af", 60),
+        "azure": "AccountKey=" + token("az", 86, ALNUM + "+/") + "==",
     }
     out: list[tuple[str, str]] = []
     for name, secret in formats.items():

@@ -20,15 +20,20 @@ The modules are layered strictly downward::
     plans                    the plans other layers (tools, compile, reflection) compose
 
 Example:
+    Two scopes of one store, and the history a model update keeps (`Memory`'s own docstring
+    shows `allowed_keys` and the model path's refusals).
+
     ```python
     from langgraph.store.memory import InMemoryStore
-    from langchain_contextchef.memory import Memory, MemoryConfig
+    from langchain_contextchef.memory import Memory
 
-    memory = Memory(InMemoryStore(), MemoryConfig(allowed_keys=["lang"]))
-    memory.set("persona", "A terse senior engineer")
-    assert memory.get("persona") == "A terse senior engineer"
-    assert memory.create_memory("tone", "dry").status == "not_allowed"
-    assert memory.create_memory("lang", "Python").status == "created"
+    store = InMemoryStore()
+    alice = Memory(store, scope=("user", "alice"))
+    bob = Memory(store, scope=("user", "bob"))
+    alice.set("city", "Brisbane")
+    assert bob.get("city") is None
+    assert alice.update_memory("city", "Sydney").status == "updated"
+    assert [r.entry.value for r in alice.history("city")] == ["Brisbane", "Sydney"]
     ```
 """
 

@@ -33,7 +33,6 @@ __all__ = [
     "highest_version",
     "last_version",
     "read_history",
-    "retire",
     "version_marker_op",
 ]
 
@@ -61,7 +60,12 @@ def archive(
     superseded_by: str | None = None,
     note: str | None = None,
 ) -> list[PutOp]:
-    """Ops that keep `entry` in history; a version leaving memory also records its number."""
+    """Ops that keep `entry` in history.
+
+    An `updated` version is only archived (the write carrying these ops puts its successor in
+    the same slot); any other status (delete, supersede, expire) also takes the entry out of
+    memory and records its version number, so a re-created key continues the count.
+    """
     record = HistoryRecord(
         key=entry.key,
         version=entry.version,
@@ -73,28 +77,15 @@ def archive(
         superseded_by=superseded_by,
         note=note,
     )
-    key = history_key(entry.key, entry.version)
-    ops = [PutOp(ctx.history_ns, key, record.to_stored(), index=False)]
-    if status != "updated":
-        marker = {"version": entry.version}
-        ops.append(PutOp(ctx.meta_ns, _VERSION_PREFIX + entry.key, marker, index=False))
-    return ops
-
-
-def retire(
-    ctx: MemoryContext,
-    entry: MemoryEntry,
-    status: HistoryStatus,
-    *,
-    now: datetime,
-    cause: Provenance | None,
-    superseded_by: str | None = None,
-    note: str | None = None,
-) -> list[PutOp]:
-    """Ops that take `entry` out of memory and keep it in history (delete, supersede, expire)."""
-    ops = [PutOp(ctx.entries_ns, entry.key, None)]
-    ops += archive(ctx, entry, status, now=now, cause=cause, superseded_by=superseded_by, note=note)
-    return ops
+    kept = PutOp(
+        ctx.history_ns, history_key(entry.key, entry.version), record.to_stored(), index=False
+    )
+    if status == "updated":
+        return [kept]
+    marker = PutOp(
+        ctx.meta_ns, _VERSION_PREFIX + entry.key, {"version": entry.version}, index=False
+    )
+    return [PutOp(ctx.entries_ns, entry.key, None), kept, marker]
 
 
 def highest_version(ctx: MemoryContext, key: str) -> Plan[int]:

@@ -23,7 +23,7 @@ from langchain_contextchef.memory._context import (
     scan_op,
 )
 from langchain_contextchef.memory._events import changed
-from langchain_contextchef.memory._history import retire
+from langchain_contextchef.memory._history import archive
 from langchain_contextchef.memory._section import exclusive
 
 __all__ = ["enforce_cap", "evicted_note_ops", "recall_entry"]
@@ -59,7 +59,7 @@ def enforce_cap(ctx: MemoryContext, written: str) -> Plan[list[str]]:
     cause = Provenance(written_by="developer", source="eviction")
     ops: list[Any] = []
     for victim in victims:
-        ops += retire(
+        ops += archive(
             ctx, victim, "deleted", now=now, cause=cause, note=f"evicted: over max_entries={cap}"
         )
     yield Io(ops)

@@ -10,9 +10,9 @@ every scope under a prefix, each scope in its own exclusive section.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from langgraph.store.base import BaseStore, PutOp
 
@@ -37,11 +37,13 @@ from langchain_contextchef.memory._events import changed
 from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory.config import COMPILE, MemoryConfig
 from langchain_contextchef.memory.results import PurgeReport, PurgeSummary
+from langchain_contextchef.retention import RetentionPolicy
 
 __all__ = ["apurge_store", "due", "overdue", "purge", "purge_store", "sweep_ops"]
 
 _SCOPE_LABELS = (MEMORY_NAMESPACE, HISTORY_NAMESPACE, AUDIT_NAMESPACE, PROPOSALS_NAMESPACE)
 _PAGE = 1000
+_Record = TypeVar("_Record")
 
 
 def overdue(ctx: MemoryContext, entry: MemoryEntry, now: datetime) -> bool:
@@ -59,7 +61,7 @@ def sweep_ops(ctx: MemoryContext, entry: MemoryEntry, *, turn: int, now: datetim
     """The ops that take a due `entry` out of memory, with its audit record."""
     policy = ctx.config.retention
     if entry.is_expired(turn=turn, now=now) or policy is None:
-        ops: list[Any] = _history.retire(ctx, entry, "expired", now=now, cause=None)
+        ops: list[Any] = _history.archive(ctx, entry, "expired", now=now, cause=None)
         return ops + _audit.entry_ops(ctx, "expired", entry, at=now, cause=None)
     note = policy.reason(entry)
     audit = _audit.entry_ops(
@@ -68,57 +70,63 @@ def sweep_ops(ctx: MemoryContext, entry: MemoryEntry, *, turn: int, now: datetim
     if policy.erase:
         # No history; the version marker alone stays, so a re-created key never reuses a
         # version number.
-        retired = _history.retire(ctx, entry, "expired", now=now, cause=None)
+        retired = _history.archive(ctx, entry, "expired", now=now, cause=None)
         kept = [op for op in retired if op.namespace != ctx.history_ns]
         return kept + audit
-    retired = _history.retire(ctx, entry, "expired", now=now, cause=None, note=note)
+    retired = _history.archive(ctx, entry, "expired", now=now, cause=None, note=note)
     return retired + audit
 
 
-def _stale_history(
-    ctx: MemoryContext, items: Sequence[Any], erased: set[str], now: datetime
+def _doomed(
+    items: Iterable[Any],
+    parse: Callable[[Any], _Record],
+    condemned: Callable[[_Record], bool],
+    unreadable: tuple[type[Exception], ...] = (ValueError, TypeError),
 ) -> list[Any]:
-    policy = ctx.config.retention
-    assert policy is not None
+    """The items whose parsed record is `condemned`; one that does not parse is not ours."""
     doomed = []
-    for item in own(ctx.history_ns, items):
+    for item in items:
         try:
-            record = HistoryRecord.from_stored(item.value)
-        except (ValueError, TypeError, KeyError):
-            continue  # not ours to judge
+            record = parse(item.value)
+        except unreadable:
+            continue
+        if condemned(record):
+            doomed.append(item)
+    return doomed
+
+
+def _stale_history(
+    ctx: MemoryContext,
+    policy: RetentionPolicy,
+    items: Sequence[Any],
+    erased: set[str],
+    now: datetime,
+) -> list[Any]:
+    def stale(record: HistoryRecord) -> bool:
         when = record.recorded_at or record.entry.updated_at
-        if record.key in erased or policy.record_overdue(record.entry.type, when, now):
-            doomed.append(item)
-    return doomed
+        return record.key in erased or policy.record_overdue(record.entry.type, when, now)
+
+    mine = own(ctx.history_ns, items)
+    return _doomed(mine, HistoryRecord.from_stored, stale, (ValueError, TypeError, KeyError))
 
 
-def _stale_audit(ctx: MemoryContext, items: Sequence[Any], now: datetime) -> list[Any]:
-    policy = ctx.config.retention
-    assert policy is not None
-    doomed = []
-    for item in own(_audit.audit_ns(ctx), items):
-        try:
-            record = AuditRecord.from_stored(item.value)
-        except (ValueError, TypeError):
-            continue
-        if policy.record_overdue(record.type, record.at, now):
-            doomed.append(item)
-    return doomed
+def _stale_audit(
+    ctx: MemoryContext, policy: RetentionPolicy, items: Sequence[Any], now: datetime
+) -> list[Any]:
+    def stale(record: AuditRecord) -> bool:
+        return policy.record_overdue(record.type, record.at, now)
+
+    return _doomed(own(_audit.audit_ns(ctx), items), AuditRecord.from_stored, stale)
 
 
-def _stale_proposals(ctx: MemoryContext, items: Sequence[Any], now: datetime) -> list[Any]:
-    policy = ctx.config.retention
-    assert policy is not None
-    doomed = []
-    for item in own(_consent.proposals_ns(ctx), items):
-        try:
-            proposal = Proposal.from_stored(item.value)
-        except (ValueError, TypeError):
-            continue
+def _stale_proposals(
+    ctx: MemoryContext, policy: RetentionPolicy, items: Sequence[Any], now: datetime
+) -> list[Any]:
+    def stale(proposal: Proposal) -> bool:
         when = proposal.decided_at or proposal.proposed_at
-        if when is not None and policy.record_overdue(proposal.type, when, now):
-            doomed.append(item)
-    return doomed
+        return when is not None and policy.record_overdue(proposal.type, when, now)
+
+    return _doomed(own(_consent.proposals_ns(ctx), items), Proposal.from_stored, stale)
 
 
 @exclusive
@@ -150,9 +158,9 @@ def purge(ctx: MemoryContext) -> Plan[PurgeReport]:
         erased = (
             {e.key for e in leaving if not e.is_expired(turn=turn, now=now)} if erase else set()
         )
-        history = _stale_history(ctx, got.history, erased, now)
-        audit = _stale_audit(ctx, got.audit, now)
-        proposals = _stale_proposals(ctx, got.proposals, now)
+        history = _stale_history(ctx, policy, got.history, erased, now)
+        audit = _stale_audit(ctx, policy, got.audit, now)
+        proposals = _stale_proposals(ctx, policy, got.proposals, now)
     ops += [PutOp(item.namespace, item.key, None) for item in (*history, *audit, *proposals)]
     if ops:
         yield Io(ops)

@@ -63,7 +63,7 @@ def _replace(ctx: MemoryContext, restored: list[MemoryEntry], turn: int) -> Plan
     ops: list[Any] = [PutOp(ctx.entries_ns, key, None) for key in damaged if key not in keep]
     for gone in current:
         if gone.key not in keep:
-            ops += _history.retire(ctx, gone, "deleted", now=now, cause=cause, note=_NOTE)
+            ops += _history.archive(ctx, gone, "deleted", now=now, cause=cause, note=_NOTE)
     for entry in restored:
         old = by_key.get(entry.key)
         if old == entry:

@@ -335,7 +335,7 @@ def store_entry(
     ops: list[Any] = [entry_put(ctx, entry, before)]
     ops += archived
     for old in retire:
-        ops += _history.retire(
+        ops += _history.archive(
             ctx, old, "superseded", now=now, cause=cause, superseded_by=entry.key
         )
     done = action or _audit.write_action(entry, previous)
@@ -358,7 +358,7 @@ def remove(
 ) -> Plan[None]:
     """Take `existing` out of memory into history (with its audit record), then report it."""
     now = ctx.now()
-    ops = _history.retire(ctx, existing, status, now=now, cause=cause)
+    ops = _history.archive(ctx, existing, status, now=now, cause=cause)
     ops += _audit.entry_ops(ctx, "deleted", existing, at=now, cause=cause)
     yield Io([*ops, *extra])
     yield from changed(

@@ -17,7 +17,7 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import NamedTuple
 
 from langchain_contextchef.store._fsio import (
@@ -321,21 +321,7 @@ class Recovery:
     def _discard_journal_temps(self) -> int:
         """Drop uncommitted journals whose writer is gone (its first lock is free)."""
         _, temporary = self.journal_names()
-        discarded = 0
-        for name in temporary:
-            held = self.acquire_all([lock_of_journal_file(name)], blocking=False)
-            if held is None:
-                continue
-            try:
-                folder, _ = open_dir(self.root, (JOURNAL_DIR,), create=False)
-                if folder is not None:
-                    with folder:
-                        if folder.exists(name):
-                            folder.discard(name)
-                            discarded += 1
-            finally:
-                release_all(held)
-        return discarded
+        return sum(self._discard_if_writer_gone(JOURNAL_DIR, name) for name in temporary)
 
     def _remove_staged_orphans(self) -> int:
         """Delete staged files whose writer is gone (the lock in their name is free)."""
@@ -344,25 +330,41 @@ class Recovery:
             return 0
         with folder:
             names = [name for name, _, link in folder.scan() if not link]
-        removed = 0
-        for name in sorted(names):
-            lock_name = lock_of_journal_file(name)
-            held = self.acquire_all([lock_name], blocking=False)
-            if held is None:
-                continue  # its writer is alive (or someone else holds the folder)
-            try:
-                # A dead writer's committed journal may still need the file: finish it.
-                if self._dead_journal_for({lock_name}):
-                    self.recover_journals(blocking=False)
-                folder, _ = open_dir(self.root, (STAGING_DIR,), create=False)
-                if folder is not None and not self._dead_journal_for({lock_name}):
-                    with folder:
-                        if folder.exists(name):
-                            folder.discard(name)
-                            removed += 1
-            finally:
-                release_all(held)
-        return removed
+        return sum(
+            self._discard_if_writer_gone(STAGING_DIR, name, spare=self._needed_by_dead_journal)
+            for name in sorted(names)
+        )
+
+    def _needed_by_dead_journal(self, lock_name: str) -> bool:
+        """Whether a dead writer's committed journal still needs a staged file, once replayed."""
+        if self._dead_journal_for({lock_name}):
+            self.recover_journals(blocking=False)
+        return self._dead_journal_for({lock_name})
+
+    def _discard_if_writer_gone(
+        self, folder_name: str, name: str, spare: Callable[[str], bool] | None = None
+    ) -> bool:
+        """Discard `name` from a store folder when the lock in its name is free.
+
+        `spare`, asked under that lock with the lock's name, can keep the file anyway.
+        """
+        lock_name = lock_of_journal_file(name)
+        held = self.acquire_all([lock_name], blocking=False)
+        if held is None:
+            return False  # its writer is alive (or someone else holds the folder)
+        try:
+            if spare is not None and spare(lock_name):
+                return False
+            folder, _ = open_dir(self.root, (folder_name,), create=False)
+            if folder is None:
+                return False
+            with folder:
+                if not folder.exists(name):
+                    return False
+                folder.discard(name)
+                return True
+        finally:
+            release_all(held)
 
     def _remove_orphans(self) -> int:
         """Delete temporary item files whose writer is gone (their folder's lock is free).

@@ -53,9 +53,9 @@ from langchain_contextchef.memory.texts import (
 from langchain_contextchef.tools import _args
 from langchain_contextchef.tools._notes import NOTE_COMMANDS
 from langchain_contextchef.tools._text_ops import (
-    insert_at,
+    insert_edit,
     listing,
-    replace_once,
+    replace_edit,
     search_text,
     snippet,
 )
@@ -186,13 +186,7 @@ def _memory_view(
         if entry is not None:
             return entry.value if entry.status == "active" else unreadable(where.uri)
     entries = yield from read_entries(ctx)
-    prefix = where.path if where.is_dir else where.path + "/"
-    rows = [
-        (e.key, e.description) for e in entries if e.status == "active" and e.key.startswith(prefix)
-    ]
-    if not where.is_dir and not rows:
-        return nothing_at(where.uri)
-    return listing(ContextPath(where.namespace, prefix, is_dir=True), rows)
+    return listing(where, [(e.key, e.description) for e in entries if e.status == "active"])
 
 
 def _memory_search(
@@ -248,36 +242,17 @@ def _memory_str_replace(
     ctx: MemoryContext, where: ContextPath, args: Mapping[str, Any], provenance: Provenance
 ) -> Plan[str]:
     version = _args.optional_version(args)
-    old = _args.text(args, "old_str")
-    new = _args.optional_text(args, "new_str") or ""
-    return (
-        yield from _memory_edit(
-            ctx,
-            where,
-            lambda value: replace_once(value, old, new, where.uri),
-            provenance,
-            version,
-            f"Edited {where.uri}.",
-        )
-    )
+    edit = replace_edit(args, where.uri)
+    return (yield from _memory_edit(ctx, where, edit, provenance, version, f"Edited {where.uri}."))
 
 
 def _memory_insert(
     ctx: MemoryContext, where: ContextPath, args: Mapping[str, Any], provenance: Provenance
 ) -> Plan[str]:
     version = _args.optional_version(args)
-    line = _args.integer(args, "insert_line")
-    text = _args.text(args, "insert_text")
-    return (
-        yield from _memory_edit(
-            ctx,
-            where,
-            lambda value: insert_at(value, line, text, where.uri),
-            provenance,
-            version,
-            f"Inserted into {where.uri}.",
-        )
-    )
+    edit = insert_edit(args, where.uri)
+    done = f"Inserted into {where.uri}."
+    return (yield from _memory_edit(ctx, where, edit, provenance, version, done))
 
 
 def _memory_delete(

@@ -21,10 +21,10 @@ from langchain_contextchef.memory.plans import judge_note, read_items
 from langchain_contextchef.memory.texts import already_exists, nothing_at
 from langchain_contextchef.tools import _args
 from langchain_contextchef.tools._text_ops import (
-    insert_at,
+    insert_edit,
     lines,
     listing,
-    replace_once,
+    replace_edit,
     search_text,
     snippet,
 )
@@ -92,12 +92,8 @@ def _view(
         if item is not None:
             text = _text_of(item)
             return _numbered(text) if text else f"{where.uri} is an empty note."
-    prefix = where.path if where.is_dir else where.path + "/"
     items = yield from read_items(ns)
-    rows: list[tuple[str, str | None]] = [(i.key, None) for i in items if i.key.startswith(prefix)]
-    if not where.is_dir and not rows:
-        return nothing_at(where.uri)
-    return listing(ContextPath(where.namespace, prefix, is_dir=True), rows)
+    return listing(where, [(item.key, None) for item in items])
 
 
 def _search(
@@ -133,6 +129,20 @@ def _create(
     return f"Created {where.uri}.{notice}"
 
 
+def _rewrite(
+    ctx: MemoryContext,
+    ns: tuple[str, ...],
+    where: ContextPath,
+    provenance: Provenance,
+    edit: Callable[[str], str],
+) -> Plan[str]:
+    """Edit an existing note in place through the gate; the notice to append to the reply."""
+    item = yield from _existing_item(ns, where)
+    edited, notice = yield from _gated(ctx, where, edit(_text_of(item)), provenance, is_new=False)
+    yield _put(ctx, ns, where.path, edited, item)
+    return notice
+
+
 def _str_replace(
     ctx: MemoryContext,
     ns: tuple[str, ...],
@@ -140,12 +150,7 @@ def _str_replace(
     args: Mapping[str, Any],
     provenance: Provenance,
 ) -> Plan[str]:
-    old = _args.text(args, "old_str")
-    new = _args.optional_text(args, "new_str") or ""
-    item = yield from _existing_item(ns, where)
-    edited = replace_once(_text_of(item), old, new, where.uri)
-    edited, notice = yield from _gated(ctx, where, edited, provenance, is_new=False)
-    yield _put(ctx, ns, where.path, edited, item)
+    notice = yield from _rewrite(ctx, ns, where, provenance, replace_edit(args, where.uri))
     return f"Edited {where.uri}.{notice}"
 
 
@@ -156,12 +161,7 @@ def _insert(
     args: Mapping[str, Any],
     provenance: Provenance,
 ) -> Plan[str]:
-    line = _args.integer(args, "insert_line")
-    text = _args.text(args, "insert_text")
-    item = yield from _existing_item(ns, where)
-    edited = insert_at(_text_of(item), line, text, where.uri)
-    edited, notice = yield from _gated(ctx, where, edited, provenance, is_new=False)
-    yield _put(ctx, ns, where.path, edited, item)
+    notice = yield from _rewrite(ctx, ns, where, provenance, insert_edit(args, where.uri))
     return f"Inserted into {where.uri}.{notice}"
 
 

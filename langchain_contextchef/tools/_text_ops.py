@@ -7,11 +7,24 @@ directory (`listing`). Mistakes refuse the call with the model-facing text.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from langchain_contextchef._context_paths import ContextPath
-from langchain_contextchef.tools._args import refuse
+from langchain_contextchef.memory.texts import nothing_at
+from langchain_contextchef.tools._args import integer, optional_text, refuse, text
 
-__all__ = ["insert_at", "lines", "listing", "plural", "replace_once", "search_text", "snippet"]
+__all__ = [
+    "insert_at",
+    "insert_edit",
+    "lines",
+    "listing",
+    "plural",
+    "replace_edit",
+    "replace_once",
+    "search_text",
+    "snippet",
+]
 
 _SNIPPET_RADIUS = 40
 
@@ -59,6 +72,20 @@ def insert_at(text: str, line: int, insert: str, uri: str) -> str:
     return joined + "\n" if text.endswith("\n") else joined
 
 
+def replace_edit(args: Mapping[str, Any], uri: str) -> Callable[[str], str]:
+    """The `str_replace` command as an edit of a stored text; its arguments are checked now."""
+    old = text(args, "old_str")
+    new = optional_text(args, "new_str") or ""
+    return lambda stored: replace_once(stored, old, new, uri)
+
+
+def insert_edit(args: Mapping[str, Any], uri: str) -> Callable[[str], str]:
+    """The `insert` command as an edit of a stored text; its arguments are checked now."""
+    line = integer(args, "insert_line")
+    insert = text(args, "insert_text")
+    return lambda stored: insert_at(stored, line, insert, uri)
+
+
 def snippet(haystack: str, query: str) -> str | None:
     """The first case-insensitive match of `query` with some context, or `None`."""
     match = re.search(re.escape(query), haystack, re.IGNORECASE)
@@ -78,13 +105,22 @@ def search_text(root: str, query: str, hits: list[tuple[str, str]]) -> str:
     return "\n".join([head, *(f"- {uri}: {found}" for uri, found in hits)])
 
 
-def listing(where: ContextPath, rows: list[tuple[str, str | None]]) -> str:
-    """The result of viewing a directory: one line per path, with its note if any."""
-    if not rows:
-        return f"{where.uri} is empty."
-    rows = sorted(rows, key=lambda row: (row[0].casefold(), row[0]))
-    out = [f"{where.uri} ({plural(len(rows), 'entry', 'entries')}):"]
-    for path, note in rows:
-        uri = f"{where.root}{path}"
+def listing(where: ContextPath, rows: Iterable[tuple[str, str | None]]) -> str:
+    """The result of viewing `where` as a directory: one line per path under it, with its note.
+
+    `rows` are every readable `(path, note)` of the namespace; a path that is not a directory
+    and has nothing under it gets the nothing-stored error.
+    """
+    prefix = where.path if where.is_dir else where.path + "/"
+    folder = ContextPath(where.namespace, prefix, is_dir=True)
+    under = sorted(
+        ((path, note) for path, note in rows if path.startswith(prefix)),
+        key=lambda row: (row[0].casefold(), row[0]),
+    )
+    if not under:
+        return f"{folder.uri} is empty." if where.is_dir else nothing_at(where.uri)
+    out = [f"{folder.uri} ({plural(len(under), 'entry', 'entries')}):"]
+    for path, note in under:
+        uri = f"{folder.root}{path}"
         out.append(f"- {uri} — {note}" if note else f"- {uri}")
     return "\n".join(out)

@@ -21,7 +21,7 @@ from tests.support.postgres import (
     drop_database,
     postgres_for_tests,
 )
-from tests.support.stores import BACKENDS, close_store, make_local_store
+from tests.support.stores import BACKENDS, param_store
 
 _SERVER = pytest.StashKey[str]()
 
@@ -88,12 +88,7 @@ async def apg_store(pg_database: str) -> AsyncIterator[BaseStore]:
 @pytest.fixture(params=BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseStore]:
     """Every backend in turn: in-memory, SQLite, file system and PostgreSQL."""
-    if request.param == "postgres":
-        yield request.getfixturevalue("pg_store")
-        return
-    built = make_local_store(request.param, tmp_path)
-    yield built
-    close_store(built)
+    yield from param_store(request, tmp_path)
 
 
 def pytest_terminal_summary(

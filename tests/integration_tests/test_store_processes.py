@@ -33,6 +33,14 @@ def _run_all(target: object, args_list: list[tuple[object, ...]]) -> None:
     assert [proc.exitcode for proc in procs] == [0] * len(procs)
 
 
+def _start_worker(root: Path, mode: str) -> subprocess.Popen[bytes]:
+    """A `_store_workers` process writing to the store at `root` (it prints `started` first)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *sys.path])}
+    module = "tests.integration_tests._store_workers"
+    command = [sys.executable, "-m", module, str(root), mode]
+    return subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE)
+
+
 def _item_files(root: Path) -> list[Path]:
     return [p for p in root.rglob("*.json") if not p.name.startswith(".")]
 
@@ -65,13 +73,7 @@ def test_atomic_update_from_four_processes_loses_nothing(tmp_path: Path) -> None
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX-only")
 def test_writer_killed_mid_loop_leaves_only_whole_items(tmp_path: Path) -> None:
     root = tmp_path / ".context"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *sys.path])}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.integration_tests._store_workers", str(root), "forever"],
-        cwd=REPO_ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-    )
+    proc = _start_worker(root, "forever")
     try:
         assert proc.stdout is not None
         assert proc.stdout.readline() == b"started\n"
@@ -140,17 +142,11 @@ def _check_batches_whole(store: FileSystemStore, root: Path) -> int:
 def test_sigkill_at_random_points_never_leaves_half_a_batch(tmp_path: Path) -> None:
     """40 kills of a writer doing Memory-shaped batches (entry + history + marker)."""
     root = tmp_path / ".context"
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *sys.path])}
     rng = random.Random(20260525)
     repaired = [0, 0, 0]
     progress = []
     for _ in range(40):
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "tests.integration_tests._store_workers", str(root), "memory"],
-            cwd=REPO_ROOT,
-            env=env,
-            stdout=subprocess.PIPE,
-        )
+        proc = _start_worker(root, "memory")
         try:
             assert proc.stdout is not None
             assert proc.stdout.readline() == b"started\n"

@@ -6,12 +6,11 @@ from typing import Any
 
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
-from langgraph.graph import END, START, MessagesState, StateGraph
-from langgraph.prebuilt import ToolNode
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.tools import default_resolver, make_tools
+from tests.support.graphs import tool_loop
 
 
 class RecordingModel(GenericFakeChatModel):
@@ -22,23 +21,6 @@ class RecordingModel(GenericFakeChatModel):
     def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> Any:
         self.seen.append(list(messages))
         return super()._generate(messages, *args, **kwargs)
-
-
-def build(model: RecordingModel, tools: list[Any], store: InMemoryStore) -> Any:
-    def call_model(state: MessagesState) -> dict[str, list[BaseMessage]]:
-        return {"messages": [model.invoke(state["messages"])]}
-
-    def route(state: MessagesState) -> str:
-        last = state["messages"][-1]
-        return "tools" if isinstance(last, AIMessage) and last.tool_calls else END
-
-    graph = StateGraph(MessagesState)
-    graph.add_node("model", call_model)
-    graph.add_node("tools", ToolNode(tools))
-    graph.add_edge(START, "model")
-    graph.add_conditional_edges("model", route, ["tools", END])
-    graph.add_edge("tools", "model")
-    return graph.compile(store=store)
 
 
 def script() -> list[AIMessage]:
@@ -68,7 +50,7 @@ def test_create_memory_through_tool_node_uses_the_graph_store() -> None:
         resolver=default_resolver(config, scope=("users", "{user_id}")),
     )
     model = RecordingModel(messages=iter(script()), seen=[])
-    app = build(model, tools, store)
+    app = tool_loop(model, tools, store)
 
     result = app.invoke(
         {"messages": [HumanMessage("I write Python and have a cat.")]},
@@ -143,7 +125,7 @@ async def test_unified_context_tool_async_through_tool_node() -> None:
         ),
         seen=[],
     )
-    app = build(model, [context], store)
+    app = tool_loop(model, [context], store)
 
     result = await app.ainvoke({"messages": [HumanMessage("Plan the launch.")]})
 

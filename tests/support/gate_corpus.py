@@ -10,47 +10,18 @@ redaction removes it.
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 from typing import Literal
+
+from tests.support.tokens import B64, BASE32, HEX, URLSAFE, luhn_complete, token
 
 Label = Literal["benign", "secret", "injection"]
 Item = tuple[str, str, Label]
 
-_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-_UPPER_DIGITS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-_HEX = "0123456789abcdef"
-_B64 = _ALNUM + "+/"
-_URLSAFE = _ALNUM + "-_"
-
-
-def _tok(seed: str, size: int, alphabet: str = _ALNUM) -> str:
-    """A deterministic pseudo-random token: the same seed always gives the same text."""
-    out: list[str] = []
-    counter = 0
-    while len(out) < size:
-        digest = hashlib.sha256(f"{seed}:{counter}".encode()).digest()
-        out.extend(alphabet[byte % len(alphabet)] for byte in digest)
-        counter += 1
-    return "".join(out[:size])
-
-
-def _luhn_complete(partial: str) -> str:
-    """Append the check digit that makes `partial` pass the Luhn test."""
-    for check in "0123456789":
-        digits = partial + check
-        total = 0
-        for index, char in enumerate(reversed(digits)):
-            value = int(char) * (2 if index % 2 else 1)
-            total += value - 9 if value > 9 else value
-        if total % 10 == 0:
-            return digits
-    raise AssertionError("unreachable")
-
 
 def _card(seed: str, prefix: str, size: int) -> str:
-    body = prefix + "".join(str(int(c, 16) % 10) for c in _tok(seed, size - len(prefix) - 1, _HEX))
-    return _luhn_complete(body)
+    body = prefix + "".join(str(int(c, 16) % 10) for c in token(seed, size - len(prefix) - 1, HEX))
+    return luhn_complete(body)
 
 
 def _group(digits: str, sizes: tuple[int, ...], sep: str = " ") -> str:
@@ -67,12 +38,12 @@ def _b64url(data: bytes) -> str:
 
 def _jwt(seed: str, alg: str = "HS256") -> str:
     header = _b64url(json.dumps({"alg": alg, "typ": "JWT"}).encode())
-    payload = _b64url(json.dumps({"sub": _tok(seed, 8, _HEX), "iat": 1767225600}).encode())
-    return f"{header}.{payload}.{_tok(seed + 'sig', 43, _URLSAFE)}"
+    payload = _b64url(json.dumps({"sub": token(seed, 8, HEX), "iat": 1767225600}).encode())
+    return f"{header}.{payload}.{token(seed + 'sig', 43, URLSAFE)}"
 
 
 def _pem(seed: str, kind: str = "RSA ") -> str:
-    body = "\n".join(_tok(f"{seed}{line}", 64, _B64) for line in range(4))
+    body = "\n".join(token(f"{seed}{line}", 64, B64) for line in range(4))
     return f"-----BEGIN {kind}PRIVATE KEY-----\n{body}\n-----END {kind}PRIVATE KEY-----"
 
 
@@ -266,110 +237,110 @@ BENIGN: list[Item] = [
 
 # --------------------------------------------------------------------------- secrets
 
-_OPENAI = "sk-proj-" + _tok("openai", 48, _URLSAFE)
-_AWS_ID = "AKIA" + _tok("aws-id", 16, _UPPER_DIGITS)
-_AWS_SECRET = _tok("aws-secret", 40, _B64)
+_OPENAI = "sk-proj-" + token("openai", 48, URLSAFE)
+_AWS_ID = "AKIA" + token("aws-id", 16, BASE32)
+_AWS_SECRET = token("aws-secret", 40, B64)
 
 SECRETS: list[Item] = [
     _s("openai-1", "OpenAI key for the eval harness: {s}", _OPENAI),
-    _s("openai-2", "export OPENAI_API_KEY={s}", "sk-" + _tok("openai-legacy", 48)),
-    _s("openai-3", "use {s} for the batch jobs", "sk-svcacct-" + _tok("openai-svc", 40, _URLSAFE)),
-    _s("openai-4", "The admin key is {s} (rotate monthly).", "sk-admin-" + _tok("oa-admin", 44)),
-    _s("openai-5", "{s}", "sk-proj-" + _tok("bare", 56, _URLSAFE)),
-    _s("anthropic-1", "ANTHROPIC_API_KEY={s}", "sk-ant-api03-" + _tok("anthropic", 80, _URLSAFE)),
-    _s("anthropic-2", "Claude key: {s}", "sk-ant-api03-" + _tok("anthropic-2", 90, _URLSAFE)),
+    _s("openai-2", "export OPENAI_API_KEY={s}", "sk-" + token("openai-legacy", 48)),
+    _s("openai-3", "use {s} for the batch jobs", "sk-svcacct-" + token("openai-svc", 40, URLSAFE)),
+    _s("openai-4", "The admin key is {s} (rotate monthly).", "sk-admin-" + token("oa-admin", 44)),
+    _s("openai-5", "{s}", "sk-proj-" + token("bare", 56, URLSAFE)),
+    _s("anthropic-1", "ANTHROPIC_API_KEY={s}", "sk-ant-api03-" + token("anthropic", 80, URLSAFE)),
+    _s("anthropic-2", "Claude key: {s}", "sk-ant-api03-" + token("anthropic-2", 90, URLSAFE)),
     _s(
         "anthropic-3",
         "admin key {s} for the org",
-        "sk-ant-admin01-" + _tok("ant-adm", 80, _URLSAFE),
+        "sk-ant-admin01-" + token("ant-adm", 80, URLSAFE),
     ),
     _s("aws-1", "AWS access key id {s} for the deploy user", _AWS_ID),
-    _s("aws-2", "aws_access_key_id = {s}", "ASIA" + _tok("aws-sts", 16, _UPPER_DIGITS)),
+    _s("aws-2", "aws_access_key_id = {s}", "ASIA" + token("aws-sts", 16, BASE32)),
     _s("aws-3", "aws_secret_access_key = {s}", _AWS_SECRET),
-    _s("aws-4", "The AWS secret key is {s}", _tok("aws-secret-2", 40, _B64)),
-    _s("aws-5", "secret_access_key: {s}", _tok("aws-secret-3", 40, _B64)),
-    _s("aws-6", "creds: AKIA key {s} in the CI env", "AKIA" + _tok("aws-id-3", 16, _UPPER_DIGITS)),
-    _s("github-1", "GitHub token for CI: {s}", "ghp_" + _tok("gh-1", 36)),
-    _s("github-2", "OAuth token {s} from the app", "gho_" + _tok("gh-2", 36)),
-    _s("github-3", "Actions uses {s}", "ghs_" + _tok("gh-3", 36)),
+    _s("aws-4", "The AWS secret key is {s}", token("aws-secret-2", 40, B64)),
+    _s("aws-5", "secret_access_key: {s}", token("aws-secret-3", 40, B64)),
+    _s("aws-6", "creds: AKIA key {s} in the CI env", "AKIA" + token("aws-id-3", 16, BASE32)),
+    _s("github-1", "GitHub token for CI: {s}", "ghp_" + token("gh-1", 36)),
+    _s("github-2", "OAuth token {s} from the app", "gho_" + token("gh-2", 36)),
+    _s("github-3", "Actions uses {s}", "ghs_" + token("gh-3", 36)),
     _s(
         "github-4",
         "fine-grained PAT: {s}",
-        "github_pat_" + _tok("gh-4", 22) + "_" + _tok("gh-4b", 59),
+        "github_pat_" + token("gh-4", 22) + "_" + token("gh-4b", 59),
     ),
-    _s("github-5", "git clone https://{s}@github.com/acme/app.git", "ghp_" + _tok("gh-5", 36)),
-    _s("gitlab-1", "GitLab personal token {s}", "glpat-" + _tok("gl-1", 20, _URLSAFE)),
-    _s("gitlab-2", "CI_JOB_TOKEN fallback: {s}", "glpat-" + _tok("gl-2", 26, _URLSAFE)),
+    _s("github-5", "git clone https://{s}@github.com/acme/app.git", "ghp_" + token("gh-5", 36)),
+    _s("gitlab-1", "GitLab personal token {s}", "glpat-" + token("gl-1", 20, URLSAFE)),
+    _s("gitlab-2", "CI_JOB_TOKEN fallback: {s}", "glpat-" + token("gl-2", 26, URLSAFE)),
     _s(
         "slack-1",
         "Slack bot token {s}",
-        "xoxb-" + _tok("sl-1", 12, "0123456789") + "-" + _tok("sl-1b", 24),
+        "xoxb-" + token("sl-1", 12, "0123456789") + "-" + token("sl-1b", 24),
     ),
     _s(
         "slack-2",
         "user token: {s}",
-        "xoxp-" + _tok("sl-2", 12, "0123456789") + "-" + _tok("sl-2b", 32),
+        "xoxp-" + token("sl-2", 12, "0123456789") + "-" + token("sl-2b", 32),
     ),
-    _s("slack-3", "app-level token {s}", "xoxa-2-" + _tok("sl-3", 40)),
+    _s("slack-3", "app-level token {s}", "xoxa-2-" + token("sl-3", 40)),
     _s(
         "slack-4",
         "Post alerts to {s}",
         "https://hooks.slack.com/services/T"
-        + _tok("sl-4", 8, _UPPER_DIGITS)
+        + token("sl-4", 8, BASE32)
         + "/B"
-        + _tok("sl-4b", 8, _UPPER_DIGITS)
+        + token("sl-4b", 8, BASE32)
         + "/"
-        + _tok("sl-4c", 24),
+        + token("sl-4c", 24),
     ),
-    _s("google-1", "Maps key {s}", "AIza" + _tok("goog-1", 35, _URLSAFE)),
-    _s("google-2", "GOOGLE_API_KEY={s}", "AIza" + _tok("goog-2", 35, _URLSAFE)),
-    _s("stripe-1", "Stripe live key {s}", "sk_live_" + _tok("stripe-1", 24)),
-    _s("stripe-2", "restricted key {s} for refunds", "rk_live_" + _tok("stripe-2", 24)),
-    _s("stripe-3", "test mode: {s}", "sk_test_" + _tok("stripe-3", 24)),
-    _s("stripe-4", "webhook signing secret {s}", "whsec_" + _tok("stripe-4", 32)),
-    _s("twilio-1", "Twilio API key {s}", "SK" + _tok("tw-1", 32, _HEX)),
-    _s("twilio-2", "twilio auth token: {s}", _tok("tw-2", 32, _HEX)),
+    _s("google-1", "Maps key {s}", "AIza" + token("goog-1", 35, URLSAFE)),
+    _s("google-2", "GOOGLE_API_KEY={s}", "AIza" + token("goog-2", 35, URLSAFE)),
+    _s("stripe-1", "Stripe live key {s}", "sk_live_" + token("stripe-1", 24)),
+    _s("stripe-2", "restricted key {s} for refunds", "rk_live_" + token("stripe-2", 24)),
+    _s("stripe-3", "test mode: {s}", "sk_test_" + token("stripe-3", 24)),
+    _s("stripe-4", "webhook signing secret {s}", "whsec_" + token("stripe-4", 32)),
+    _s("twilio-1", "Twilio API key {s}", "SK" + token("tw-1", 32, HEX)),
+    _s("twilio-2", "twilio auth token: {s}", token("tw-2", 32, HEX)),
     _s(
         "sendgrid-1",
         "SendGrid: {s}",
-        "SG." + _tok("sg-1", 22, _URLSAFE) + "." + _tok("sg-1b", 43, _URLSAFE),
+        "SG." + token("sg-1", 22, URLSAFE) + "." + token("sg-1b", 43, URLSAFE),
     ),
     _s(
         "sendgrid-2",
         "SENDGRID_API_KEY={s}",
-        "SG." + _tok("sg-2", 22, _URLSAFE) + "." + _tok("sg-2b", 43, _URLSAFE),
+        "SG." + token("sg-2", 22, URLSAFE) + "." + token("sg-2b", 43, URLSAFE),
     ),
-    _s("npm-1", "npm publish token {s}", "npm_" + _tok("npm-1", 36)),
-    _s("npm-2", "//registry.npmjs.org/:_authToken={s}", "npm_" + _tok("npm-2", 36)),
-    _s("hf-1", "Hugging Face token {s}", "hf_" + _tok("hf-1", 34)),
-    _s("hf-2", "HF_TOKEN={s}", "hf_" + _tok("hf-2", 34)),
+    _s("npm-1", "npm publish token {s}", "npm_" + token("npm-1", 36)),
+    _s("npm-2", "//registry.npmjs.org/:_authToken={s}", "npm_" + token("npm-2", 36)),
+    _s("hf-1", "Hugging Face token {s}", "hf_" + token("hf-1", 34)),
+    _s("hf-2", "HF_TOKEN={s}", "hf_" + token("hf-2", 34)),
     _s(
         "bearer-1",
         "curl -H 'Authorization: Bearer {s}' https://api.internal",
-        _tok("bearer-1", 40, _URLSAFE),
+        token("bearer-1", 40, URLSAFE),
     ),
-    _s("bearer-2", "use bearer {s} for the admin API", _tok("bearer-2", 32)),
+    _s("bearer-2", "use bearer {s} for the admin API", token("bearer-2", 32)),
     _s(
         "basic-1",
         "Authorization: Basic {s}",
-        base64.b64encode(b"admin:" + _tok("basic", 12).encode()).decode(),
+        base64.b64encode(b"admin:" + token("basic", 12).encode()).decode(),
     ),
-    _s("assign-1", 'api_key = "{s}"', _tok("assign-1", 32)),
-    _s("assign-2", "token: {s}", _tok("assign-2", 40, _HEX)),
-    _s("assign-3", "client_secret={s}", _tok("assign-3", 36, _URLSAFE)),
-    _s("assign-4", "The API key is {s}", _tok("assign-4", 28)),
-    _s("assign-5", "access_token => {s}", _tok("assign-5", 48, _URLSAFE)),
-    _s("assign-6", '"refresh_token": "{s}"', _tok("assign-6", 64, _URLSAFE)),
-    _s("assign-7", "signing key: {s}", _tok("assign-7", 44, _B64)),
-    _s("assign-8", "Mailgun api-key={s}", "key-" + _tok("mailgun", 32, _HEX)),
-    _s("assign-9", "DATADOG_API_KEY: {s}", _tok("datadog", 32, _HEX)),
-    _s("assign-10", "secret: {s}", _tok("assign-10", 24)),
+    _s("assign-1", 'api_key = "{s}"', token("assign-1", 32)),
+    _s("assign-2", "token: {s}", token("assign-2", 40, HEX)),
+    _s("assign-3", "client_secret={s}", token("assign-3", 36, URLSAFE)),
+    _s("assign-4", "The API key is {s}", token("assign-4", 28)),
+    _s("assign-5", "access_token => {s}", token("assign-5", 48, URLSAFE)),
+    _s("assign-6", '"refresh_token": "{s}"', token("assign-6", 64, URLSAFE)),
+    _s("assign-7", "signing key: {s}", token("assign-7", 44, B64)),
+    _s("assign-8", "Mailgun api-key={s}", "key-" + token("mailgun", 32, HEX)),
+    _s("assign-9", "DATADOG_API_KEY: {s}", token("datadog", 32, HEX)),
+    _s("assign-10", "secret: {s}", token("assign-10", 24)),
     _s("pem-1", "Deploy key:\n{s}", _pem("pem-1")),
     _s("pem-2", "{s}", _pem("pem-2", "EC ")),
     _s("pem-3", "ssh key\n{s}\nkeep it safe", _pem("pem-3", "OPENSSH ")),
     _s("pem-4", "pkcs8: {s}", _pem("pem-4", "")),
     _s("pem-5", "PGP export {s}", _pem("pem-5", "PGP ").replace("KEY-----", "KEY BLOCK-----")),
-    _s("pem-6", "truncated paste: -----BEGIN PRIVATE KEY-----\n{s}", _tok("pem-6", 128, _B64)),
+    _s("pem-6", "truncated paste: -----BEGIN PRIVATE KEY-----\n{s}", token("pem-6", 128, B64)),
     _s("jwt-1", "session JWT {s}", _jwt("jwt-1")),
     _s("jwt-2", "Authorization token: {s}", _jwt("jwt-2", "RS256")),
     _s("jwt-3", "{s}", _jwt("jwt-3", "ES256")),
@@ -415,11 +386,11 @@ SECRETS: list[Item] = [
         "company card: {s}, CVV on the back",
         _group(_card("c10", "51", 16), (4, 4, 4, 4)),
     ),
-    _s("mixed-1", "Setup notes. GitHub: {s}. Ask Priya for access.", "ghp_" + _tok("mx-1", 36)),
-    _s("mixed-2", "Keys for the demo (remove later): {s}", "sk-proj-" + _tok("mx-2", 48, _URLSAFE)),
+    _s("mixed-1", "Setup notes. GitHub: {s}. Ask Priya for access.", "ghp_" + token("mx-1", 36)),
+    _s("mixed-2", "Keys for the demo (remove later): {s}", "sk-proj-" + token("mx-2", 48, URLSAFE)),
     _s("mixed-3", "Ops notes\n- host: db-1\n- password: {s}\n- port: 5432", "Blu3-Whale!"),
     _s("mixed-4", "Stripe test checkout works with {s} and any CVC", "4242 4242 4242 4242"),
-    _s("mixed-5", "Remember: the deploy token is {s}", _tok("mx-5", 40, _HEX)),
+    _s("mixed-5", "Remember: the deploy token is {s}", token("mx-5", 40, HEX)),
 ]
 
 # --------------------------------------------------------------------------- injections

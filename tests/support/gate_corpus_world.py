@@ -12,6 +12,8 @@ from collections.abc import Callable
 from typing import Literal
 from urllib.parse import quote
 
+from tests.support.tokens import B64, URLSAFE, token
+
 Label = Literal["benign", "secret", "injection"]
 Item = tuple[str, str, Label]
 SecretMaker = Callable[[str, str, str], Item]
@@ -29,24 +31,12 @@ def _base() -> object:
     return gate_corpus
 
 
-def _tok(seed: str, size: int, alphabet: str | None = None) -> str:
-    base = _base()
-    if alphabet is None:
-        return base._tok(seed, size)  # type: ignore[attr-defined, no-any-return]
-    return base._tok(seed, size, alphabet)  # type: ignore[attr-defined, no-any-return]
-
-
 def _card(seed: str, prefix: str, size: int) -> str:
     return _base()._card(seed, prefix, size)  # type: ignore[attr-defined, no-any-return]
 
 
 def _group(digits: str, sizes: tuple[int, ...], sep: str = " ") -> str:
     return _base()._group(digits, sizes, sep)  # type: ignore[attr-defined, no-any-return]
-
-
-_B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
-_ALNUM = _B64[:-2]
-_URLSAFE = _ALNUM + "-_"
 
 
 # --------------------------------------------------------------------------- secrets by language
@@ -292,13 +282,13 @@ _SECRET_TEMPLATES: dict[str, list[tuple[str, str, str, str]]] = {
 def _generated(kind: str, seed: str) -> str:
     """A secret for the `openai`/`github`/`aws-secret`/`pem-body`/`card:...` placeholders."""
     if kind == "openai":
-        return "sk-proj-" + _tok("w-openai-" + seed, 48, _URLSAFE)
+        return "sk-proj-" + token("w-openai-" + seed, 48, URLSAFE)
     if kind == "github":
-        return "ghp_" + _tok("w-gh-" + seed, 36)
+        return "ghp_" + token("w-gh-" + seed, 36)
     if kind == "aws-secret":
-        return _tok("w-aws-" + seed, 40, _B64)
+        return token("w-aws-" + seed, 40, B64)
     if kind == "pem-body":
-        return "\n".join(_tok(f"w-pem-{seed}-{line}", 64, _B64) for line in range(3))
+        return "\n".join(token(f"w-pem-{seed}-{line}", 64, B64) for line in range(3))
     if kind.startswith("card:"):
         _, prefix, size, grouping, *rest = kind.split(":")
         sep = rest[0] if rest else " "
@@ -309,7 +299,7 @@ def _generated(kind: str, seed: str) -> str:
 
 
 def _pem_body(seed: str) -> str:
-    return "\n".join(_tok(f"{seed}-{line}", 64, _B64) for line in range(4))
+    return "\n".join(token(f"{seed}-{line}", 64, B64) for line in range(4))
 
 
 def _reverse(text: str) -> str:
@@ -324,7 +314,7 @@ def _vs(data: bytes) -> str:
     return "".join(chr(0xFE00 + b) if b < 16 else chr(0xE0100 + b - 16) for b in data)
 
 
-_AWS_BARE = _B64  # alphabet of AWS secret access keys
+_AWS_BARE = B64  # alphabet of AWS secret access keys
 
 
 def world_secrets(make: SecretMaker) -> list[Item]:
@@ -382,10 +372,10 @@ def world_secrets(make: SecretMaker) -> list[Item]:
         add(key, "shorthand (pw, pass, login x / y)", template, secret)
     # Bare tokens with no label.
     for number in range(1, 7):
-        secret = _tok(f"bare-{number}", 40, _AWS_BARE)
+        secret = token(f"bare-{number}", 40, _AWS_BARE)
         add(f"fmt-bare-{number}", "bare random tokens", "{s}", secret)
-    add("fmt-bare-7", "bare random tokens", "use {s} for prod", _tok("bare-7", 40, _AWS_BARE))
-    add("fmt-bare-8", "bare random tokens", "ci var -> {s}", _tok("bare-8", 48, _URLSAFE))
+    add("fmt-bare-7", "bare random tokens", "use {s} for prod", token("bare-7", 40, _AWS_BARE))
+    add("fmt-bare-8", "bare random tokens", "ci var -> {s}", token("bare-8", 48, URLSAFE))
     # PEM bodies without the BEGIN line.
     for number in range(1, 5):
         add(
@@ -398,13 +388,13 @@ def world_secrets(make: SecretMaker) -> list[Item]:
         "fmt-pem-5",
         "PEM bodies without BEGIN",
         "der: {s}",
-        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + _tok("mii", 60, _B64),
+        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC" + token("mii", 60, B64),
     )
     add(
         "fmt-pem-6",
         "PEM bodies without BEGIN",
         "{s}",
-        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ" + _tok("ossh", 40, _B64),
+        "b3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ" + token("ossh", 40, B64),
     )
     add(
         "fmt-pem-7",
@@ -419,12 +409,12 @@ def world_secrets(make: SecretMaker) -> list[Item]:
         (
             "enc-b64-2",
             "encoded (base64, hex, percent)",
-            base64.urlsafe_b64encode(("token: " + _tok("enc2", 32)).encode()).decode(),
+            base64.urlsafe_b64encode(("token: " + token("enc2", 32)).encode()).decode(),
         ),
         (
             "enc-b64-3",
             "encoded (base64, hex, percent)",
-            base64.b64encode(("sk-proj-" + _tok("enc3", 48, _URLSAFE)).encode()).decode(),
+            base64.b64encode(("sk-proj-" + token("enc3", 48, URLSAFE)).encode()).decode(),
         ),
         ("enc-hex-1", "encoded (base64, hex, percent)", plain.encode().hex()),
         (
@@ -473,14 +463,14 @@ def world_secrets(make: SecretMaker) -> list[Item]:
         "uni-sec-7",
         "unicode tricks on secrets",
         "{s}",
-        "".join(chr(0xE0000 + ord(c)) for c in "api_key=" + _tok("tag-key", 32)),
+        "".join(chr(0xE0000 + ord(c)) for c in "api_key=" + token("tag-key", 32)),
     )
     add("uni-sec-8", "unicode tricks on secrets", "{s}", "код подтверждения: ٤٩٣٨١٧")
     add(
         "uni-sec-9",
         "unicode tricks on secrets",
         "{s}",
-        "AKIA\u200d" + _tok("uni-aws", 16, _B64[:26] + "234567"),
+        "AKIA\u200d" + token("uni-aws", 16, B64[:26] + "234567"),
     )
     add(
         "late-sec-1",
@@ -508,7 +498,7 @@ def world_secrets(make: SecretMaker) -> list[Item]:
     )
     # The same secret twice: redaction must cut every occurrence.
     add("rep-1", "repeated secrets", "pwd={s}; again: {s}", "R3peat!me")
-    add("rep-2", "repeated secrets", "token: {s}\nbackup copy {s}", _tok("rep-2", 40))
+    add("rep-2", "repeated secrets", "token: {s}\nbackup copy {s}", token("rep-2", 40))
     return items
 
 

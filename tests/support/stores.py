@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+import pytest
 from langgraph.store.base import BaseStore, GetOp, Op, PutOp, Result, SearchOp
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
@@ -47,6 +48,20 @@ def close_store(store: BaseStore) -> None:
     """Release what `make_local_store` opened (only the SQLite connection needs it)."""
     if isinstance(store, SqliteStore):
         store.conn.close()
+
+
+def param_store(request: pytest.FixtureRequest, folder: Path) -> Iterator[BaseStore]:
+    """The body of a store fixture parametrised by backend name: the store, closed after.
+
+    `postgres` is the session's `pg_store` fixture; any other name is built under `folder`
+    by `make_local_store`. Use it as `yield from param_store(request, tmp_path)`.
+    """
+    if request.param == "postgres":
+        yield request.getfixturevalue("pg_store")
+        return
+    built = make_local_store(request.param, folder)
+    yield built
+    close_store(built)
 
 
 def _rows(items: Iterable[Any]) -> list[Row]:

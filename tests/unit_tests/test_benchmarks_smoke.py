@@ -17,8 +17,8 @@ import pytest
 
 from benchmarks import bench_cache, bench_dispatch, bench_recall
 from benchmarks.__main__ import main
+from benchmarks._cache_blocks import common_prefix
 from benchmarks._timing import flatten, fmt_bytes, fmt_ratio, fmt_seconds, paired_medians, ratio
-from benchmarks.bench_cache import common_prefix
 from benchmarks.compare import compare
 from tests.support.benches import check_goals, finite_positive
 

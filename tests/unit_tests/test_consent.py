@@ -13,7 +13,7 @@ import pytest
 from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.graph import END, START, MessagesState, StateGraph
+from langgraph.graph import START, MessagesState, StateGraph
 from langgraph.prebuilt import ToolNode
 from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
@@ -25,6 +25,7 @@ from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.middleware import ContextChefMiddleware
 from langchain_contextchef.render import parse_memory_block
 from langchain_contextchef.tools import default_resolver, handle_tool, make_tools
+from tests.support.graphs import tool_loop
 from tests.support.models import RecordingModel, text_of, tool_call
 
 DECISIONS: list[tuple[str, Any, str | None]] = [
@@ -43,21 +44,7 @@ def state_graph(
 ) -> Any:
     resolver = default_resolver(config)
     tools = make_tools(mode=mode, allowed_keys=None, resolver=resolver)  # type: ignore[arg-type]
-
-    def call_model(state: MessagesState) -> dict[str, list[BaseMessage]]:
-        return {"messages": [model.invoke(state["messages"])]}
-
-    def route(state: MessagesState) -> str:
-        last = state["messages"][-1]
-        return "tools" if isinstance(last, AIMessage) and last.tool_calls else END
-
-    graph = StateGraph(MessagesState)
-    graph.add_node("model", call_model)
-    graph.add_node("tools", ToolNode(tools))
-    graph.add_edge(START, "model")
-    graph.add_conditional_edges("model", route, ["tools", END])
-    graph.add_edge("tools", "model")
-    return graph.compile(store=store, checkpointer=InMemorySaver())
+    return tool_loop(model, tools, store, InMemorySaver())
 
 
 @pytest.mark.parametrize(("name", "resume", "expected"), DECISIONS, ids=[d[0] for d in DECISIONS])

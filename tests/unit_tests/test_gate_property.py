@@ -10,7 +10,6 @@ repeatable.
 from __future__ import annotations
 
 import base64
-import hashlib
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -21,35 +20,7 @@ from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import Memory, MemoryConfig
 from langchain_contextchef.gate import WriteGate
-
-_ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
-_B64 = _ALNUM + "+/"
-_URLSAFE = _ALNUM + "-_"
-_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567"
-_DIGITS = "0123456789"
-
-
-def _tok(seed: int, size: int, alphabet: str) -> str:
-    out: list[str] = []
-    counter = 0
-    while len(out) < size:
-        digest = hashlib.sha256(f"{seed}:{counter}".encode()).digest()
-        out.extend(alphabet[b % len(alphabet)] for b in digest)
-        counter += 1
-    return "".join(out[:size])
-
-
-def _luhn(partial: str) -> str:
-    for check in _DIGITS:
-        digits = partial + check
-        total = sum(
-            (int(c) * 2 - 9 if int(c) * 2 > 9 else int(c) * 2) if i % 2 else int(c)
-            for i, c in enumerate(reversed(digits))
-        )
-        if total % 10 == 0:
-            return digits
-    raise AssertionError("unreachable")
-
+from tests.support.tokens import ALNUM, B64, BASE32, DIGITS, URLSAFE, luhn_complete, token
 
 # Each format: seed -> (the secret, the text that carries it). The carrying text is what a
 # model would write: a bare named key, or a label and a value.
@@ -58,7 +29,7 @@ Format = Callable[[int], tuple[str, str]]
 
 def _named(prefix: str, size: int, alphabet: str) -> Format:
     def make(seed: int) -> tuple[str, str]:
-        secret = prefix + _tok(seed, size, alphabet)
+        secret = prefix + token(seed, size, alphabet)
         return secret, secret
 
     return make
@@ -73,29 +44,29 @@ def _labelled(label: str, make_secret: Callable[[int], str]) -> Format:
 
 
 def _password(seed: int) -> str:
-    return _tok(seed, 6, _ALNUM) + "!" + _tok(seed + 1, 3, _DIGITS)
+    return token(seed, 6, ALNUM) + "!" + token(seed + 1, 3, DIGITS)
 
 
 def _code(seed: int) -> str:
-    return _tok(seed, 6, _DIGITS)
+    return token(seed, 6, DIGITS)
 
 
 def _card(seed: int) -> str:
-    digits = _luhn("4" + _tok(seed, 14, _DIGITS))
+    digits = luhn_complete("4" + token(seed, 14, DIGITS))
     return " ".join(digits[i : i + 4] for i in range(0, 16, 4))
 
 
 FORMATS: dict[str, Format] = {
-    "openai": _named("sk-proj-", 48, _URLSAFE),
-    "anthropic": _named("sk-ant-api03-", 80, _URLSAFE),
-    "github": _named("ghp_", 36, _ALNUM),
-    "gitlab": _named("glpat-", 20, _URLSAFE),
-    "aws_id": _named("AKIA", 16, _UPPER),
-    "stripe": _named("sk_live_", 24, _ALNUM),
-    "google": _named("AIza", 35, _URLSAFE),
-    "slack": _named("xoxb-", 40, _ALNUM),
-    "huggingface": _named("hf_", 34, _ALNUM),
-    "aws_secret_bare": _named("", 40, _B64),
+    "openai": _named("sk-proj-", 48, URLSAFE),
+    "anthropic": _named("sk-ant-api03-", 80, URLSAFE),
+    "github": _named("ghp_", 36, ALNUM),
+    "gitlab": _named("glpat-", 20, URLSAFE),
+    "aws_id": _named("AKIA", 16, BASE32),
+    "stripe": _named("sk_live_", 24, ALNUM),
+    "google": _named("AIza", 35, URLSAFE),
+    "slack": _named("xoxb-", 40, ALNUM),
+    "huggingface": _named("hf_", 34, ALNUM),
+    "aws_secret_bare": _named("", 40, B64),
     "password_en": _labelled("password: ", _password),
     "password_es": _labelled("contraseña: ", _password),
     "password_de": _labelled("Das Passwort ist ", _password),
@@ -108,7 +79,7 @@ FORMATS: dict[str, Format] = {
     "otp_fr": _labelled("code de vérification : ", _code),
     "otp_ko": _labelled("인증번호 ", _code),
     "card": _labelled("card ", _card),
-    "api_key_field": _labelled("api_key = ", lambda seed: _tok(seed, 32, _ALNUM)),
+    "api_key_field": _labelled("api_key = ", lambda seed: token(seed, 32, ALNUM)),
 }
 
 

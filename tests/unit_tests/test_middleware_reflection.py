@@ -5,51 +5,35 @@ from __future__ import annotations
 from typing import Any
 
 from langchain.agents import create_agent
-from langchain_core.language_models import BaseChatModel
 from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
-from langchain_core.messages import AIMessage, BaseMessage
-from langchain_core.outputs import ChatGeneration, ChatResult
-from langchain_core.runnables import RunnableLambda
+from langchain_core.messages import AIMessage
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, ContextChefMiddleware
 from langchain_contextchef.reflection import MemoryReflector, ReflectionCandidate, ReflectionResult
+from tests.support.suites.reflection import make
 
-
-class ReflectionModel(BaseChatModel):
-    """Structured output: proposes the package manager the user stated, plus a secret."""
-
-    @property
-    def _llm_type(self) -> str:
-        return "fake-reflection"
-
-    def _generate(self, messages: list[BaseMessage], *args: Any, **kwargs: Any) -> ChatResult:
-        return ChatResult(generations=[ChatGeneration(message=AIMessage(""))])
-
-    def with_structured_output(self, schema: Any, **kwargs: Any) -> Any:
-        def answer(messages: list[BaseMessage]) -> ReflectionResult:
-            return ReflectionResult(
-                candidates=[
-                    ReflectionCandidate(
-                        key="package-manager",
-                        value="pnpm",
-                        type="preference",
-                        description="Which package manager to use",
-                        evidence="I always use pnpm",
-                        confidence=0.95,
-                    ),
-                    ReflectionCandidate(
-                        key="token",
-                        value="ghp_Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1Ji0Hg9Fe8Dc7B",
-                        type="fact",
-                        description="A token",
-                        evidence="I always use pnpm",
-                        confidence=0.95,
-                    ),
-                ]
-            )
-
-        return RunnableLambda(answer)
+# Structured output: the package manager the user stated, plus a secret the gate refuses.
+ANSWER = ReflectionResult(
+    candidates=[
+        ReflectionCandidate(
+            key="package-manager",
+            value="pnpm",
+            type="preference",
+            description="Which package manager to use",
+            evidence="I always use pnpm",
+            confidence=0.95,
+        ),
+        ReflectionCandidate(
+            key="token",
+            value="ghp_Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1Ji0Hg9Fe8Dc7B",
+            type="fact",
+            description="A token",
+            evidence="I always use pnpm",
+            confidence=0.95,
+        ),
+    ]
+)
 
 
 class AgentModel(GenericFakeChatModel):
@@ -58,7 +42,7 @@ class AgentModel(GenericFakeChatModel):
 
 
 def _agent(chef: ContextChef, store: InMemoryStore) -> tuple[Any, ContextChefMiddleware]:
-    reflector = MemoryReflector(ReflectionModel(), memory=chef.get_memory)
+    reflector = MemoryReflector(make(ANSWER), memory=chef.get_memory)
     middleware = ContextChefMiddleware(chef, reflector=reflector)
     agent = create_agent(
         AgentModel(messages=iter([AIMessage("Sure."), AIMessage("Sure.")])),

@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
-
 import pytest
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
@@ -13,7 +10,7 @@ from langgraph.store.memory import InMemoryStore
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef._bm25 import bm25f, query_terms
 from langchain_contextchef._text_features import STOPWORDS, FeatureCache, stem, terms
-from langchain_contextchef.entry import MemoryEntry, Provenance
+from langchain_contextchef.entry import Provenance
 from langchain_contextchef.query import conversation_query, query_text
 from langchain_contextchef.selectors import (
     MostRecent,
@@ -24,18 +21,7 @@ from langchain_contextchef.selectors import (
     relevance_scores,
 )
 from tests.support.embeddings import WordHashEmbeddings
-
-T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
-
-
-def entry(key: str, value: str = "v", *, age_days: float = 0, **fields: object) -> MemoryEntry:
-    moment = T0 - timedelta(days=age_days)
-    return MemoryEntry(key=key, value=value, created_at=moment, updated_at=moment, **fields)  # type: ignore[arg-type]
-
-
-def keys(entries: Sequence[MemoryEntry]) -> list[str]:
-    return [e.key for e in entries]
-
+from tests.support.entries import T0, entry, keys
 
 # ---- stemming, stop words, tokens -------------------------------------------------------------
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta, timezone
+from collections.abc import Iterable
+from datetime import timedelta
 
 import pytest
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
@@ -24,18 +24,7 @@ from langchain_contextchef.selectors import (
     keyword_scores,
 )
 from tests.support.embeddings import WordHashEmbeddings
-
-T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
-
-
-def entry(key: str, value: str = "v", *, age_days: float = 0, **fields: object) -> MemoryEntry:
-    moment = T0 - timedelta(days=age_days)
-    return MemoryEntry(key=key, value=value, created_at=moment, updated_at=moment, **fields)  # type: ignore[arg-type]
-
-
-def keys(entries: Sequence[MemoryEntry]) -> list[str]:
-    return [e.key for e in entries]
-
+from tests.support.entries import T0, entry, keys
 
 # ---- plain orderings --------------------------------------------------------------------------
 

@@ -27,15 +27,12 @@ from langgraph.store.base import (
     SearchOp,
 )
 
-from tests.support.stores import LOCAL_BACKENDS, make_local_store
+from tests.support.stores import LOCAL_BACKENDS, make_local_store, param_store
 
 
 @pytest.fixture(params=LOCAL_BACKENDS)
 def st(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseStore]:
-    built = make_local_store(request.param, tmp_path)
-    yield built
-    if request.param == "sqlite":
-        built.conn.close()
+    yield from param_store(request, tmp_path)
 
 
 @pytest.fixture(params=LOCAL_BACKENDS)

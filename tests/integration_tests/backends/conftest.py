@@ -15,7 +15,7 @@ import pytest
 from langgraph.store.base import BaseStore
 
 from langchain_contextchef.store import FileSystemStore
-from tests.support.stores import close_store, make_local_store
+from tests.support.stores import close_store, make_local_store, param_store
 
 SERVER_AND_FILE_BACKENDS = ["sqlite", "filesystem", "postgres"]
 FILE_BACKENDS = ["sqlite", "filesystem"]
@@ -24,20 +24,13 @@ FILE_BACKENDS = ["sqlite", "filesystem"]
 @pytest.fixture(params=SERVER_AND_FILE_BACKENDS)
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseStore]:
     """SQLite (a file), the file system and PostgreSQL in turn."""
-    if request.param == "postgres":
-        yield request.getfixturevalue("pg_store")
-        return
-    built = make_local_store(request.param, tmp_path)
-    yield built
-    close_store(built)
+    yield from param_store(request, tmp_path)
 
 
 @pytest.fixture(params=FILE_BACKENDS)
 def local_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[BaseStore]:
     """The server-less backends other than `InMemoryStore`: SQLite and the file system."""
-    built = make_local_store(request.param, tmp_path)
-    yield built
-    close_store(built)
+    yield from param_store(request, tmp_path)
 
 
 @pytest.fixture
