@@ -13,7 +13,7 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.memory import MEMORY_NAMESPACE
+from langchain_contextchef.memory import MEMORY_NAMESPACE, clear_cache
 from langchain_contextchef.store import FileSystemStore
 
 STORE_KINDS = ("memory", "filesystem", "sqlite")
@@ -86,10 +86,12 @@ def fill(
     """Write entries `start..stop-1` straight into a memory namespace, in batches.
 
     This bypasses the package (no stamp advances), as data written before a process starts
-    would: a process's first compile of the scope reads it whole either way."""
+    would; the process's cache of the store is cleared afterwards, as `clear_cache` asks of
+    any write by other means, so the next compile reads the scope whole either way."""
     for low in range(start, stop, chunk):
         ops = [
             PutOp(namespace, e.key, e.to_stored(), index=["value"])
             for e in (entry(i) for i in range(low, min(stop, low + chunk)))
         ]
         store.batch(ops)
+    clear_cache(store)
