@@ -87,6 +87,7 @@ def select(
             turn=turn,
             now=now,
             relevance=relevance,
+            entry_data=slot.derived if (slot := ctx.slot()) is not None else None,
         )
         chosen = list(selector.select(list(visible), context))
     else:
