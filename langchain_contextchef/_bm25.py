@@ -84,11 +84,13 @@ def bm25f(
         lengths = entry.lengths
         for f in range(n_fields):
             length_sums[f] += lengths[f]
+        # Most entries share no term with the query: test that without building a set.
+        if wanted.isdisjoint(entry.vocabulary):
+            continue
         found = wanted & entry.vocabulary
-        if found:
-            matched.append((index, found))
-            for term in found:
-                frequency[term] += 1
+        matched.append((index, found))
+        for term in found:
+            frequency[term] += 1
     if not matched:
         return {}, 0.0
     averages = [max(s / total, 1e-9) for s in length_sums]

@@ -8,11 +8,12 @@ newer near-duplicate ahead of the older fact it replaces.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
 
 from langchain_contextchef._bm25 import BM25Params, bm25f, query_terms
 from langchain_contextchef._selection import Fusion, SelectionContext, newest_first
-from langchain_contextchef._text_features import FeatureCache, default_cache
+from langchain_contextchef._text_features import EntryFeatures, FeatureCache, default_cache
 from langchain_contextchef.entry import MemoryEntry
 
 __all__ = ["fallback_order", "keyword_scores", "prefer_newer", "relevance_scores"]
@@ -22,17 +23,41 @@ def _cache_of(cache: FeatureCache | None) -> FeatureCache:
     return cache if cache is not None else default_cache()
 
 
+EntryData = Callable[[MemoryEntry], dict[Any, Any]]
+
+
+def _features(
+    entries: Sequence[MemoryEntry], store: FeatureCache, entry_data: EntryData | None
+) -> list[EntryFeatures]:
+    """Each entry's features; with `entry_data`, kept with the entry version (no cache lookup).
+
+    A miss goes through `store`, so the cache's vocabulary (used to expand query terms)
+    learns the entry's words as before.
+    """
+    if entry_data is None:
+        return [store.get(e) for e in entries]
+    out: list[EntryFeatures] = []
+    for entry in entries:
+        held = entry_data(entry)
+        found = held.get(store)
+        if found is None:
+            found = held[store] = store.get(entry)
+        out.append(found)
+    return out
+
+
 def _keyword(
     entries: Sequence[MemoryEntry],
     queries: Sequence[tuple[str, float]],
     cache: FeatureCache | None,
     params: BM25Params,
+    entry_data: EntryData | None = None,
 ) -> dict[str, float]:
     weights = query_terms(queries)
     if not weights:
         return {}
     store = _cache_of(cache)
-    features = [store.get(e) for e in entries]
+    features = _features(entries, store, entry_data)
     raw, ceiling = bm25f(features, store.expand(weights), params)
     if ceiling <= 0:
         return {}
@@ -139,7 +164,7 @@ def relevance_scores(
         ```
     """
     queries = context.weighted_query()
-    keyword = _keyword(entries, queries, cache, BM25Params()) if queries else {}
+    keyword = _keyword(entries, queries, cache, BM25Params(), context.entry_data) if queries else {}
     if context.relevance is None:
         return keyword
     present = {e.key for e in entries}
@@ -182,7 +207,11 @@ def _subject(vocabulary: frozenset[str]) -> frozenset[str]:
 
 
 def prefer_newer(
-    ranked: list[MemoryEntry], window: int, threshold: float, cache: FeatureCache | None
+    ranked: list[MemoryEntry],
+    window: int,
+    threshold: float,
+    cache: FeatureCache | None,
+    entry_data: EntryData | None = None,
 ) -> list[MemoryEntry]:
     """Give the slot of an older entry to a newer near-duplicate ranked below it.
 
@@ -195,8 +224,7 @@ def prefer_newer(
     top = ranked[:window]
     if len(top) < 2:
         return ranked
-    store = _cache_of(cache)
-    subjects = [_subject(store.get(e).vocabulary) for e in top]
+    subjects = [_subject(f.vocabulary) for f in _features(top, _cache_of(cache), entry_data)]
     order = list(range(len(top)))  # positions into `top`, in ranked order
     for position in range(len(order)):
         older = top[order[position]]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Literal, TypeAlias
+from typing import Any, Literal, TypeAlias
 
 from langchain_contextchef.budget import approximate_tokens
 from langchain_contextchef.entry import MemoryEntry
@@ -33,6 +33,9 @@ class SelectionContext:
         queries: The query as weighted `(text, weight)` parts, most important first (see
             `langchain_contextchef.query.conversation_query`); empty means `query` alone,
             with weight 1.
+        entry_data: Where a selector may keep what it derives from an entry (tokens,
+            vectors) while that entry is unchanged: a dict per entry version, dropped when
+            the entry changes. A compile passes its scope's cache; `None` keeps nothing.
     """
 
     query: str = ""
@@ -42,6 +45,7 @@ class SelectionContext:
     now: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     relevance: Mapping[str, float] | None = None
     queries: Sequence[tuple[str, float]] = ()
+    entry_data: Callable[[MemoryEntry], dict[Any, Any]] | None = None
 
     def weighted_query(self) -> tuple[tuple[str, float], ...]:
         """The query parts to match: `queries`, or `query` with weight 1 when there are none."""

@@ -44,6 +44,7 @@ from langchain_core.messages.utils import count_tokens_approximately
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from langchain_contextchef._fit import PrefixGuess, largest_fit, largest_fit_near
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.errors import ContextBudgetExceeded
 
@@ -374,26 +375,6 @@ class FittedMemory:
     tokens: int = 0
 
 
-def _largest_fit(size: int, fits: Callable[[int], bool]) -> int:
-    """The largest n in [0, size] with fits(n), assuming fits is (nearly) monotone.
-
-    Probes 1, 2, 4, ... then bisects, so a 10,000-entry memory costs a few renders.
-    """
-    if size == 0 or not fits(1):
-        return 0
-    low, high = 1, 2
-    while high <= size and fits(high):
-        low, high = high, high * 2
-    high = min(high, size + 1)  # high is known not to fit (or past the end)
-    while high - low > 1:
-        middle = (low + high) // 2
-        if fits(middle):
-            low = middle
-        else:
-            high = middle
-    return low
-
-
 def fit_memory(
     selected: Sequence[MemoryEntry],
     unselected: Sequence[MemoryEntry],
@@ -403,6 +384,8 @@ def fit_memory(
     count: Callable[[str], int],
     index_mode: bool,
     index_share: float | None = None,
+    entry_tokens: Callable[[MemoryEntry], int] | None = None,
+    row_tokens: Callable[[MemoryEntry], int] | None = None,
 ) -> FittedMemory:
     """Choose what the memory block shows so that it fits `budget` tokens.
 
@@ -423,6 +406,10 @@ def fit_memory(
         index_mode: Whether entries that are not shown in full get index rows.
         index_share: In index mode, the share of the budget kept for index rows, in [0, 1)
             (`None` or 0: full entries first, rows in what is left).
+        entry_tokens: About how many tokens an entry adds to the block when shown in full
+            (its rendered text with the separator that follows it); only guides the search,
+            which measures the real block. `None`: counted on a block of that entry alone.
+        row_tokens: The same for an entry's index row.
 
     Returns:
         What to show, and the block.
@@ -475,17 +462,36 @@ def fit_memory(
             sizes[(n_full, n_index)] = count(render(selected[:n_full], rows, unlisted))
         return sizes[(n_full, n_index)]
 
+    full_cost = entry_tokens or (lambda e: count(render([e], [], 0)))
+    row_cost = row_tokens or (lambda e: count(render([], [e], 0)))
+
+    def fit_prefix(
+        pool: Sequence[MemoryEntry],
+        cost: Callable[[MemoryEntry], int],
+        real: Callable[[int], int],
+        cap: int,
+    ) -> int:
+        # Guess from per-entry counts, learn the drift from one real count, then confirm
+        # on real blocks around the guess (see `_fit`).
+        guess = PrefixGuess(lambda i: cost(pool[i]), len(pool), real(0))
+        start = guess.largest_within(cap)
+        if start:
+            guess.learn(start, real(start))
+            start = guess.largest_within(cap)
+        return largest_fit_near(len(pool), lambda n: real(n) <= cap, start)
+
     share = float(index_share or 0.0) if index_mode else 0.0
     full_cap = budget - int(budget * share)
-    n_full = _largest_fit(len(selected), lambda n: size_of(n, 0) <= full_cap)
+    n_full = fit_prefix(selected, full_cost, lambda n: size_of(n, 0), full_cap)
     n_index = 0
     if index_mode:
-        n_index = _largest_fit(len(rows_after(n_full)), lambda n: size_of(n_full, n) <= budget)
-        if share and n_index == len(rows_after(n_full)) and n_full < len(selected):
+        rows = rows_after(n_full)
+        n_index = fit_prefix(rows, row_cost, lambda n: size_of(n_full, n), budget)
+        if share and n_index == len(rows) and n_full < len(selected):
             # Every remaining entry is listed and budget is left: show more of them in full
             # (each moves from a row to a full entry; all the rest stay listed).
             base = n_full
-            extra = _largest_fit(
+            extra = largest_fit(
                 len(selected) - base,
                 lambda k: size_of(base + k, len(rows_after(base + k))) <= budget,
             )
@@ -495,7 +501,9 @@ def fit_memory(
     index = rows_after(n_full)[:n_index]
     unlisted = total - n_full - n_index
     block = render(full, index, unlisted)
-    tokens = count(block) if block else 0
+    # The chosen block was measured while fitting (the render is deterministic).
+    measured = sizes.get((n_full, n_index))
+    tokens = 0 if not block else measured if measured is not None else count(block)
     if tokens > budget:  # even the header and notices do not fit: show nothing
         return FittedMemory([], [], total, "", 0)
     return FittedMemory(full, index, unlisted, block, tokens)

@@ -28,6 +28,7 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
+from langchain_contextchef._entry_tokens import entry_counters
 from langchain_contextchef._literals import (
     DynamicStatePlacement,
     MemoryPlacement,
@@ -270,6 +271,9 @@ def fit_block(
             turn=read.turn,
         )
 
+    entry_tokens, row_tokens = entry_counters(
+        ctx.slot() if budget is not None else None, ctx.config.memory_format, count, read.turn
+    )
     fitted = fit_memory(
         read.selected,
         read.unselected,
@@ -278,6 +282,8 @@ def fit_block(
         count=count,
         index_mode=index_mode,
         index_share=ctx.config.recall_index_share,
+        entry_tokens=entry_tokens,
+        row_tokens=row_tokens,
     )
     shown = {e.key for e in fitted.full} | {e.key for e in fitted.index}
     omitted = {k: why for k, why in read.omitted.items() if k not in shown}

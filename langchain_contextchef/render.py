@@ -141,6 +141,17 @@ def _custom_entry(renderer: EntryRenderer, entry: MemoryEntry) -> str:
     return text
 
 
+def entry_text(
+    entry: MemoryEntry,
+    memory_format: MemoryFormat | EntryRenderer = "compact",
+    turn: int | None = None,
+) -> str:
+    """The text one entry takes inside `<memory>`, as `render_memory_block` writes it."""
+    if callable(memory_format):
+        return _custom_entry(memory_format, entry)
+    return _render_entry(entry, memory_format, turn)
+
+
 def render_memory_block(
     entries: Sequence[MemoryEntry],
     *,

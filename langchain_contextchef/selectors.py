@@ -369,7 +369,7 @@ class Relevant(MemorySelector):
         kept = [e for e in entries if scores.get(e.key, 0.0) > self.min_score]
         # Creation order breaks ties (sorted is stable), so the order is backend-independent.
         kept.sort(key=lambda e: -scores[e.key])
-        kept = prefer_newer(kept, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache)
+        kept = prefer_newer(kept, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache, context.entry_data)
         if self.fill and context.token_budget is not None:
             chosen = {e.key for e in kept}
             rest = [e for e in entries if e.key not in chosen]
@@ -515,5 +515,5 @@ class Rerank(MemorySelector):
         if self.min_score is not None:
             floor = self.min_score
             ranked = [e for e in ranked if scores[e.key] > floor]
-        ranked = prefer_newer(ranked, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache)
+        ranked = prefer_newer(ranked, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache, context.entry_data)
         return _cut(ranked, self.limit)

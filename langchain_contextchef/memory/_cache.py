@@ -24,6 +24,7 @@ Example:
 
 from __future__ import annotations
 
+import bisect
 import sys
 import threading
 import time
@@ -31,6 +32,7 @@ import weakref
 from collections import OrderedDict, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, TypeVar, cast
 
 from langchain_contextchef.entry import MemoryEntry
@@ -63,9 +65,17 @@ def entry_size(entry: MemoryEntry) -> int:
     return size
 
 
+def _order(entry: MemoryEntry) -> tuple[datetime, str]:
+    return entry.created_at, entry.key
+
+
 @dataclass(eq=False)
 class ScopeSlot:
     """One scope's entries as of `token`; `token is None` means nothing trustworthy is held.
+
+    The entries are also kept in creation order (key as tiebreak) and the ones that can
+    expire apart, both updated per change (a bisect and one list copy for a one-entry
+    change, no sort of the whole scope).
 
     Attributes:
         token: The stamp the entries reflect, or `None`.
@@ -73,7 +83,7 @@ class ScopeSlot:
         damaged: Keys whose stored data cannot be read.
         size: Estimated bytes the entries hold.
         extra: Per-entry derived data callers may keep while the entry is unchanged (for
-            example rendered text), by key; dropped with the entry.
+            example rendered text), by key; dropped with the entry. Read it with `derived`.
     """
 
     token: Token | None = None
@@ -83,14 +93,41 @@ class ScopeSlot:
     extra: dict[str, Any] = field(default_factory=dict)
     checked_at: float = 0.0
     fills: int = 0  # how many whole reads filled the slot (see `reset`)
-    _ordered: list[MemoryEntry] | None = field(default=None, repr=False)
+    _ordered: list[MemoryEntry] = field(default_factory=list, repr=False)
+    _order_keys: list[tuple[datetime, str]] = field(default_factory=list, repr=False)
+    # Whether `_ordered` was handed out: a caller may hold it, so the next change copies it.
+    _shared: bool = field(default=False, repr=False)
+    _expiring: dict[str, MemoryEntry] = field(default_factory=dict, repr=False)
+    _expiring_list: list[MemoryEntry] | None = field(default=None, repr=False)
     _memo: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
 
     def ordered(self) -> list[MemoryEntry]:
-        """The entries in creation order (key as tiebreak); built once per change."""
-        if self._ordered is None:
-            self._ordered = sorted(self.entries.values(), key=lambda e: (e.created_at, e.key))
+        """The entries in creation order (key as tiebreak); the same list until a change.
+
+        Callers must not modify it (it is shared until the slot changes).
+        """
+        self._shared = True
         return self._ordered
+
+    def expiring(self) -> list[MemoryEntry]:
+        """The entries that can expire (`MemoryEntry.can_expire`), in creation order."""
+        if self._expiring_list is None:
+            self._expiring_list = sorted(self._expiring.values(), key=_order)
+        return self._expiring_list
+
+    def derived(self, entry: MemoryEntry) -> dict[Any, Any]:
+        """The derived data kept for `entry` while it is the slot's version of its key.
+
+        An entry the slot does not hold (or holds in another version) gets a fresh dict that
+        is not kept, so data derived from it can never be served for another version.
+        """
+        held = self.extra.get(entry.key)
+        if held is not None and held[0] is entry:
+            return held[1]  # type: ignore[no-any-return]
+        data: dict[Any, Any] = {}
+        if self.entries.get(entry.key) is entry:
+            self.extra[entry.key] = (entry, data)
+        return data
 
     def due_for_check(self) -> bool:
         """Whether to look for writes that bypassed the package now.
@@ -108,8 +145,8 @@ class ScopeSlot:
     def remember(self, name: str, key: Any, compute: Callable[[], T]) -> T:
         """What `compute` gives for the entries as they are and `key`, computed once.
 
-        Derived results (the entries that can expire, a selection, a fitted block) are kept
-        until the entries change or `key` differs, so an unchanged scope costs no O(n) work.
+        Derived results (a selection, a fitted block) are kept until the entries change or
+        `key` differs, so an unchanged scope costs no O(n) work.
         """
         held = self._memo.get(name)
         if held is not None and held[0] == key:
@@ -118,28 +155,56 @@ class ScopeSlot:
         self._memo[name] = (key, value)
         return value
 
-    def _changed(self) -> None:
-        self._ordered = None
-        self._memo.clear()
+    def _writable(self) -> None:
+        if self._shared:
+            self._ordered = list(self._ordered)
+            self._shared = False
+
+    def _unorder(self, entry: MemoryEntry) -> None:
+        self._writable()
+        at = bisect.bisect_left(self._order_keys, _order(entry))
+        del self._ordered[at], self._order_keys[at]
+        if self._expiring.pop(entry.key, None) is not None:
+            self._expiring_list = None
+
+    def _reorder(self, entry: MemoryEntry) -> None:
+        self._writable()
+        order = _order(entry)
+        at = bisect.bisect_left(self._order_keys, order)
+        self._ordered.insert(at, entry)
+        self._order_keys.insert(at, order)
+        if entry.can_expire:
+            self._expiring[entry.key] = entry
+            self._expiring_list = None
 
     def reset(self, token: Token | None, entries: list[MemoryEntry], damaged: list[str]) -> None:
         """Replace everything held with a full read of the scope at `token`."""
+        self._load(token, entries, damaged)
+        self.fills += 1
+        _REGISTRY.resized()
+
+    def _load(self, token: Token | None, entries: list[MemoryEntry], damaged: list[str]) -> None:
         self.entries = {e.key: e for e in entries}
         self.damaged = set(damaged)
         self.extra = {}
-        self._changed()
+        self._memo.clear()
+        self._ordered = sorted(self.entries.values(), key=_order)
+        self._order_keys = [_order(e) for e in self._ordered]
+        self._shared = False
+        self._expiring = {e.key: e for e in self._ordered if e.can_expire}
+        self._expiring_list = None
         self.size = sum(map(entry_size, entries))
         self.token = token
-        self.fills += 1
-        _REGISTRY.resized()
 
     def put(self, entry: MemoryEntry) -> None:
         """Hold `entry` (a new version replaces the old one and its derived data)."""
         old = self.entries.get(entry.key)
         if old is not None:
             self.size -= entry_size(old)
+            self._unorder(old)
         self.entries[entry.key] = entry
-        self._changed()
+        self._reorder(entry)
+        self._memo.clear()
         self.extra.pop(entry.key, None)
         self.damaged.discard(entry.key)
         self.size += entry_size(entry)
@@ -149,7 +214,8 @@ class ScopeSlot:
         old = self.entries.pop(key, None)
         if old is not None:
             self.size -= entry_size(old)
-        self._changed()
+            self._unorder(old)
+        self._memo.clear()
         self.extra.pop(key, None)
         if damaged:
             self.damaged.add(key)
@@ -158,12 +224,7 @@ class ScopeSlot:
 
     def invalidate(self) -> None:
         """Trust nothing held: the next compile reads the whole scope."""
-        self.token = None
-        self.entries = {}
-        self.damaged = set()
-        self.extra = {}
-        self.size = 0
-        self._changed()
+        self._load(None, [], [])
 
 
 class _Registry:

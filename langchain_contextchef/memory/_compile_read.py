@@ -87,6 +87,7 @@ def select(
             turn=turn,
             now=now,
             relevance=relevance,
+            entry_data=slot.derived if (slot := ctx.slot()) is not None else None,
         )
         chosen = list(selector.select(list(visible), context))
     else:
@@ -201,11 +202,9 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None, marker: str | None
     now = ctx.now()
     fresh = slot is not None and entries is slot.ordered()
     # Only entries with an expiry can expire, unless retention ages every entry by its type;
-    # which ones can is kept while nothing changes.
+    # the slot keeps which ones can up to date per change.
     expiring = (
-        slot.remember("expiring", None, lambda: [e for e in entries if e.can_expire])
-        if slot is not None and fresh and ctx.config.retention is None
-        else entries
+        slot.expiring() if slot is not None and fresh and ctx.config.retention is None else entries
     )
     expired = [e for e in expiring if _retention.due(ctx, e, turn=turn, now=now)]
     if ctx.config.on_memory_expired is not None:

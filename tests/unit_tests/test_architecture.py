@@ -46,6 +46,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "gate",
             "_gate",
             "budget",
+            "_fit",
             "selectors",
             "render",
             "_render",
@@ -65,7 +66,10 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
     ),
     ("plans", ("_locks", "_plan", "encryption")),
     ("memory engine", ("memory",)),
-    ("layout and tools", ("splice", "compile", "tools", "reflection", "interop")),
+    (
+        "layout and tools",
+        ("splice", "compile", "_entry_tokens", "tools", "reflection", "interop"),
+    ),
     ("facade", ("prompt", "chef")),
     (
         "integrations",

@@ -413,3 +413,39 @@ def test_prefix_vocabulary_follows_evictions() -> None:
     for i in range(100):  # push the rare entry out
         cache.get(entry(f"k{i}", f"filler words {i}"))
     assert "physiotherapi" not in cache.expand({"physio": 1.0})
+
+
+def test_a_compile_keeps_features_with_the_scope_while_each_entry_is_unchanged() -> None:
+    # A feature cache too small for the scope evicts on every pass; the compile's scope cache
+    # still holds each entry's features, so only a changed entry is tokenised again.
+    cache = FeatureCache(max_bytes=3_000)
+    store = InMemoryStore()
+    chef = ContextChef(
+        store=store, memory=MemoryConfig(selector=Relevant(cache=cache), token_budget=2_000)
+    )
+    memory = chef.get_memory()
+    for i in range(40):
+        memory.set(f"k{i}", f"subject{i} item{i} details")
+    chef.compile([HumanMessage("subject3")])
+    first = cache.tokenisations
+    assert first >= 40
+    for _ in range(3):
+        payload = chef.compile([HumanMessage("the subject7 details")])
+    assert cache.tokenisations == first
+    assert payload.meta.injected_keys[0] == "k7"
+    memory.set("k7", "rewritten: nothing in common")
+    payload = chef.compile([HumanMessage("rewritten")])
+    assert cache.tokenisations == first + 1  # only the rewritten entry
+    assert payload.meta.injected_keys[0] == "k7"
+
+
+def test_scores_with_kept_features_equal_scores_without() -> None:
+    entries = [entry(f"k{i}", f"words for entry {i} about allergies {i % 3}") for i in range(30)]
+    kept: dict[str, dict[object, object]] = {}
+    context = SelectionContext(
+        query="allergic entry 4", entry_data=lambda e: kept.setdefault(e.key, {})
+    )
+    first = relevance_scores(entries, context)
+    again = relevance_scores(entries, context)
+    assert first == again == keyword_scores(entries, "allergic entry 4")
+    assert len(kept) == 30 and all(len(v) == 1 for v in kept.values())
