@@ -6,28 +6,17 @@ A mixin, so `Memory` keeps one concern per file: each method is one plan run at 
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from typing import Any
 
-from langchain_contextchef._plan import Plan
 from langchain_contextchef.audit import AuditRecord
 from langchain_contextchef.consent import ConsentDecision, Proposal
 from langchain_contextchef.memory import _audit, _consent, _consent_apply, _retention
 from langchain_contextchef.memory._checks import check_key
-from langchain_contextchef.memory._context import MemoryContext
-from langchain_contextchef.memory.config import COMPILE, DEVELOPER_WRITE, Hooks
+from langchain_contextchef.memory._door import Door
+from langchain_contextchef.memory.config import COMPILE, DEVELOPER_WRITE
 from langchain_contextchef.memory.results import PurgeReport, WriteResult
 
 __all__ = ["PrivacyMethods"]
-
-T = TypeVar("T")
-
-
-class _Door(Protocol):
-    context: MemoryContext
-
-    def run(self, plan: Plan[T], *, fires: Hooks = ()) -> T: ...
-
-    async def arun(self, plan: Plan[T]) -> T: ...
 
 
 def _decision(value: Any, description: Any) -> ConsentDecision:
@@ -46,7 +35,7 @@ def _settled(result: tuple[Proposal, WriteResult]) -> WriteResult:
 class PrivacyMethods:
     """Consent, audit and retention on one scope (mixed into `Memory`)."""
 
-    def proposals(self: _Door) -> list[Proposal]:
+    def proposals(self: Door) -> list[Proposal]:
         """The model writes that wait for a person's approval, oldest first.
 
         Example:
@@ -65,12 +54,12 @@ class PrivacyMethods:
         """
         return self.run(_consent.pending(self.context))
 
-    async def aproposals(self: _Door) -> list[Proposal]:
+    async def aproposals(self: Door) -> list[Proposal]:
         """Async `proposals`."""
         return await self.arun(_consent.pending(self.context))
 
     def approve_proposal(
-        self: _Door, id: str, *, value: str | None = None, description: str | None = None
+        self: Door, id: str, *, value: str | None = None, description: str | None = None
     ) -> WriteResult:
         """Apply a waiting proposal, as proposed or with your `value` (and `description`).
 
@@ -81,13 +70,13 @@ class PrivacyMethods:
         return _settled(self.run(plan, fires=DEVELOPER_WRITE))
 
     async def aapprove_proposal(
-        self: _Door, id: str, *, value: str | None = None, description: str | None = None
+        self: Door, id: str, *, value: str | None = None, description: str | None = None
     ) -> WriteResult:
         """Async `approve_proposal`."""
         plan = _consent_apply.settle(self.context, id, _decision(value, description))
         return _settled(await self.arun(plan))
 
-    def reject_proposal(self: _Door, id: str, *, reason: str | None = None) -> WriteResult:
+    def reject_proposal(self: Door, id: str, *, reason: str | None = None) -> WriteResult:
         """Drop a waiting proposal; nothing is written but the settled proposal and its audit.
 
         Raises:
@@ -96,20 +85,20 @@ class PrivacyMethods:
         plan = _consent_apply.settle(self.context, id, ConsentDecision("reject", reason=reason))
         return _settled(self.run(plan, fires=DEVELOPER_WRITE))
 
-    async def areject_proposal(self: _Door, id: str, *, reason: str | None = None) -> WriteResult:
+    async def areject_proposal(self: Door, id: str, *, reason: str | None = None) -> WriteResult:
         """Async `reject_proposal`."""
         plan = _consent_apply.settle(self.context, id, ConsentDecision("reject", reason=reason))
         return _settled(await self.arun(plan))
 
-    def audit(self: _Door, key: str | None = None) -> list[AuditRecord]:
+    def audit(self: Door, key: str | None = None) -> list[AuditRecord]:
         """The audit trail of this scope (of one key, when given), oldest first."""
         return self.run(_audit.read_audit(self.context, _key(key)))
 
-    async def aaudit(self: _Door, key: str | None = None) -> list[AuditRecord]:
+    async def aaudit(self: Door, key: str | None = None) -> list[AuditRecord]:
         """Async `audit`."""
         return await self.arun(_audit.read_audit(self.context, _key(key)))
 
-    def export_audit(self: _Door, key: str | None = None) -> str:
+    def export_audit(self: Door, key: str | None = None) -> str:
         """The audit trail as JSON lines (one record per line, oldest first).
 
         Example:
@@ -128,7 +117,7 @@ class PrivacyMethods:
         records = self.run(_audit.read_audit(self.context, _key(key)))
         return "".join(record.to_json() + "\n" for record in records)
 
-    def purge(self: _Door) -> PurgeReport:
+    def purge(self: Door) -> PurgeReport:
         """Apply `MemoryConfig.retention` to this scope now, without a compile.
 
         Entries past their type's age leave memory (to history, or erased), and history,
@@ -137,7 +126,7 @@ class PrivacyMethods:
         """
         return self.run(_retention.purge(self.context), fires=COMPILE)
 
-    async def apurge(self: _Door) -> PurgeReport:
+    async def apurge(self: Door) -> PurgeReport:
         """Async `purge`."""
         return await self.arun(_retention.purge(self.context))
 
