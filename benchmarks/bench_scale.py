@@ -26,8 +26,7 @@ in the same store, and compiles them with a 2,000-token memory budget, garbage c
 
 Entries are written straight into the store (fast), then one entry through the package, as
 in any scope the package has written to: that write creates the scope's stamp. (A scope that
-was only ever written behind the package's back has no stamp, and every compile of it reads
-it whole; the README says so.)
+was only ever written behind the package's back gets its stamp at its first compile.)
 
 PostgreSQL rows need a server (`pg` argument, `--pg URI`, or `CONTEXTCHEF_PG_URI`); each
 child gets a scratch database of its own, dropped afterwards.

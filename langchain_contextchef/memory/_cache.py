@@ -303,8 +303,9 @@ def clear_cache(store: Any | None = None) -> None:
     The next compile of each scope reads it whole. Writes through the package keep every
     process's cache in step on their own; call this after changing a store by other means (a
     migration, a raw `store.put` or `store.delete`, a restore of the database), which a
-    cached scope otherwise notices only when the changed item is the newest one at its
-    once-a-second check (FileSystemStore, SQLite, PostgreSQL), or not at all for a delete.
+    cached scope otherwise notices only when the changed item is the newest one at its next
+    check (every second, every n/1,000 seconds for a scope of n > 1,000 entries; FileSystemStore,
+    SQLite, PostgreSQL), or not at all for a delete.
 
     Slots are unlinked, never emptied, so a compile running meanwhile finishes unharmed.
 
