@@ -22,6 +22,7 @@ __all__ = [
     "format_millis",
     "format_minute",
     "quote_key",
+    "unescape",
 ]
 
 # The one character whose presence starts an escape sequence; see the module docstring.
@@ -39,6 +40,25 @@ def _encode_unrepresentable(text: str) -> str:
 def decode(text: str) -> str:
     """Undo the `␛{XXXX}` encoding of an element's text or attribute, once XML has parsed it."""
     return _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
+
+
+def unescape(text: str) -> str:
+    r"""Undo what `escape_text` / `escape_attribute` add beyond XML, once XML has parsed it.
+
+    Use it in the reader of a custom format (`parse_memory_block(..., read_entries=...)`) on
+    every text and attribute it reads, so stored text comes back exactly.
+
+    Example:
+        ```python
+        import xml.etree.ElementTree as ET
+        from langchain_contextchef.render import escape_text, unescape
+
+        stored = "bell \x07 and </memory>"
+        element = ET.fromstring(f"<fact>{escape_text(stored)}</fact>")
+        assert unescape(element.text or "") == stored
+        ```
+    """
+    return decode(text)
 
 
 def escape_text(text: str) -> str:

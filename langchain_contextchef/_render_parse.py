@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from langchain_contextchef._render_escape import decode
@@ -53,6 +54,15 @@ def _find_memory_element(text: str) -> ET.Element:
         "render_memory_block or a message that contains it."
     )
     raise ValueError(msg)
+
+
+def _inner_text(text: str) -> str:
+    start = text.find("<memory>")
+    end = text.find("</memory>", start)
+    if start == -1 or end == -1:
+        msg = "No <memory>...</memory> block found in the text."
+        raise ValueError(msg)
+    return text[start + len("<memory>") : end]
 
 
 def _strip_wrapping(text: str | None, field: str) -> str:
@@ -106,7 +116,9 @@ def _compact(element: ET.Element, key: str) -> ParsedEntry:
     )
 
 
-def parse_memory_block(text: str) -> list[ParsedEntry]:
+def parse_memory_block(
+    text: str, *, read_entries: Callable[[str], list[ParsedEntry]] | None = None
+) -> list[ParsedEntry]:
     r"""Read entries back from text containing a block written by `render_memory_block`.
 
     The first well-formed `<memory>` element in `text` is parsed with
@@ -114,14 +126,21 @@ def parse_memory_block(text: str) -> list[ParsedEntry]:
     types come back exactly as stored, in either format (`compact` or `verbose`; each entry
     is read in the format it was written in).
 
+    A block written by a custom format (`MemoryConfig(memory_format=callable)`) is read by
+    that format's own reader: `read_entries` gets the text between `<memory>` and the first
+    `</memory>` after it and returns the entries.
+
     Args:
         text: The block itself, or a whole message that contains it.
+        read_entries: The reader of a custom format; `None` for the built-in formats.
 
     Returns:
         The entries in block order.
 
     Raises:
-        ValueError: If there is no `<memory>` element, or an entry lacks a required part.
+        ValueError: If there is no `<memory>` element, an entry lacks a required part, or
+            the block holds something other than entries and no `read_entries` was given
+            (it was written by a custom format).
 
     Example:
         ```python
@@ -137,7 +156,15 @@ def parse_memory_block(text: str) -> list[ParsedEntry]:
             assert (parsed.key, parsed.value) == ("a\tb", "x\r\ny")
         ```
     """
+    if read_entries is not None:
+        return read_entries(_inner_text(text))
     root = _find_memory_element(text)
+    if (root.text or "").strip() or any(child.tag != "entry" for child in root):
+        msg = (
+            "The <memory> block holds something other than <entry> elements, so it was "
+            "written by a custom memory_format; pass that format's reader as read_entries."
+        )
+        raise ValueError(msg)
     parsed: list[ParsedEntry] = []
     for element in root.findall("entry"):
         raw_key = element.get("key")

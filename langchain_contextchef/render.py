@@ -39,7 +39,7 @@ from collections.abc import Sequence
 from typing import TypeAlias
 
 from langchain_contextchef._literals import MemoryFormat, ToolVocabulary, check_literal
-from langchain_contextchef._render_escape import escape_attribute, escape_text
+from langchain_contextchef._render_escape import escape_attribute, escape_text, unescape
 from langchain_contextchef._render_memory import (
     INSTRUCTIONS,
     VERBOSE_HEADERS,
@@ -69,6 +69,7 @@ __all__ = [
     "render_dynamic_state",
     "render_implicit_context",
     "render_memory_block",
+    "unescape",
 ]
 
 Vocabulary: TypeAlias = ToolVocabulary

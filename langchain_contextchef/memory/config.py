@@ -112,7 +112,8 @@ class MemoryConfig:
             layout: version, update time and count, header and key guidance; the tools then
             also offer compare-and-set on the version shown), or a callable
             `(MemoryEntry) -> str` that writes one entry (escape what it writes with
-            `render.escape_text` / `render.escape_attribute`).
+            `render.escape_text` / `render.escape_attribute`; read such a block back with
+            `render.parse_memory_block(text, read_entries=your_reader)`).
         instruction: The text that tells the model what `<memory>` is and how to change
             it; `None` for the short default of the tools vocabulary
             (`render.memory_instruction`), `""` for none.

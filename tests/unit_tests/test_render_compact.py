@@ -13,11 +13,13 @@ from langgraph.store.memory import InMemoryStore
 from langchain_contextchef import ContextChef, MemoryConfig, Turns
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.render import (
+    ParsedEntry,
     escape_attribute,
     escape_text,
     memory_instruction,
     parse_memory_block,
     render_memory_block,
+    unescape,
 )
 from tests.support.clocks import FakeClock
 
@@ -131,6 +133,40 @@ def test_a_callable_writes_each_entry_inside_the_memory_element() -> None:
         ("fact", "a", "</memory><b>x"),
         ("fact", '"k"', "2"),
     ]
+
+
+def read_facts(inner: str) -> list[ParsedEntry]:
+    root = ET.fromstring(f"<m>{inner}</m>")
+    return [
+        ParsedEntry(
+            key=unescape(fact.get("name", "")),
+            value=unescape(fact.text or ""),
+            description=None,
+            type=None,
+            version=None,
+            update_count=None,
+            updated_at=None,
+        )
+        for fact in root
+    ]
+
+
+def test_a_custom_format_round_trips_through_its_own_reader() -> None:
+    entries = [entry("a", "</memory><b>x"), entry('"k"', "2\n3")]
+    block = render_memory_block(entries, memory_format=plain_line)
+    parsed = parse_memory_block("Context:\n" + block, read_entries=read_facts)
+    assert [(p.key, p.value) for p in parsed] == [("a", "</memory><b>x"), ('"k"', "2\n3")]
+
+
+def test_a_custom_block_without_its_reader_is_refused_not_read_as_empty() -> None:
+    block = render_memory_block([entry("a", "1")], memory_format=plain_line)
+    with pytest.raises(ValueError, match="custom memory_format; pass that format's reader"):
+        parse_memory_block(block)
+    text_block = render_memory_block(
+        [entry("a", "1")], memory_format=lambda e: f"{e.key}={e.value}"
+    )
+    with pytest.raises(ValueError, match="custom memory_format"):
+        parse_memory_block(text_block)
 
 
 def test_a_callable_that_returns_no_text_is_refused() -> None:
