@@ -195,3 +195,54 @@ def test_a_holder_that_forks_then_dies_does_not_leave_the_lock_pinned(
             pass
     finally:
         os.kill(lingering, 9)
+
+
+# ---- folder write locks: built once per folder, taken once per batch ---------------------------
+
+
+def test_folder_locks_are_built_once_and_shared_by_store_objects_on_the_root(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from langchain_contextchef.store._lock_table import LockTable
+
+    handed: list[object] = []  # kept alive, so a rebuilt lock cannot reuse an id
+    real = LockTable.dir_lock
+
+    def recording(self: LockTable, name: str) -> object:
+        lock = real(self, name)
+        handed.append(lock)
+        return lock
+
+    monkeypatch.setattr(LockTable, "dir_lock", recording)
+    with (
+        FileSystemStore(tmp_path / ".context") as first,
+        FileSystemStore(tmp_path / ".context") as second,
+    ):
+        for i in range(3):
+            first.put(NS, f"k{i}", {"v": i})
+            second.put(NS, f"j{i}", {"v": i})
+    # One folder: every write of both store objects used the same lock object.
+    assert len(handed) == 6
+    assert all(lock is handed[0] for lock in handed)
+
+
+def test_a_batch_of_writes_in_one_folder_takes_its_lock_once(
+    store: FileSystemStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from langgraph.store.base import PutOp
+
+    from langchain_contextchef.store._locks import ThreadedLock
+
+    taken: list[str] = []
+    real = ThreadedLock.acquire
+
+    def counting(self: ThreadedLock, deadline: float | None, *, blocking: bool = True) -> bool:
+        taken.append(self.name)
+        return real(self, deadline, blocking=blocking)
+
+    monkeypatch.setattr(ThreadedLock, "acquire", counting)
+    store.batch([PutOp(NS, f"k{i}", {"v": i}) for i in range(5)])
+    assert len(taken) == 1
+    taken.clear()
+    store.batch([PutOp(NS, "a", {"v": 1}), PutOp(("users", "bob"), "a", {"v": 2})])
+    assert len(taken) == 2 and len(set(taken)) == 2  # two folders, each locked once
