@@ -93,10 +93,8 @@ def approximate_tokens(text: str) -> int:
 # punctuation (markup such as `="`, `</`, `">` is one or two tokens, not a quarter of one per
 # character as for prose) and newlines (which merge into the punctuation before them).
 _LETTERS = re.compile(r"[^\W\d_]+")
-_LONG_LETTERS = re.compile(r"[^\W\d_]{7,}")
-_DIGIT_GROUPS = re.compile(r"\d{1,3}")
+_DIGIT_RUNS = re.compile(r"\d+")
 _PUNCT_RUNS = re.compile(r"(?:[^\w\s]|_)+")
-_PUNCT_CHARS = re.compile(r"[^\w\s]|_")
 _NEWLINE_RUNS = re.compile(r"\n+")
 # Least-squares fit against cl100k on rendered memory blocks (1 to 80 entries, with and
 # without index rows) and on plain entry values; see tests/unit_tests/test_token_counting.py.
@@ -131,18 +129,35 @@ def calibrated_tokens(text: str) -> int:
     """
     if not text:
         return 0
+    return max(1, round(sum(w * f for w, f in zip(_WEIGHTS, _features(text), strict=True))))
+
+
+def _features(text: str) -> tuple[int, int, int, int, int, int]:
+    """Words, long-word extra letters, 3-digit groups, punctuation runs and characters, newlines.
+
+    Four regular-expression passes instead of one per feature (this runs on every budgeted
+    compile): every character is a letter, a digit, whitespace or punctuation (`_` included),
+    so the punctuation characters are what the other three classes leave.
+    """
     words = _LETTERS.findall(text)
-    long_extra = sum(len(w) - 6 for w in _LONG_LETTERS.findall(text))
-    features = (
+    letters = long_extra = 0
+    for word in words:
+        letters += len(word)
+        if len(word) > 6:
+            long_extra += len(word) - 6
+    digits = groups = 0
+    for run in _DIGIT_RUNS.findall(text):
+        digits += len(run)
+        groups += (len(run) + 2) // 3
+    spaces = len(text) - sum(map(len, text.split()))
+    return (
         len(words),
         long_extra,
-        len(_DIGIT_GROUPS.findall(text)),
+        groups,
         len(_PUNCT_RUNS.findall(text)),
-        len(_PUNCT_CHARS.findall(text)),
+        len(text) - letters - digits - spaces,
         len(_NEWLINE_RUNS.findall(text)),
     )
-    estimate = sum(w * f for w, f in zip(_WEIGHTS, features, strict=True))
-    return max(1, round(estimate))
 
 
 @functools.lru_cache(maxsize=1)

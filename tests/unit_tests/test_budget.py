@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from datetime import datetime, timezone
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from langchain_core.language_models.fake_chat_models import FakeListChatModel
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage
 from langgraph.store.memory import InMemoryStore
@@ -12,6 +15,7 @@ from langgraph.store.memory import InMemoryStore
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.budget import (
     ContextBudget,
+    _features,
     approximate_tokens,
     check_context_budget,
     fit_memory,
@@ -333,3 +337,22 @@ def test_context_budget_validation(kwargs: dict[str, object], match: str) -> Non
         ContextBudget(**kwargs)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="must be a ContextBudget"):
         ContextChef(store=InMemoryStore(), context_budget=1000)  # type: ignore[arg-type]
+
+
+def _features_one_pass_each(text: str) -> tuple[int, ...]:
+    # The plain definition of the calibrated counter's features, one regular expression each.
+    long_letters = re.compile(r"[^\W\d_]{7,}")
+    return (
+        len(re.findall(r"[^\W\d_]+", text)),
+        sum(len(w) - 6 for w in long_letters.findall(text)),
+        len(re.findall(r"\d{1,3}", text)),
+        len(re.findall(r"(?:[^\w\s]|_)+", text)),
+        len(re.findall(r"[^\w\s]|_", text)),
+        len(re.findall(r"\n+", text)),
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text() | st.text(alphabet='ab_1 \n<>="\u00a0\u3000\u0663\u2028\x1c'))
+def test_the_counter_s_features_match_their_plain_definition(text: str) -> None:
+    assert _features(text) == _features_one_pass_each(text)
