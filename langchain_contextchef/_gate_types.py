@@ -204,29 +204,37 @@ class GateDecision:
         """Whether the stored entry may be shown to the model (`allow` or `redact`)."""
         return self.action in ("allow", "redact")
 
-    def error_message(self, address: str) -> str:
-        """Model-facing text for a refused or quarantined write, starting with `Error: `.
+    def reason(self, address: str) -> str:
+        """Why a refused or quarantined write was blocked, as a bare clause (no `Error: `).
 
-        It says what was wrong and what to do, and never contains the offending text.
+        It says what was wrong and what to do, and never contains the offending text. Callers
+        that compose their own sentence use this; a tool result uses `error_message`.
 
         Args:
             address: How the model names the entry, e.g. `context://memory/api-notes`.
 
         Returns:
-            The message to return as the tool result.
+            The clause, starting with "the write to <address> was refused" (or "quarantined").
 
         Raises:
             ValueError: If the write was allowed or redacted; use `notice()` for those.
+
+        Example:
+            ```python
+            from langchain_contextchef.gate import WriteCandidate, WriteGate
+
+            candidate = WriteCandidate(key="aws", value="deploy key AKIAABCDEFGHIJKLMNOP")
+            decision = WriteGate().check(candidate)
+            clause = decision.reason("context://memory/aws")
+            assert clause.startswith("the write to context://memory/aws was refused: ")
+            assert "AKIA" not in clause
+            assert decision.error_message("context://memory/aws") == "Error: " + clause
+            ```
         """
-        if self.action in ("allow", "redact"):
-            msg = (
-                f"GateDecision.error_message() is only for rejected or quarantined writes; this "
-                f"write was {self.action}ed. Call notice() to tell the model about redactions."
-            )
-            raise ValueError(msg)
+        self._refuse_unblocked("reason")
         clauses, categories = _describe(self.findings, self.kind)
         verb = "refused" if self.action == "reject" else "quarantined"
-        parts = [f"Error: the write to {address} was {verb}: {'; '.join(clauses)}."]
+        parts = [f"the write to {address} was {verb}: {'; '.join(clauses)}."]
         if "secret" in categories:
             parts.append(_SECRET_ADVICE)
         if "injection" in categories:
@@ -237,6 +245,29 @@ class GateDecision:
                 "do not write it again."
             )
         return " ".join(parts)
+
+    def error_message(self, address: str) -> str:
+        """Model-facing text for a refused or quarantined write: `"Error: "` + `reason`.
+
+        Args:
+            address: How the model names the entry, e.g. `context://memory/api-notes`.
+
+        Returns:
+            The message to return as the tool result.
+
+        Raises:
+            ValueError: If the write was allowed or redacted; use `notice()` for those.
+        """
+        self._refuse_unblocked("error_message")
+        return "Error: " + self.reason(address)
+
+    def _refuse_unblocked(self, method: str) -> None:
+        if self.action in ("allow", "redact"):
+            msg = (
+                f"GateDecision.{method}() is only for rejected or quarantined writes; this "
+                f"write was {self.action}ed. Call notice() to tell the model about redactions."
+            )
+            raise ValueError(msg)
 
     def notice(self, address: str) -> str | None:
         """Model-facing note for a redacted write, or `None` when there is nothing to say.

@@ -57,6 +57,7 @@ from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from langchain_contextchef._context_paths import memory_uri
 from langchain_contextchef.render import parse_memory_block
 
 __all__ = ["Preference", "ScriptedChatModel", "extract_preferences"]
@@ -390,7 +391,7 @@ class ScriptedChatModel(BaseChatModel):
             elif "context" in tool_names and pref.key not in memory:
                 args = {
                     "command": "create",
-                    "path": f"context://memory/{pref.key}",
+                    "path": memory_uri(pref.key),
                     "file_text": pref.value,
                     "description": pref.description,
                 }

@@ -77,8 +77,8 @@ def reason(refusal: Refusal) -> str:
     match refusal.kind:
         case "gate":
             assert refusal.decision is not None
-            # The gate words its own findings; it addresses the model, hence the prefix.
-            return refusal.decision.error_message(uri).removeprefix("Error: ")
+            # The gate words its own findings; `error_message` is this clause with the prefix.
+            return refusal.decision.reason(uri)
         case "held":
             return (
                 f"{uri} is held for review; it cannot be read or changed until the host "

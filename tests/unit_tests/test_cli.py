@@ -24,6 +24,7 @@ from langchain_contextchef.entry import Provenance
 from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.store import FileSystemStore
 from langchain_contextchef.ttl import Turns
+from tests.support.clocks import FakeClock
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
@@ -152,6 +153,34 @@ def test_history_of_a_key_never_written_is_exit_2(capsys, store_dir):
     assert code == 2
     assert out == ""
     assert "No entry and no history for 'nope'" in err
+
+
+def test_history_columns_hold_what_their_labels_say(capsys, store_dir):
+    # v1 written at T0 by the developer; replaced a day later: `city` by a model tool call,
+    # `town` by a supersede. Swapping the two time columns, or the two "by" columns, fails.
+    clock = FakeClock(tick=timedelta(0))
+    memory = Memory(FileSystemStore(store_dir), clock=clock)
+    memory.set("city", "Brisbane")
+    memory.set("town", "Ipswich")
+    clock.advance(days=1)
+    by_tool = Provenance(written_by="model", tool_call_id="call-7")
+    assert memory.update_memory("city", "Sydney", provenance=by_tool).status == "updated"
+    memory.set("suburb", "Fitzroy", supersedes=["town"])
+    t0, t1 = "2026-05-25 00:00:00Z", "2026-05-26 00:00:00Z"
+
+    code, out, _ = run(capsys, "history", "city", "--store", store_dir)
+    assert code == 0
+    rows = table_rows(out)
+    assert rows[0][3:] == ["WRITTEN AT", "WRITTEN BY", "REPLACED AT", "REPLACED BY", "CAUSE"]
+    assert rows[1] == ["1", "updated", "Brisbane", t0, "developer", t1, "model", "tool call call-7"]
+    assert rows[2] == ["2", "current", "Sydney", t1, "model", "-", "-", "-"]
+
+    code, out, _ = run(capsys, "history", "town", "--store", store_dir)
+    assert code == 0
+    _, row = table_rows(out)
+    assert row[:3] == ["1", "superseded", "Ipswich"]
+    assert (row[3], row[5]) == (t0, t1)
+    assert row[7] == "superseded by 'suburb'"
 
 
 @pytest.mark.parametrize("command", ["show", "delete"])

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef.entry import Provenance
 from langchain_contextchef.gate import (
@@ -22,6 +23,7 @@ from langchain_contextchef.gate import (
     luhn_valid,
     seed_policy,
 )
+from langchain_contextchef.memory import Memory
 from tests.support.gate_corpus import BENIGN, CORPUS, INJECTIONS, SECRET_TEXT, SECRETS
 
 ADDRESS = "context://memory/"
@@ -426,3 +428,26 @@ def test_redacted_values_pass_the_gate(
     if key in SECRET_TEXT:
         assert SECRET_TEXT[key] not in redacted.value
     assert _check(DEFAULT_GATE, "k", redacted.value).action == "allow"
+
+
+def test_reason_is_the_error_message_without_its_prefix() -> None:
+    for value, action in [
+        ("deploy key AKIAABCDEFGHIJKLMNOP", "reject"),
+        ("x" * 5120, "reject"),
+    ]:
+        decision = _check(DEFAULT_GATE, "k", value)
+        assert decision.action == action
+        clause = decision.reason(ADDRESS + "k")
+        assert clause.startswith(f"the write to {ADDRESS}k was refused: ")
+        assert decision.error_message(ADDRESS + "k") == "Error: " + clause
+    with pytest.raises(ValueError, match=r"GateDecision.reason\(\) is only for"):
+        _check(DEFAULT_GATE, "k", "Prefers tea").reason("x")
+
+
+def test_a_model_write_refused_by_the_gate_words_the_gates_reason() -> None:
+    memory = Memory(InMemoryStore())
+    result = memory.create_memory("aws", "deploy key AKIAABCDEFGHIJKLMNOP")
+    assert result.status == "refused"
+    decision = _check(DEFAULT_GATE, "aws", "deploy key AKIAABCDEFGHIJKLMNOP")
+    text = result.for_model("", vocabulary="unified")
+    assert text == decision.error_message(ADDRESS + "aws")

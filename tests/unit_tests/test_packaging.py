@@ -1,4 +1,4 @@
-"""pyproject.toml keeps the packaging decisions: extras for backends only, tools as groups."""
+"""pyproject.toml keeps the packaging decisions: extras for backends and features, tools as groups."""
 
 from __future__ import annotations
 
@@ -19,11 +19,31 @@ ROOT = Path(__file__).resolve().parents[2]
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
 
 
-def test_extras_are_backends_only() -> None:
+# Every extra, and what kind of option it is. A new extra must be added here on purpose.
+EXTRAS = {
+    "sqlite": "backend",  # LangGraph's SqliteStore
+    "postgres": "backend",  # LangGraph's PostgresStore
+    "vectors": "feature",  # NumPy-vectorised semantic search in FileSystemStore
+    "embeddings": "feature",  # the offline embedding model (langchain_contextchef.embeddings)
+    "tokenizer": "feature",  # an offline cl100k tokenizer for token budgets
+    "encryption": "feature",  # EncryptedStore, through cryptography's Fernet
+}
+
+
+def test_extras_are_backends_and_optional_features_only() -> None:
     # Development tools must not be published as install options.
     extras = set(PYPROJECT["project"]["optional-dependencies"])
-    assert extras >= {"sqlite", "postgres"}
+    assert extras == set(EXTRAS)
     assert not extras & {"dev", "test", "lint", "typing", "docs"}
+
+
+def test_the_changelog_and_readme_name_every_extra() -> None:
+    changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    for extra in EXTRAS:
+        assert f"`{extra}`" in changelog, extra
+        assert f"`{extra}`" in readme, extra
+    assert "are the only extras" not in changelog
 
 
 def test_development_tools_are_dependency_groups() -> None:
