@@ -115,31 +115,31 @@ def windows(
 #   cell is any non-space character, so the `_` of `ghp_` or the `-` of `sk-` survives;
 # - punctuation gaps, possibly with a space: "p.a.s.s.w.o.r.d", "h-u-n-t-e-r-2",
 #   "i-g-n-o-r-e a-l-l".
-_SPACED_RUN = re.compile(r"(?<!\S)(?:\S\s{1,8}){5,}\S(?!\S)")
+_SPACED_RUN = re.compile(r"(?<!\S)(?:\S\s{1,24}){5,}\S(?!\S)")
 _DOTTED_RUN = re.compile(r"(?<!\S)(?:\S[ .\-_*·•|]{1,3}){5,}\S(?!\S)")
 _SPACED_MIN = 11  # six characters and five gaps: a shorter text holds no spaced run
 # Gap, cell, gap, cell, gap: the middle of every spaced run of either shape. It starts with a
 # gap character, so the engine skips ordinary letters in C; prose rarely has two one-letter
 # words in a row.
-_SPACED_HINT = re.compile(r"[\s.\-_*·•|]\S[\s.\-_*·•|]{1,8}\S[\s.\-_*·•|]")
+_SPACED_HINT = re.compile(r"[\s.\-_*·•|]\S[\s.\-_*·•|]{1,24}\S[\s.\-_*·•|]")
 _DOTTED_CELL = re.compile(r"(\S)([ .\-_*·•|]{1,3})?")
 
 # A token cut into groups of equal length ("ghp_ aB3d E5gH ...", "Xk29 !qz7 7"): at least
 # two full groups of `size` characters and a last group of at most `size`. Ordinary prose has
 # such runs too ("the cat sat"), so a run counts only when two of its groups mix letters and
-# digits (keys, passwords) or, for groups of four, when it has at least five full groups (an
+# digits (keys, passwords) or, for groups of four, when it has at least five groups (an
 # instruction cut into fours: "igno real lpre viou sins").
 _GROUP_RUNS = tuple(
     (size, re.compile(rf"(?<!\S)(?:\S{{{size}}}\s{{1,8}}){{2,}}\S{{1,{size}}}(?!\S)"))
     for size in (3, 4, 5, 6)
 )
-_WORD_GROUPS = re.compile(r"(?<!\S)(?:[^\s\d]{4}\s{1,8}){5,}[^\s\d]{1,4}(?!\S)")
+_WORD_GROUPS = re.compile(r"(?<!\S)(?:[^\s\d]{4}\s{1,8}){4,}[^\s\d]{1,4}(?!\S)")
 # A digit next to a letter: every mixed group has one. Written with a single class first, so
 # the engine skips to the (rare) digits in C.
 _MIXED = re.compile(r"[0-9](?:(?<=[A-Za-z][0-9])|[A-Za-z])")
 _GROUP_CELL = re.compile(r"\S+")
 _MIXED_GROUPS = 2
-_WORD_GROUPS_MIN = 5  # full groups of four in an instruction cut into fours
+_WORD_GROUPS_MIN = 5  # groups of four (the last may be shorter) in an instruction cut so
 _GROUP_MIN = 8  # joined characters: a shorter run hides nothing worth a view
 
 
@@ -158,7 +158,7 @@ def _group_runs(text: str) -> list[tuple[int, int, list[Piece]]]:
             for match in pattern.finditer(text):
                 cells = _cells(text, match.start(), match.end(), _GROUP_CELL)
                 mixed = sum(_MIXED.search(cell) is not None for cell, _, _ in cells)
-                if mixed >= _MIXED_GROUPS or (size == 4 and len(cells) > _WORD_GROUPS_MIN):
+                if mixed >= _MIXED_GROUPS or (size == 4 and len(cells) >= _WORD_GROUPS_MIN):
                     runs.append((match.start(), match.end(), cells))
                 if len(runs) >= MAX_RUNS:
                     return runs
