@@ -2,7 +2,7 @@
 
 Run with `python benchmarks/bench_gate.py` (add `--quick` for a short run).
 
-Corpus: every labelled item of `tests/unit_tests/gate_corpus.py` goes through `DEFAULT_GATE`;
+Corpus: every labelled item of `tests/support/gate_corpus.py` goes through `DEFAULT_GATE`;
 a secret or an injection counts as blocked when the gate rejects or quarantines it, a benign
 item counts as refused when the gate does anything but allow it. Figures are printed per class
 (language, format, hiding trick).

@@ -366,8 +366,9 @@ _QUALIFIER = (
     r"(?:\s+[^\s:=;,.!?]+){1,4}?)?"
 )
 # Up to two words with no connector: "Sunucu sifresi", "ПИН-код карты:", "كلمة السر للخادم هي".
-# Allowed only before ":"/"=" or after a label in a script without such connectors.
-_LOOSE_QUALIFIER = r"(?:\s+[^\s:=;,.!?：]+){1,2}?"
+# Allowed only before ":"/"=" or after a label in a script without such connectors, and on
+# the label's line: in "비밀번호 Rtr#5521kr\n=001" the password is not a qualifier of "=001".
+_LOOSE_QUALIFIER = r"(?:[^\S\n]+[^\s:=;,.!?：]+){1,2}?"
 _EXPLICIT = r"[:=：]|=>|->|[-–—](?=\s)"
 _VALUE = r"[\"'`«“„(\[]?(?P<value>[^\s\"'`»”,;，。、)\]]{3,64})"
 
@@ -375,7 +376,7 @@ _PASSWORD_LABEL = _compile("password_words", stem=True)
 # Matched at the end of a password label: qualifier, then ":"/"=" or a copula, then the value.
 _SEPARATOR = r"\s*(?:(?P<explicit>" + _EXPLICIT + r")|(?P<copula>" + _COPULA + r"))\s*"
 _PASSWORD_TAIL = re.compile(_QUALIFIER + _SEPARATOR + _VALUE)
-_PASSWORD_LOOSE_TAIL = re.compile(_LOOSE_QUALIFIER + _SEPARATOR + _VALUE)
+_PASSWORD_LOOSE_TAIL = re.compile(_LOOSE_QUALIFIER + r"(?![^\S\n]*\n)" + _SEPARATOR + _VALUE)
 # No separator at all ("Passwort fürs Portal Reise#7781", "密码 Rt!8812cn"): only a value
 # that mixes letters, digits and a symbol, as chosen passwords do and words do not.
 _PASSWORD_BARE_TAIL = re.compile(

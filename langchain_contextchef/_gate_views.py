@@ -62,17 +62,6 @@ def reversed_view(text: str) -> View:
     return View(text[::-1], [], [], "written backwards", mirror=len(text))
 
 
-# Single characters separated by one gap character, at least six in a row:
-# "i g n o r e", "p.a.s.s.w.o.r.d", "h-u-n-t-e-r-2". Words are separated by wider gaps.
-_SPACED_RUN = re.compile(r"(?<!\S)(?:\S[ .\-_*·•|]{1,3}){5,}\S(?!\S)")
-_SPACED_MIN = 11  # six characters and five gaps: a shorter text holds no spaced run
-# Gap, cell, gap, cell, gap: the middle of every spaced run. It starts with a gap character,
-# so the engine skips ordinary letters in C; prose rarely has two one-letter words in a row.
-_SPACED_HINT = re.compile(r"[ .\-_*·•|]\S[ .\-_*·•|]{1,3}\S[ .\-_*·•|]")
-_WORD_GAP = re.compile(r"[ .\-_*·•|]{2,}")
-
-
-_CELL = re.compile(r"(\S)([ .\-_*·•|]{1,3})?")
 CONTEXT = 80
 """Characters of plain text kept on each side of a rewritten run: enough for a label
 ("password:") or an order ("ignore the text below:") to be read with what it governs."""
@@ -119,34 +108,122 @@ def windows(
     return views
 
 
+# --------------------------------------------------------------------------- spaced out
+
+# Single characters with gaps between them, at least six in a row. Two shapes:
+# - whitespace gaps of any width and kind: "i g n o r e", "p  a  s  s", tabs, newlines. A
+#   cell is any non-space character, so the `_` of `ghp_` or the `-` of `sk-` survives;
+# - punctuation gaps, possibly with a space: "p.a.s.s.w.o.r.d", "h-u-n-t-e-r-2",
+#   "i-g-n-o-r-e a-l-l".
+_SPACED_RUN = re.compile(r"(?<!\S)(?:\S\s{1,24}){5,}\S(?!\S)")
+_DOTTED_RUN = re.compile(r"(?<!\S)(?:\S[ .\-_*·•|]{1,3}){5,}\S(?!\S)")
+_SPACED_MIN = 11  # six characters and five gaps: a shorter text holds no spaced run
+# Gap, cell, gap, cell, gap: the middle of every spaced run of either shape. It starts with a
+# gap character, so the engine skips ordinary letters in C; prose rarely has two one-letter
+# words in a row.
+_SPACED_HINT = re.compile(r"[\s.\-_*·•|]\S[\s.\-_*·•|]{1,24}\S[\s.\-_*·•|]")
+_DOTTED_CELL = re.compile(r"(\S)([ .\-_*·•|]{1,3})?")
+
+# A token cut into groups of equal length ("ghp_ aB3d E5gH ...", "Xk29 !qz7 7"): at least
+# two full groups of `size` characters and a last group of at most `size`. Ordinary prose has
+# such runs too ("the cat sat"), so a run counts only when two of its groups mix letters and
+# digits (keys, passwords) or, for groups of four, when it has at least five groups (an
+# instruction cut into fours: "igno real lpre viou sins").
+_GROUP_RUNS = tuple(
+    (size, re.compile(rf"(?<!\S)(?:\S{{{size}}}\s{{1,8}}){{2,}}\S{{1,{size}}}(?!\S)"))
+    for size in (3, 4, 5, 6)
+)
+_WORD_GROUPS = re.compile(r"(?<!\S)(?:[^\s\d]{4}\s{1,8}){4,}[^\s\d]{1,4}(?!\S)")
+# A digit next to a letter: every mixed group has one. Written with a single class first, so
+# the engine skips to the (rare) digits in C.
+_MIXED = re.compile(r"[0-9](?:(?<=[A-Za-z][0-9])|[A-Za-z])")
+_GROUP_CELL = re.compile(r"\S+")
+_MIXED_GROUPS = 2
+_WORD_GROUPS_MIN = 5  # groups of four (the last may be shorter) in an instruction cut so
+_GROUP_MIN = 8  # joined characters: a shorter run hides nothing worth a view
+
+
+def _cells(text: str, start: int, end: int, cell: re.Pattern[str]) -> list[Piece]:
+    return [(m.group(0), m.start(), m.end()) for m in cell.finditer(text, start, end)]
+
+
+def _dotted_cells(text: str, start: int, end: int) -> list[Piece]:
+    return [(m.group(1), m.start(1), m.end(1)) for m in _DOTTED_CELL.finditer(text, start, end)]
+
+
+def _group_runs(text: str) -> list[tuple[int, int, list[Piece]]]:
+    runs: list[tuple[int, int, list[Piece]]] = []
+    if _MIXED.search(text) is not None:
+        for size, pattern in _GROUP_RUNS:
+            for match in pattern.finditer(text):
+                cells = _cells(text, match.start(), match.end(), _GROUP_CELL)
+                mixed = sum(_MIXED.search(cell) is not None for cell, _, _ in cells)
+                if mixed >= _MIXED_GROUPS or (size == 4 and len(cells) >= _WORD_GROUPS_MIN):
+                    runs.append((match.start(), match.end(), cells))
+                if len(runs) >= MAX_RUNS:
+                    return runs
+        return runs
+    for match in _WORD_GROUPS.finditer(text):
+        runs.append((match.start(), match.end(), _cells(text, *match.span(), _GROUP_CELL)))
+        if len(runs) >= MAX_RUNS:
+            break
+    return runs
+
+
+def _rejoin(text: str, cells: list[Piece]) -> tuple[list[Piece], list[Piece]]:
+    """The cells of one run joined: keeping word breaks, and with every gap removed.
+
+    The gap that occurs most often between cells is the one the writer put between letters;
+    any other gap (wider, or of another kind: "   " among " ", " " among "-") was a word break
+    and becomes one space in the first result.
+    """
+    gaps = [text[left[2] : right[1]] for left, right in zip(cells, cells[1:], strict=False)]
+    usual = max(set(gaps), key=gaps.count)
+    wide: list[Piece] = [cells[0]]
+    for gap, cell in zip(gaps, cells[1:], strict=True):
+        if gap != usual:
+            wide.append((" ", cell[1] - len(gap), cell[1]))
+        wide.append(cell)
+    return wide, cells
+
+
 def spaced_views(text: str) -> tuple[list[View], list[View]]:
-    """Windows around spaced-out runs, joined: once keeping wide gaps as word breaks, once not.
+    """Windows around spaced-out runs, joined: once keeping word breaks, once not.
+
+    A run is a sequence of single characters separated by whitespace (any width, tabs and
+    newlines included) or by punctuation, or a token cut into groups of equal length.
 
     Returns:
-        `(collapsed, squeezed)`, both empty when no run exists. In `collapsed`, a gap of two
-        or more characters inside a run becomes one space ("i g n o r e   a l l" -> "ignore
-        all"); in `squeezed` every gap goes ("i g n o r e a l l" -> "ignoreall").
+        `(collapsed, squeezed)`, both empty when no run exists. In `collapsed`, the usual gap
+        of a run goes and any other gap becomes one space ("i g n o r e   a l l" -> "ignore
+        all", "ghp_ aB3d E5gH" -> "ghp_aB3dE5gH"); in `squeezed` every gap goes
+        ("i g n o r e a l l" -> "ignoreall").
     """
-    if len(text) < _SPACED_MIN or _SPACED_HINT.search(text) is None:
-        return [], []
-    found = list(_SPACED_RUN.finditer(text))
+    found: list[tuple[int, int, int, list[Piece]]] = []
+    if len(text) >= _SPACED_MIN and _SPACED_HINT.search(text) is not None:
+        for match in _SPACED_RUN.finditer(text):
+            cells = _cells(text, match.start(), match.end(), _GROUP_CELL)
+            found.append((match.start(), match.end(), 0, cells))
+        for match in _DOTTED_RUN.finditer(text):
+            cells = _dotted_cells(text, match.start(), match.end())
+            found.append((match.start(), match.end(), 1, cells))
+    if len(text) >= _GROUP_MIN:
+        found.extend((start, end, 2, cells) for start, end, cells in _group_runs(text))
     if not found:
         return [], []
-    note = "spelled out with gaps"
+    # Where two shapes claim the same characters, keep the longer run (whitespace first).
+    found.sort(key=lambda run: (run[0], -run[1], run[2]))
     collapsed: list[tuple[int, int, list[Piece]]] = []
     squeezed: list[tuple[int, int, list[Piece]]] = []
-    for run in found:
-        wide: list[Piece] = []
-        tight: list[Piece] = []
-        for cell in _CELL.finditer(text, run.start(), run.end()):
-            piece = (cell.group(1), cell.start(1), cell.end(1))
-            wide.append(piece)
-            tight.append(piece)
-            gap = cell.group(2)
-            if gap and len(gap) >= 2:
-                wide.append((" ", cell.start(2), cell.end(2)))
-        collapsed.append((run.start(), run.end(), wide))
-        squeezed.append((run.start(), run.end(), tight))
+    last_end = -1
+    for start, end, _, cells in found:
+        if start < last_end:
+            continue
+        last_end = end
+        wide, tight = _rejoin(text, cells)
+        collapsed.append((start, end, wide))
+        squeezed.append((start, end, tight))
+    note = "spelled out with gaps"
     return windows(text, collapsed, note), windows(text, squeezed, note)
 
 

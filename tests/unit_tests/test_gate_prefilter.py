@@ -32,6 +32,7 @@ from langchain_contextchef._gate_scan import scan
 from langchain_contextchef._gate_triggers import Triggers
 from langchain_contextchef._gate_views import (
     _BASE64,
+    _DOTTED_RUN,
     _HEX,
     _HEX_PAIRS,
     _SPACED_HINT,
@@ -137,6 +138,8 @@ def test_every_lexicon_match_contains_an_anchor(index: int) -> None:
 # Pieces that make each guarded pattern likely to match when glued together at random.
 _PIECES = [
     "i g n o r e",
+    "i\tg\tn\to\tr\te",
+    "p  a  s  s\nw\no\nr\nd",
     "p.a.s.s.w.o.r.d",
     "h-u-n-t-e-r-2",
     "1gn0r3",
@@ -166,7 +169,7 @@ _PIECES = [
 _GUARD_TEXT = st.lists(
     st.one_of(
         st.sampled_from(_PIECES),
-        st.text(alphabet="aZ09+/_-. :\\x\n", max_size=20),
+        st.text(alphabet="aZ09+/_-. :\\x\n\t", max_size=20),
     ),
     max_size=8,
 ).map("".join)
@@ -174,7 +177,7 @@ _GUARD_TEXT = st.lists(
 
 def _guards_hold(text: str) -> None:
     long_run = has_long_run(text)
-    if _SPACED_RUN.search(text):
+    if _SPACED_RUN.search(text) or _DOTTED_RUN.search(text):
         assert len(text) >= _SPACED_MIN and _SPACED_HINT.search(text)
     if _LEET_MIX.search(text):
         assert _LEET_TAIL.search(text)
@@ -208,6 +211,7 @@ def test_the_guarded_patterns_do_match_the_pieces() -> None:
     joined = "\n".join(_PIECES)
     patterns: list[re.Pattern[str]] = [
         _SPACED_RUN,
+        _DOTTED_RUN,
         _LEET_MIX,
         _BASE64,
         _TOKEN,

@@ -113,7 +113,42 @@ TRICKS: dict[str, Callable[[str], str]] = {
     "cyrillic": lambda t: t.translate(_CYRILLIC),
     "selectors_after_emoji": lambda t: "😀" + _vs(t.encode()),
     "tags": lambda t: "".join(chr(0xE0000 + ord(c)) for c in t if ord(c) < 0x7F),
+    # Spelled out: one character at a time, with gaps of any width and kind.
+    "spaced": " ".join,
+    "spaced_wide": "    ".join,
+    "tabs": "\t".join,
+    "newlines": "\n".join,
+    # Blank fillers and format characters that render as nothing.
+    "hangul_filler": lambda t: _insert(t, "\u3164", 3),
+    "choseong_filler": lambda t: _insert(t, "\u115f", 4),
+    "halfwidth_filler": lambda t: _insert(t, "\uffa0", 3),
+    "braille_blank": lambda t: _insert(t, "\u2800", 5),
+    "grapheme_joiner": lambda t: _insert(t, "\u034f", 2),
+    "arabic_letter_mark": lambda t: _insert(t, "\u061c", 3),
+    "mongolian_vowel_separator": lambda t: _insert(t, "\u180e", 4),
+    # Combining marks on the characters of the secret (an accent, a dot below, a macron).
+    "combining_marks": lambda t: "".join(
+        c + "\u0301\u0323\u0304"[i % 3] if c.isascii() and c.isalnum() else c
+        for i, c in enumerate(t)
+    ),
 }
+
+
+def _groups(secret: str) -> str:
+    """The secret cut into groups of four, as a key is often printed (`ghp_ aB3d E5gH ...`)."""
+    bare = secret.replace(" ", "")
+    return " ".join(bare[i : i + 4] for i in range(0, len(bare), 4))
+
+
+# Tricks on the secret alone: the label stays readable, as a model would write it.
+SECRET_TRICKS: dict[str, Callable[[str], str]] = {"groups_of_4": _groups}
+
+
+def _hide(trick: str, carrier: str, secret: str) -> str:
+    if trick in SECRET_TRICKS:
+        return carrier.replace(secret, SECRET_TRICKS[trick](secret))
+    return TRICKS[trick](carrier)
+
 
 _PROSE = (
     "Notes from the planning call.",
@@ -157,7 +192,7 @@ def _stored_text(memory: Memory) -> str:
 @given(
     fmt=st.sampled_from(sorted(FORMATS)),
     seed=st.integers(min_value=0, max_value=2**32),
-    trick=st.sampled_from(sorted(TRICKS)),
+    trick=st.sampled_from(sorted([*TRICKS, *SECRET_TRICKS])),
     before=prose,
     after=prose,
 )
@@ -165,7 +200,7 @@ def test_a_secret_is_never_stored_in_the_clear(
     fmt: str, seed: int, trick: str, before: str, after: str
 ) -> None:
     secret, carrier = FORMATS[fmt](seed)
-    written = TRICKS[trick](carrier)
+    written = _hide(trick, carrier, secret)
     value = f"{before} {written} {after}".strip()
 
     default = Memory(InMemoryStore())
@@ -189,10 +224,11 @@ def test_every_format_under_every_trick() -> None:
     """The whole grid, two seeds each (the random test above samples it)."""
     missed = []
     for fmt, make in sorted(FORMATS.items()):
-        for trick, hide in sorted(TRICKS.items()):
+        for trick in sorted([*TRICKS, *SECRET_TRICKS]):
             for seed in (7, 1_000_003):
                 secret, carrier = make(seed)
-                value = f"Notes from the call. {hide(carrier)} Deploys happen on Tuesdays."
+                hidden = _hide(trick, carrier, secret)
+                value = f"Notes from the call. {hidden} Deploys happen on Tuesdays."
                 memory = Memory(InMemoryStore())
                 result = memory.create_memory("note", value)
                 if result.status != "refused" or secret in _stored_text(memory):
