@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from langchain_core.messages import HumanMessage, SystemMessage, ToolMessage
 from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
@@ -56,7 +57,7 @@ def test_the_corpus_through_the_model_path_stores_no_secret_or_injection() -> No
 
     assert len(blocked_secrets) == len(SECRETS)
     assert len(blocked_injections) == len(INJECTIONS)
-    assert len(refused_benign) <= 0.02 * len(BENIGN)
+    assert len(refused_benign) <= 0.01 * len(BENIGN)
     # Not a trace anywhere in the store: entries, history, clock.
     for key, value, _ in SECRETS + INJECTIONS:
         assert json.dumps(value, ensure_ascii=False)[1:-1] not in dump, key
@@ -73,6 +74,62 @@ def test_the_corpus_through_the_model_path_stores_no_secret_or_injection() -> No
         if key in stored:
             assert texts[key] == f"Created context://memory/{key}."
             assert stored[key].value == value
+
+
+def _call(vocabulary: str, place: str, key: str, value: str, number: int) -> dict[str, Any]:
+    if vocabulary == "legacy":
+        args: dict[str, Any] = {"key": key, "value": value}
+        name = "create_memory"
+    else:
+        path = f"memory/{key}" if place == "memory" else f"notes/{key}.md"
+        args = {"command": "create", "path": path, "file_text": value}
+        name = "context"
+    return {"name": name, "args": args, "id": f"call_{number}", "type": "tool_call"}
+
+
+@pytest.mark.parametrize(
+    ("vocabulary", "place"), [("legacy", "memory"), ("unified", "memory"), ("unified", "notes")]
+)
+def test_the_corpus_on_every_write_path_reaches_neither_the_store_nor_the_prompt(
+    vocabulary: str, place: str
+) -> None:
+    store = InMemoryStore()
+    chef = ContextChef(store=store, memory=MemoryConfig(), tools=vocabulary)  # type: ignore[arg-type]
+    texts: dict[str, str] = {}
+    for number, (key, value, _) in enumerate(BENIGN + SECRETS + INJECTIONS):
+        texts[key] = _text(chef.handle_tool(_call(vocabulary, place, key, value, number)))
+    refused_benign = [k for k, _, _ in BENIGN if texts[k].startswith("Error: ")]
+    assert len(refused_benign) <= 0.01 * len(BENIGN), refused_benign
+    for key, _, _ in SECRETS + INJECTIONS:
+        assert texts[key].startswith("Error: "), (key, texts[key])
+
+    # What a later model call sees: the compiled prompt, and the notes read back.
+    payload = chef.compile([SystemMessage("You help."), HumanMessage("What do you know?")])
+    shown = "\n".join(str(m.content) for m in payload.messages)
+    if place == "notes":
+        listing = _text(chef.handle_tool(_call_view("notes/")))
+        shown += "\n" + listing
+        for key, _, _ in BENIGN[:20]:
+            if key not in refused_benign:
+                shown += "\n" + _text(chef.handle_tool(_call_view(f"notes/{key}.md")))
+    dump = _dump(store)
+    for key, value, _ in SECRETS + INJECTIONS:
+        assert value not in shown, key
+        assert json.dumps(value, ensure_ascii=False)[1:-1] not in dump, key
+    for key, secret in SECRET_TEXT.items():
+        if len(secret) >= 12:  # short ones (one-time codes) also occur in timestamps
+            assert secret not in shown and secret not in dump, key
+    if place == "memory":  # the benign ones are there, so the check above looked at memory
+        assert len(payload.meta.injected_keys) == len(BENIGN) - len(refused_benign)
+
+
+def _call_view(path: str) -> dict[str, Any]:
+    return {
+        "name": "context",
+        "args": {"command": "view", "path": path},
+        "id": "v",
+        "type": "tool_call",
+    }
 
 
 def test_model_writes_carry_the_tool_call_id() -> None:
