@@ -5,18 +5,27 @@ They live in an importable module so the "spawn" start method can find them.
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Any
+import traceback
+from typing import Any, NoReturn
 
 from langgraph.store.base import PutOp
 
+from langchain_contextchef import Memory, MemoryConfig
 from langchain_contextchef.store import FileSystemStore
+from langchain_contextchef.tools import handle_tool
 
 ENTRIES = ("crash", "memory")
 HISTORY = ("crash", "memory", "history")
 META = ("crash", "memory", "meta")
 CRASH_KEYS = 6
 PAYLOAD = "p" * 20_000  # big enough that a write takes a while, so kills land mid-batch
+
+MEMORY_SCOPE = ("crash", "model")
+MEMORY_CONFIG = MemoryConfig(audit=True)
+# Plain prose well under the gate's value limit, so every model write is accepted.
+_FILLER = "The user keeps notes about the allotment, the tomatoes and the rain. " * 40
 
 
 def write_keys(root: str, worker: int, distinct: int, shared: int) -> None:
@@ -99,5 +108,76 @@ def memory_like_writer(root: str) -> None:
         i += 1
 
 
+def memory_text(key: str, write: int) -> str:
+    """The value the model writer gives `key` on its `write`-th call."""
+    return f"{key} write {write}: {_FILLER}"
+
+
+def model_writer(root: str) -> NoReturn:
+    """Write through `Memory`'s model path until killed, as a model's tool calls would.
+
+    Each call is `handle_tool` with a tool call id: `create_memory` for a key that is not
+    live, `modify_memory` delete when the live version is a multiple of five, otherwise
+    `modify_memory` update. So every kind of model write (entry, history, version marker,
+    scope stamp and audit record in one batch) is in flight when the kill lands. A result
+    other than the expected success exits with status 3. Announces `started <pid>` on
+    stdout once the first call has returned.
+    """
+    memory = Memory(FileSystemStore(root), MEMORY_CONFIG, scope=MEMORY_SCOPE)
+    expected = {"create_memory": "Created", "update": "Updated", "delete": "Deleted"}
+    write = 0
+    while True:
+        key = f"k{write % CRASH_KEYS}"
+        call_id = f"call-{os.getpid()}-{write}"
+        live = memory.get_entry(key)
+        if live is None:
+            name, arguments = "create_memory", {"key": key, "value": memory_text(key, write)}
+            kind = "create_memory"
+        elif live.version % 5 == 0:
+            name, arguments, kind = "modify_memory", {"action": "delete", "key": key}, "delete"
+        else:
+            kind = "update"
+            arguments = {"action": "update", "key": key, "value": memory_text(key, write)}
+            name = "modify_memory"
+        result = handle_tool(name, arguments, memory, tool_call_id=call_id)
+        if not result.startswith(expected[kind]):
+            sys.stderr.write(f"unexpected tool result for {name} {key}: {result}\n")
+            sys.stderr.flush()
+            os._exit(3)
+        if write == 0:
+            os.write(1, f"started {os.getpid()}\n".encode())
+        write += 1
+
+
+def fork_model_writers(root: str) -> None:
+    """Fork a `model_writer` child for every `run` line on stdin; report how each ended.
+
+    Importing the package takes seconds on a loaded machine, far longer than the writes
+    the test wants to interrupt, so this process imports once and forks a fresh writer per
+    kill (it is single-threaded, so forking is safe). After `run` it prints the child's
+    `started <pid>`, then `ended <wait status>` once the child is gone (reaped here).
+    """
+    for line in sys.stdin:
+        if line.strip() != "run":
+            break
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                model_writer(root)
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(3)
+        _, status = os.waitpid(pid, 0)
+        sys.stdout.write(f"ended {status}\n")
+        sys.stdout.flush()
+
+
 if __name__ == "__main__":
-    {"forever": write_forever, "memory": memory_like_writer}[sys.argv[2]](sys.argv[1])
+    modes = {
+        "forever": write_forever,
+        "memory": memory_like_writer,
+        "model": fork_model_writers,
+    }
+    modes[sys.argv[2]](sys.argv[1])

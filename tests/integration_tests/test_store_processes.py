@@ -14,9 +14,19 @@ from pathlib import Path
 
 import pytest
 
+from langchain_contextchef import Memory
+from langchain_contextchef.audit import AuditRecord
 from langchain_contextchef.store import FileSystemStore
 from tests.integration_tests import _store_workers
-from tests.integration_tests._store_workers import CRASH_KEYS, ENTRIES, HISTORY, META, PAYLOAD
+from tests.integration_tests._store_workers import (
+    CRASH_KEYS,
+    ENTRIES,
+    HISTORY,
+    MEMORY_CONFIG,
+    MEMORY_SCOPE,
+    META,
+    PAYLOAD,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -38,7 +48,9 @@ def _start_worker(root: Path, mode: str) -> subprocess.Popen[bytes]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *sys.path])}
     module = "tests.integration_tests._store_workers"
     command = [sys.executable, "-m", module, str(root), mode]
-    return subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE)
+    return subprocess.Popen(
+        command, cwd=REPO_ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE
+    )
 
 
 def _item_files(root: Path) -> list[Path]:
@@ -166,3 +178,70 @@ def test_sigkill_at_random_points_never_leaves_half_a_batch(tmp_path: Path) -> N
     # The kills did land inside batches: recovery had committed journals to finish,
     # uncommitted ones to drop, or orphan temporary files to delete.
     assert sum(repaired) > 0, repaired
+
+
+def _check_model_writes_whole(root: Path) -> int:
+    """After a kill: every key's history is 1..n ending at its live version, and the audit
+    trail has exactly one write record per version and one deletion per deleted version.
+    Returns how many versions exist."""
+    for path in root.rglob("*.json"):  # no half-written item file anywhere
+        json.loads(path.read_text(encoding="utf-8"))
+    memory = Memory(FileSystemStore(root), MEMORY_CONFIG, scope=MEMORY_SCOPE)
+    trail: dict[str, list[AuditRecord]] = {}
+    for record in memory.audit():
+        trail.setdefault(record.key, []).append(record)
+        assert (record.tool_call_id or "").startswith("call-"), record
+    versions = 0
+    for n in range(CRASH_KEYS):
+        key = f"k{n}"
+        history = memory.history(key)
+        assert [r.version for r in history] == list(range(1, len(history) + 1)), key
+        for record in history:
+            assert record.entry.key == key and record.entry.version == record.version, record
+            assert record.entry.value.startswith(f"{key} write "), record
+        live = memory.get_entry(key)
+        if live is not None:
+            assert (history[-1].status, history[-1].version) == ("current", live.version), key
+        else:
+            assert history == [] or history[-1].status == "deleted", key
+        written = [r.version for r in trail.get(key, []) if r.action in ("created", "updated")]
+        assert written == list(range(1, len(history) + 1)), key
+        deleted = [r.version for r in trail.get(key, []) if r.action == "deleted"]
+        assert deleted == [r.version for r in history if r.status == "deleted"], key
+        versions += len(history)
+    return versions
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and fork are POSIX-only")
+def test_sigkill_of_memory_model_writes_never_leaves_half_a_write(tmp_path: Path) -> None:
+    """40 kills of a process writing through `handle_tool` on a `Memory` over the store."""
+    root = tmp_path / ".context"
+    rng = random.Random(20260526)
+    repaired = [0, 0, 0]
+    progress = []
+    forker = _start_worker(root, "model")
+    assert forker.stdin is not None and forker.stdout is not None
+    try:
+        for _ in range(40):
+            forker.stdin.write(b"run\n")
+            forker.stdin.flush()
+            started = forker.stdout.readline().split()
+            assert started[:1] == [b"started"], started  # the writer failed before writing
+            time.sleep(rng.uniform(0.0, 0.15))  # a model write takes tens of milliseconds
+            os.kill(int(started[1]), signal.SIGKILL)
+            ended = forker.stdout.readline().split()
+            assert ended[:1] == [b"ended"], ended
+            status = int(ended[1])
+            # Killed, not exited: an unexpected tool result would have exited with status 3.
+            assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, status
+            report = FileSystemStore(root).recover()
+            repaired = [a + b for a, b in zip(repaired, report, strict=True)]
+            assert _leftovers(root) == []
+            progress.append(_check_model_writes_whole(root))
+    finally:
+        forker.stdin.close()
+        forker.wait(timeout=30)
+        forker.stdout.close()
+    assert forker.returncode == 0
+    assert progress == sorted(progress) and progress[-1] > progress[0]  # the writer advanced
+    assert sum(repaired) > 0, repaired  # some kills landed inside a batch
