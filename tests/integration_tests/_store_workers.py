@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sys
 import traceback
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 from langgraph.store.base import PutOp
@@ -80,7 +81,7 @@ def memory_like_writer(root: str) -> None:
     A change of key `k` to version `n` writes the entry (or deletes it, every fifth
     version), the history record `k@n`, and the version marker `v:k` = n, all in one batch.
     The writer resumes from the markers, so it can be killed and restarted any number of
-    times. It announces itself on stdout once it has written.
+    times. It announces `started <pid>` on stdout once it has written.
     """
     store = FileSystemStore(root)
     announced = False
@@ -102,10 +103,15 @@ def memory_like_writer(root: str) -> None:
             ]
         )
         if not announced:
-            sys.stdout.write("started\n")
-            sys.stdout.flush()
+            announce()
             announced = True
         i += 1
+
+
+def announce() -> None:
+    """Tell the test which process to kill: `started <pid>`, unbuffered (a forked child
+    must not flush a copy of its parent's buffer)."""
+    os.write(1, f"started {os.getpid()}\n".encode())
 
 
 def memory_text(key: str, write: int) -> str:
@@ -145,17 +151,18 @@ def model_writer(root: str) -> NoReturn:
             sys.stderr.flush()
             os._exit(3)
         if write == 0:
-            os.write(1, f"started {os.getpid()}\n".encode())
+            announce()
         write += 1
 
 
-def fork_model_writers(root: str) -> None:
-    """Fork a `model_writer` child for every `run` line on stdin; report how each ended.
+def fork_writers(root: str, writer: Callable[[str], object]) -> None:
+    """Fork a `writer` child for every `run` line on stdin; report how each ended.
 
     Importing the package takes seconds on a loaded machine, far longer than the writes
     the test wants to interrupt, so this process imports once and forks a fresh writer per
-    kill (it is single-threaded, so forking is safe). After `run` it prints the child's
-    `started <pid>`, then `ended <wait status>` once the child is gone (reaped here).
+    kill (it is single-threaded and opens no store itself, so forking is safe). After `run`
+    the child prints `started <pid>`; this process prints `ended <wait status>` once the
+    child is gone (reaped here).
     """
     for line in sys.stdin:
         if line.strip() != "run":
@@ -164,7 +171,7 @@ def fork_model_writers(root: str) -> None:
         pid = os.fork()
         if pid == 0:
             try:
-                model_writer(root)
+                writer(root)
             except BaseException:
                 traceback.print_exc()
             finally:
@@ -175,9 +182,8 @@ def fork_model_writers(root: str) -> None:
 
 
 if __name__ == "__main__":
-    modes = {
-        "forever": write_forever,
-        "memory": memory_like_writer,
-        "model": fork_model_writers,
-    }
-    modes[sys.argv[2]](sys.argv[1])
+    if sys.argv[2] == "forever":
+        write_forever(sys.argv[1])
+    else:
+        writers = {"memory": memory_like_writer, "model": model_writer}
+        fork_writers(sys.argv[1], writers[sys.argv[2]])
