@@ -4,7 +4,8 @@ With `MemoryConfig(audit=True)`, every change to an entry appends one `AuditReco
 `scope + ("memory_audit",)`, written in the same store batch as the change itself (inside
 the write's exclusive section), so there is no change without its record and no record
 without its change. Records name the actor (`model`, `developer`, `reflection`, `import`,
-`user` for a consent decision, `retention`, `expiry`), the model's tool call id when a tool
+`user` for a consent decision, `retention`, `expiry`, `eviction` for an entry dropped over
+`max_entries`), the model's tool call id when a tool
 call caused it, the action, the key and the version; never the value, so the trail holds no
 memory text.
 
@@ -67,7 +68,7 @@ class AuditRecord:
         action: What happened.
         key: The entry's key.
         actor: Who or what did it: `model`, `developer`, `reflection`, `import`, `user`,
-            `retention` or `expiry`.
+            `retention`, `expiry` or `eviction`.
         version: The entry's version after (or, for a removal, at) the change.
         type: The entry's memory type, so retention can age the record like its entry.
         tool_call_id: The model's tool call id, when a tool call caused the change.

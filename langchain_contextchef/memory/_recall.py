@@ -14,6 +14,7 @@ from langgraph.store.base import PutOp
 
 from langchain_contextchef._plan import Io, Plan, gather
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry, Provenance
+from langchain_contextchef.memory import _audit
 from langchain_contextchef.memory._context import (
     EVICTED_KEY,
     MemoryContext,
@@ -39,8 +40,9 @@ def enforce_cap(ctx: MemoryContext, written: str) -> Plan[list[str]]:
     """After a new key was written: evict the least recently used entries over the cap.
 
     The entry just written is never a candidate. Evicted entries are archived in history,
-    reported through `on_memory_changed` (`evict`), and added to the note the next compile
-    renders for the model.
+    audited as `deleted` by the actor `eviction` (with auditing on), reported through
+    `on_memory_changed` (`evict`), and added to the note the next compile renders for the
+    model.
     """
     cap = ctx.config.max_entries
     if cap is None:
@@ -57,11 +59,14 @@ def enforce_cap(ctx: MemoryContext, written: str) -> Plan[list[str]]:
     victims = candidates[:excess]
     now = ctx.now()
     cause = Provenance(written_by="developer", source="eviction")
+    why = f"evicted: over max_entries={cap}"
     ops: list[Any] = []
     for victim in victims:
-        ops += archive(
-            ctx, victim, "deleted", now=now, cause=cause, note=f"evicted: over max_entries={cap}"
-        )
+        ops += archive(ctx, victim, "deleted", now=now, cause=cause, note=why)
+    # The audit records ride in the eviction's own batch, so neither lands without the other.
+    ops += _audit.retired_ops(
+        ctx, "deleted", victims, at=now, cause=cause, actor="eviction", note=why
+    )
     yield Io(ops)
     keys = [v.key for v in victims]
 

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Any
 
 from langgraph.store.base import PutOp
 
 from langchain_contextchef._plan import Io, Plan, gather
+from langchain_contextchef.audit import AuditRecord
 from langchain_contextchef.entry import MemoryEntry, Provenance
-from langchain_contextchef.memory import _history
+from langchain_contextchef.memory import _audit, _history
 from langchain_contextchef.memory._checks import check_importance, check_key, check_text
 from langchain_contextchef.memory._context import (
     CLOCK_KEY,
@@ -38,7 +40,9 @@ def restore(ctx: MemoryContext, data: Mapping[str, Any]) -> Plan[None]:
     """Replace the scope's entries and turn clock with a snapshot's, in one batch.
 
     Entries the snapshot replaces or removes move to history (cause: a restore), and a
-    restored entry whose version history already holds gets the next free version.
+    restored entry whose version history already holds gets the next free version. With
+    auditing on, the same batch records each written entry as `restored` and each removed
+    one as `deleted` (actor `developer`); keys the snapshot leaves as they are get no record.
 
     Raises:
         ValueError: If the snapshot is malformed; nothing is read or written then.
@@ -60,10 +64,16 @@ def _replace(ctx: MemoryContext, restored: list[MemoryEntry], turn: int) -> Plan
     now = ctx.now()
     cause = Provenance(written_by="developer", source="restore")
     keep = {e.key for e in restored}
-    ops: list[Any] = [PutOp(ctx.entries_ns, key, None) for key in damaged if key not in keep]
+    ops: list[Any] = []
+    for key in damaged:
+        if key not in keep:
+            # A damaged item has no entry to keep in history, but its removal is a change.
+            ops.append(PutOp(ctx.entries_ns, key, None))
+            ops += _audit.record_ops(ctx, _damaged_record(ctx, key, now))
     for gone in current:
         if gone.key not in keep:
             ops += _history.archive(ctx, gone, "deleted", now=now, cause=cause, note=_NOTE)
+            ops += _audit.entry_ops(ctx, "deleted", gone, at=now, cause=cause, note=_REMOVED)
     for entry in restored:
         old = by_key.get(entry.key)
         if old == entry:
@@ -74,11 +84,24 @@ def _replace(ctx: MemoryContext, restored: list[MemoryEntry], turn: int) -> Plan
         if entry.version <= floor:
             entry = entry.evolve(update_count=floor + 1)
         ops.append(entry_put(ctx, entry, old))
+        ops += _audit.entry_ops(ctx, "restored", entry, at=now, cause=cause)
     ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn}, index=False))
     yield Io(ops)
 
 
 _NOTE = "replaced by a restore"
+_REMOVED = "removed by a restore"
+
+
+def _damaged_record(ctx: MemoryContext, key: str, now: datetime) -> AuditRecord:
+    return AuditRecord(
+        at=now,
+        action="deleted",
+        key=key,
+        actor="developer",
+        note="damaged item removed by a restore",
+        scope=ctx.scope,
+    )
 
 
 def _parse_snapshot(snapshot: Mapping[str, Any]) -> tuple[list[MemoryEntry], int]:

@@ -5,18 +5,28 @@ They live in an importable module so the "spawn" start method can find them.
 
 from __future__ import annotations
 
+import os
 import sys
-from typing import Any
+import traceback
+from collections.abc import Callable
+from typing import Any, NoReturn
 
 from langgraph.store.base import PutOp
 
+from langchain_contextchef import Memory, MemoryConfig
 from langchain_contextchef.store import FileSystemStore
+from langchain_contextchef.tools import handle_tool
 
 ENTRIES = ("crash", "memory")
 HISTORY = ("crash", "memory", "history")
 META = ("crash", "memory", "meta")
 CRASH_KEYS = 6
 PAYLOAD = "p" * 20_000  # big enough that a write takes a while, so kills land mid-batch
+
+MEMORY_SCOPE = ("crash", "model")
+MEMORY_CONFIG = MemoryConfig(audit=True)
+# Plain prose well under the gate's value limit, so every model write is accepted.
+_FILLER = "The user keeps notes about the allotment, the tomatoes and the rain. " * 40
 
 
 def write_keys(root: str, worker: int, distinct: int, shared: int) -> None:
@@ -71,7 +81,7 @@ def memory_like_writer(root: str) -> None:
     A change of key `k` to version `n` writes the entry (or deletes it, every fifth
     version), the history record `k@n`, and the version marker `v:k` = n, all in one batch.
     The writer resumes from the markers, so it can be killed and restarted any number of
-    times. It announces itself on stdout once it has written.
+    times. It announces `started <pid>` on stdout once it has written.
     """
     store = FileSystemStore(root)
     announced = False
@@ -93,11 +103,87 @@ def memory_like_writer(root: str) -> None:
             ]
         )
         if not announced:
-            sys.stdout.write("started\n")
-            sys.stdout.flush()
+            announce()
             announced = True
         i += 1
 
 
+def announce() -> None:
+    """Tell the test which process to kill: `started <pid>`, unbuffered (a forked child
+    must not flush a copy of its parent's buffer)."""
+    os.write(1, f"started {os.getpid()}\n".encode())
+
+
+def memory_text(key: str, write: int) -> str:
+    """The value the model writer gives `key` on its `write`-th call."""
+    return f"{key} write {write}: {_FILLER}"
+
+
+def model_writer(root: str) -> NoReturn:
+    """Write through `Memory`'s model path until killed, as a model's tool calls would.
+
+    Each call is `handle_tool` with a tool call id: `create_memory` for a key that is not
+    live, `modify_memory` delete when the live version is a multiple of five, otherwise
+    `modify_memory` update. So every kind of model write (entry, history, version marker,
+    scope stamp and audit record in one batch) is in flight when the kill lands. A result
+    other than the expected success exits with status 3. Announces `started <pid>` on
+    stdout once the first call has returned.
+    """
+    memory = Memory(FileSystemStore(root), MEMORY_CONFIG, scope=MEMORY_SCOPE)
+    expected = {"create_memory": "Created", "update": "Updated", "delete": "Deleted"}
+    write = 0
+    while True:
+        key = f"k{write % CRASH_KEYS}"
+        call_id = f"call-{os.getpid()}-{write}"
+        live = memory.get_entry(key)
+        if live is None:
+            name, arguments = "create_memory", {"key": key, "value": memory_text(key, write)}
+            kind = "create_memory"
+        elif live.version % 5 == 0:
+            name, arguments, kind = "modify_memory", {"action": "delete", "key": key}, "delete"
+        else:
+            kind = "update"
+            arguments = {"action": "update", "key": key, "value": memory_text(key, write)}
+            name = "modify_memory"
+        result = handle_tool(name, arguments, memory, tool_call_id=call_id)
+        if not result.startswith(expected[kind]):
+            sys.stderr.write(f"unexpected tool result for {name} {key}: {result}\n")
+            sys.stderr.flush()
+            os._exit(3)
+        if write == 0:
+            announce()
+        write += 1
+
+
+def fork_writers(root: str, writer: Callable[[str], object]) -> None:
+    """Fork a `writer` child for every `run` line on stdin; report how each ended.
+
+    Importing the package takes seconds on a loaded machine, far longer than the writes
+    the test wants to interrupt, so this process imports once and forks a fresh writer per
+    kill (it is single-threaded and opens no store itself, so forking is safe). After `run`
+    the child prints `started <pid>`; this process prints `ended <wait status>` once the
+    child is gone (reaped here).
+    """
+    for line in sys.stdin:
+        if line.strip() != "run":
+            break
+        sys.stdout.flush()
+        pid = os.fork()
+        if pid == 0:
+            try:
+                writer(root)
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                os._exit(3)
+        _, status = os.waitpid(pid, 0)
+        sys.stdout.write(f"ended {status}\n")
+        sys.stdout.flush()
+
+
 if __name__ == "__main__":
-    {"forever": write_forever, "memory": memory_like_writer}[sys.argv[2]](sys.argv[1])
+    if sys.argv[2] == "forever":
+        write_forever(sys.argv[1])
+    else:
+        writers = {"memory": memory_like_writer, "model": model_writer}
+        fork_writers(sys.argv[1], writers[sys.argv[2]])

@@ -10,13 +10,24 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from langchain_contextchef import Memory
+from langchain_contextchef.audit import AuditRecord
 from langchain_contextchef.store import FileSystemStore
 from tests.integration_tests import _store_workers
-from tests.integration_tests._store_workers import CRASH_KEYS, ENTRIES, HISTORY, META, PAYLOAD
+from tests.integration_tests._store_workers import (
+    CRASH_KEYS,
+    ENTRIES,
+    HISTORY,
+    MEMORY_CONFIG,
+    MEMORY_SCOPE,
+    META,
+    PAYLOAD,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -34,11 +45,16 @@ def _run_all(target: object, args_list: list[tuple[object, ...]]) -> None:
 
 
 def _start_worker(root: Path, mode: str) -> subprocess.Popen[bytes]:
-    """A `_store_workers` process writing to the store at `root` (it prints `started` first)."""
+    """A `_store_workers` process writing to the store at `root`.
+
+    `forever` writes itself and prints `started` first; the other modes fork a writer per
+    `run` line sent to their stdin (see `_store_workers.fork_writers`).
+    """
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO_ROOT), *sys.path])}
     module = "tests.integration_tests._store_workers"
     command = [sys.executable, "-m", module, str(root), mode]
-    return subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdout=subprocess.PIPE)
+    stdin = None if mode == "forever" else subprocess.PIPE
+    return subprocess.Popen(command, cwd=REPO_ROOT, env=env, stdin=stdin, stdout=subprocess.PIPE)
 
 
 def _item_files(root: Path) -> list[Path]:
@@ -138,31 +154,99 @@ def _check_batches_whole(store: FileSystemStore, root: Path) -> int:
     return versions
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX-only")
+def _kill_writers(
+    root: Path, mode: str, rng: random.Random, wait: float, check: Callable[[], int]
+) -> tuple[list[int], list[int]]:
+    """40 rounds: start a `mode` writer, SIGKILL it at a random point, recover and `check`.
+
+    Returns what recovery repaired (committed journals finished, uncommitted ones dropped,
+    orphan temporary files deleted) summed over the rounds, and `check`'s result per round.
+    """
+    repaired = [0, 0, 0]
+    progress = []
+    forker = _start_worker(root, mode)
+    assert forker.stdin is not None and forker.stdout is not None
+    try:
+        for _ in range(40):
+            forker.stdin.write(b"run\n")
+            forker.stdin.flush()
+            started = forker.stdout.readline().split()
+            assert started[:1] == [b"started"], started  # the writer failed before writing
+            time.sleep(rng.uniform(0.0, wait))
+            os.kill(int(started[1]), signal.SIGKILL)
+            ended = forker.stdout.readline().split()
+            assert ended[:1] == [b"ended"], ended
+            status = int(ended[1])
+            # Killed, not exited: a writer that failed would have exited with status 3.
+            assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, status
+            report = FileSystemStore(root).recover()
+            repaired = [a + b for a, b in zip(repaired, report, strict=True)]
+            assert _leftovers(root) == []
+            progress.append(check())
+    finally:
+        forker.stdin.close()
+        forker.wait(timeout=30)
+        forker.stdout.close()
+    assert forker.returncode == 0
+    return repaired, progress
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and fork are POSIX-only")
 def test_sigkill_at_random_points_never_leaves_half_a_batch(tmp_path: Path) -> None:
     """40 kills of a writer doing Memory-shaped batches (entry + history + marker)."""
     root = tmp_path / ".context"
     rng = random.Random(20260525)
-    repaired = [0, 0, 0]
-    progress = []
-    for _ in range(40):
-        proc = _start_worker(root, "memory")
-        try:
-            assert proc.stdout is not None
-            assert proc.stdout.readline() == b"started\n"
-            time.sleep(rng.uniform(0.0, 0.06))
-            proc.send_signal(signal.SIGKILL)
-        finally:
-            proc.kill()
-            proc.wait(timeout=30)
-            if proc.stdout is not None:
-                proc.stdout.close()
-        reopened = FileSystemStore(root)
-        report = reopened.recover()
-        repaired = [a + b for a, b in zip(repaired, report, strict=True)]
-        assert _leftovers(root) == []
-        progress.append(_check_batches_whole(reopened, root))
+
+    def check() -> int:
+        return _check_batches_whole(FileSystemStore(root), root)
+
+    repaired, progress = _kill_writers(root, "memory", rng, 0.06, check)
     assert progress == sorted(progress) and progress[-1] > progress[0]  # the writer advanced
     # The kills did land inside batches: recovery had committed journals to finish,
     # uncommitted ones to drop, or orphan temporary files to delete.
     assert sum(repaired) > 0, repaired
+
+
+def _check_model_writes_whole(root: Path) -> int:
+    """After a kill: every key's history is 1..n ending at its live version, and the audit
+    trail has exactly one write record per version and one deletion per deleted version.
+    Returns how many versions exist."""
+    for path in root.rglob("*.json"):  # no half-written item file anywhere
+        json.loads(path.read_text(encoding="utf-8"))
+    memory = Memory(FileSystemStore(root), MEMORY_CONFIG, scope=MEMORY_SCOPE)
+    trail: dict[str, list[AuditRecord]] = {}
+    for record in memory.audit():
+        trail.setdefault(record.key, []).append(record)
+        assert (record.tool_call_id or "").startswith("call-"), record
+    versions = 0
+    for n in range(CRASH_KEYS):
+        key = f"k{n}"
+        history = memory.history(key)
+        assert [r.version for r in history] == list(range(1, len(history) + 1)), key
+        for record in history:
+            assert record.entry.key == key and record.entry.version == record.version, record
+            assert record.entry.value.startswith(f"{key} write "), record
+        live = memory.get_entry(key)
+        if live is not None:
+            assert (history[-1].status, history[-1].version) == ("current", live.version), key
+        else:
+            assert history == [] or history[-1].status == "deleted", key
+        written = [r.version for r in trail.get(key, []) if r.action in ("created", "updated")]
+        assert written == list(range(1, len(history) + 1)), key
+        deleted = [r.version for r in trail.get(key, []) if r.action == "deleted"]
+        assert deleted == [r.version for r in history if r.status == "deleted"], key
+        versions += len(history)
+    return versions
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL and fork are POSIX-only")
+def test_sigkill_of_memory_model_writes_never_leaves_half_a_write(tmp_path: Path) -> None:
+    """40 kills of a process writing through `handle_tool` on a `Memory` over the store."""
+    root = tmp_path / ".context"
+    rng = random.Random(20260526)
+    # A model write takes tens of milliseconds, so kills land anywhere in a few writes.
+    repaired, progress = _kill_writers(
+        root, "model", rng, 0.15, lambda: _check_model_writes_whole(root)
+    )
+    assert progress == sorted(progress) and progress[-1] > progress[0]  # the writer advanced
+    assert sum(repaired) > 0, repaired  # some kills landed inside a batch

@@ -97,19 +97,23 @@ class RecordingStore(BaseStore):
     """Forwards to another store and records each `batch`/`abatch` call (one round trip each).
 
     `trips` holds one list of `describe` labels per round trip, so `len(store.trips)` counts
-    the round trips a piece of code made.
+    the round trips a piece of code made; `batches` holds the ops themselves, for a test that
+    checks which writes travelled together.
     """
 
     def __init__(self, inner: BaseStore) -> None:
         self.inner = inner
         self.trips: list[list[str]] = []
+        self.batches: list[list[Op]] = []
 
     def batch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
         self.trips.append([describe(op) for op in ops])
+        self.batches.append(ops)
         return self.inner.batch(ops)
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
         ops = list(ops)
         self.trips.append([describe(op) for op in ops])
+        self.batches.append(ops)
         return await self.inner.abatch(ops)

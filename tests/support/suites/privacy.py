@@ -13,14 +13,18 @@ from datetime import timedelta
 
 import pytest
 from langchain_core.messages import HumanMessage
-from langgraph.store.base import BaseStore
+from langgraph.store.base import BaseStore, Op, PutOp
 
 from langchain_contextchef import ContextChef, Memory, MemoryConfig
+from langchain_contextchef._snapshot_import import import_snapshot
 from langchain_contextchef.encryption import DecryptionError, EncryptedStore, generate_key
 from langchain_contextchef.memory import apurge_store, purge_store
+from langchain_contextchef.reflection import MemoryReflector, ReflectionResult
 from langchain_contextchef.retention import RetentionPolicy
+from langchain_contextchef.tools import handle_tool
 from tests.support.clocks import FakeClock
-from tests.support.stores import adump, dump
+from tests.support.stores import RecordingStore, adump, dump
+from tests.support.suites.reflection import CONVERSATION, PNPM, make
 
 POLICY = RetentionPolicy(max_age={"event": timedelta(days=30)}, default=timedelta(days=365))
 
@@ -28,6 +32,31 @@ POLICY = RetentionPolicy(max_age={"event": timedelta(days=30)}, default=timedelt
 def raw_text(store: BaseStore) -> str:
     """Every namespace, key and value the store returns, as one text."""
     return json.dumps(dump(store))
+
+
+def batch_of_audit(store: RecordingStore, memory: Memory, key: str, action: str) -> list[Op]:
+    """The one batch that put the audit record of `action` on `key`."""
+    audit_ns = (*memory.scope, "memory_audit")
+    found = [
+        ops
+        for ops in store.batches
+        for op in ops
+        if isinstance(op, PutOp)
+        and op.namespace == audit_ns
+        and op.value is not None
+        and (op.value["key"], op.value["action"]) == (key, action)
+    ]
+    assert len(found) == 1, (key, action, len(found))
+    return found[0]
+
+
+def writes_in(ops: list[Op], namespace: tuple[str, ...]) -> set[tuple[str, bool]]:
+    """The (key, is a deletion) pairs `ops` puts into `namespace`."""
+    return {
+        (op.key, op.value is None)
+        for op in ops
+        if isinstance(op, PutOp) and op.namespace == namespace
+    }
 
 
 class PrivacySuite:
@@ -137,6 +166,104 @@ class PrivacySuite:
         ]
         assert "Perth" not in memory.export_audit()  # the trail never holds values
         assert memory.forget().deleted["memory_audit"] == 6
+
+    def test_the_audit_names_the_tool_call_the_reflector_and_the_import(
+        self, store: BaseStore
+    ) -> None:
+        memory = Memory(store, MemoryConfig(audit=True), scope=("who",))
+        memory.set("city", "Oslo")
+        update = {"action": "update", "key": "city", "value": "Bergen"}
+        assert handle_tool("modify_memory", update, memory, tool_call_id="call-9") == (
+            "Updated context://memory/city."
+        )
+        (by_tool,) = [r for r in memory.audit("city") if r.action == "updated"]
+        assert (by_tool.actor, by_tool.tool_call_id, by_tool.version) == ("model", "call-9", 2)
+        assert memory.history("city")[0].tool_call_id == "call-9"
+
+        report = MemoryReflector(make(ReflectionResult(candidates=[PNPM])), memory).invoke(
+            CONVERSATION
+        )
+        assert report.created_keys == ["package-manager"]
+        (reflected,) = memory.audit("package-manager")
+        assert (reflected.action, reflected.actor, reflected.version) == (
+            "created",
+            "reflection",
+            1,
+        )
+        assert reflected.tool_call_id is None
+
+        snapshot = memory.snapshot()
+        for entry in snapshot["entries"]:
+            if entry["key"] == "city":
+                entry["value"] = "Tromso"
+        snapshot["entries"].append({**snapshot["entries"][0], "key": "lang", "value": "Python"})
+        imported = import_snapshot(memory, snapshot, source="backup.json")
+        assert sorted(imported.written) == ["city", "lang"]
+        assert [(r.action, r.actor, r.version) for r in memory.audit("city")][-1] == (
+            "updated",
+            "import",
+            3,
+        )
+        assert [(r.action, r.actor, r.version) for r in memory.audit("lang")] == [
+            ("created", "import", 1)
+        ]
+        # The unchanged key got no record: an import writes (and audits) only what differs.
+        assert [r.actor for r in memory.audit("package-manager")] == ["reflection"]
+
+    def test_restore_and_eviction_are_audited_in_the_batch_of_the_change(
+        self, store: BaseStore
+    ) -> None:
+        recorder = RecordingStore(store)
+        config = MemoryConfig(audit=True, max_entries=2)
+        memory = Memory(recorder, config, scope=("r",), clock=FakeClock())
+        entries_ns, history_ns = memory.namespace, memory.history_namespace
+        memory.set("a", "one")
+        memory.set("b", "two")
+        saved = memory.snapshot()
+        memory.set("c", "three")  # over the cap: "a", used least recently, is evicted
+
+        (evicted,) = memory.audit("a")[1:]
+        assert (evicted.action, evicted.actor, evicted.version) == ("deleted", "eviction", 1)
+        assert "max_entries=2" in (evicted.note or "")
+        together = batch_of_audit(recorder, memory, "a", "deleted")
+        assert ("a", True) in writes_in(together, entries_ns)
+        assert ("a@1", False) in writes_in(together, history_ns)
+
+        memory.set("b", "changed")
+        before = len(memory.audit())
+        memory.restore(saved)  # back to a@1, b@1: "c" goes, "a" and "b" come back
+        rows = [(r.action, r.key, r.actor, r.version) for r in memory.audit()[before:]]
+        assert rows == [
+            ("deleted", "c", "developer", 1),
+            ("restored", "a", "developer", 2),
+            ("restored", "b", "developer", 3),
+        ]
+        assert [(e.key, e.version, e.value) for e in memory.list()] == [
+            ("a", 2, "one"),
+            ("b", 3, "two"),
+        ]
+        together = batch_of_audit(recorder, memory, "a", "restored")
+        assert batch_of_audit(recorder, memory, "b", "restored") is together
+        assert batch_of_audit(recorder, memory, "c", "deleted") is together
+        assert writes_in(together, entries_ns) >= {("a", False), ("b", False), ("c", True)}
+        assert writes_in(together, history_ns) >= {("b@2", False), ("c@1", False)}
+
+        memory.restore(memory.snapshot())  # nothing changes, so nothing is recorded
+        assert len(memory.audit()) == before + 3
+
+    async def test_arestore_is_audited(self, astore: BaseStore) -> None:
+        memory = Memory(astore, MemoryConfig(audit=True), scope=("ar",))
+        await memory.aset("tone", "dry")
+        saved = await memory.asnapshot()
+        await memory.aset("tone", "warm")
+        await memory.aset("extra", "gone soon")
+        await memory.arestore(saved)
+        rows = [(r.action, r.key, r.actor, r.version) for r in await memory.aaudit()]
+        assert rows[-2:] == [
+            ("deleted", "extra", "developer", 1),
+            ("restored", "tone", "developer", 3),
+        ]
+        assert await memory.aget("tone") == "dry"
 
     # ---- encryption ----------------------------------------------------------------------------
 
