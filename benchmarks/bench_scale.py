@@ -132,7 +132,7 @@ def _populate(store: BaseStore, name: str, size: int) -> None:
 
 def _retained(store: BaseStore, chef: Any, namespace: tuple[str, ...]) -> dict[str, int]:
     """Bytes the first compile leaves held, and the bytes of the stored values (tracemalloc)."""
-    from langchain_contextchef.memory._cache import cache_stats
+    from langchain_contextchef.memory import cache_stats
 
     floor_read(store, namespace)  # the store's own caches are the store's, not the compile's
     estimate = cache_stats()["bytes"]

@@ -57,8 +57,7 @@ def _rss_bytes() -> int:
 
 def _child(kind: str, folder: str, db: str | None, shape: dict[str, int]) -> dict[str, Any]:
     from langchain_contextchef import ContextChef, MemoryConfig
-    from langchain_contextchef.memory import MEMORY_NAMESPACE
-    from langchain_contextchef.memory._cache import cache_stats
+    from langchain_contextchef.memory import MEMORY_NAMESPACE, cache_stats
 
     tenants, entries, rounds = shape["tenants"], shape["entries"], shape["rounds"]
     names = [f"t{i:03d}" for i in range(tenants)]
