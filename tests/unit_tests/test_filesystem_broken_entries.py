@@ -166,3 +166,16 @@ async def test_the_async_developer_path_repairs_a_broken_file(tmp_path: Path) ->
     path.write_text("[]", encoding="utf-8")
     assert await memory.adelete("bad") is True
     assert not path.exists()
+
+
+def test_an_encrypted_store_passes_the_report_through(tmp_path: Path) -> None:
+    pytest.importorskip("cryptography")
+    from langchain_contextchef.encryption import EncryptedStore, generate_key
+
+    memory = Memory(EncryptedStore(FileSystemStore(tmp_path / "ctx"), generate_key()))
+    memory.set("bad", "v")
+    path = tmp_path / "ctx" / "memory" / "bad.json"
+    path.write_text("[]", encoding="utf-8")
+    reply = handle_tool("create_memory", {"key": "bad", "value": "new"}, memory)
+    assert reply.startswith("Error: context://memory/bad is damaged"), reply
+    assert path.read_text(encoding="utf-8") == "[]"
