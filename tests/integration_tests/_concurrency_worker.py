@@ -49,14 +49,22 @@ def open_store(kind: str, where: str) -> Iterator[BaseStore]:
 
 @contextlib.asynccontextmanager
 async def aopen_store(kind: str, where: str) -> AsyncIterator[BaseStore]:
-    """An async store of `kind` on `where` (only PostgreSQL is needed async)."""
-    if kind != "postgres":
-        raise ValueError(kind)
-    from langgraph.store.postgres.aio import AsyncPostgresStore
+    """An async store of `kind` on `where`: `AsyncPostgresStore` or `AsyncSqliteStore`."""
+    if kind == "postgres":
+        from langgraph.store.postgres.aio import AsyncPostgresStore
 
-    async with AsyncPostgresStore.from_conn_string(where) as store:
-        await store.setup()
-        yield store
+        async with AsyncPostgresStore.from_conn_string(where) as store:
+            await store.setup()
+            yield store
+    elif kind == "sqlite":
+        from langgraph.store.sqlite.aio import AsyncSqliteStore
+
+        async with AsyncSqliteStore.from_conn_string(where) as astore:
+            await astore.conn.execute("PRAGMA busy_timeout = 60000")
+            await astore.setup()
+            yield astore
+    else:
+        raise ValueError(kind)
 
 
 def _update(memory: Memory, worker: int, count: int) -> list[str]:
@@ -145,12 +153,43 @@ async def _arun(
                 args = {"action": "update", "key": "counter", "value": f"worker {worker} write {i}"}
                 replies.append(await ahandle_tool("modify_memory", args, memory))
             return replies
+        if scenario == "create":
+            return await _acreate(memory, worker, [f"fresh-{i}" for i in range(n)], barrier)
+        if scenario == "cas":
+            return await _acas(memory, worker, n, barrier)
         if scenario == "compile":
             chef = ContextChef(store=store, scope=scope)
             return [
                 (await chef.acompile([HumanMessage("hi")])).meta.injected_keys for _ in range(n)
             ]
     raise ValueError(scenario)
+
+
+async def _acreate(memory: Memory, worker: int, keys: list[str], barrier: Any) -> list[str]:
+    replies = []
+    for key in keys:
+        await asyncio.to_thread(barrier.wait)
+        args = {"key": key, "value": f"from worker {worker}"}
+        replies.append(await ahandle_tool("create_memory", args, memory))
+    return replies
+
+
+async def _acas(memory: Memory, worker: int, rounds: int, barrier: Any) -> list[str]:
+    replies = []
+    for r in range(rounds):
+        await asyncio.to_thread(barrier.wait)  # everyone has finished the previous round
+        entry = await memory.aget_entry("cas")
+        assert entry is not None
+        seen = entry.version
+        await asyncio.to_thread(barrier.wait)  # everyone has read the same version
+        args = {
+            "action": "update",
+            "key": "cas",
+            "value": f"round {r} by {worker}",
+            "version": seen,
+        }
+        replies.append(await ahandle_tool("modify_memory", args, memory))
+    return replies
 
 
 def arun(
