@@ -43,8 +43,35 @@ def open_store(kind: str, where: str) -> Iterator[BaseStore]:
         with PostgresStore.from_conn_string(where) as store:
             store.setup()
             yield store
+    elif kind == "postgres-pool":
+        from langgraph.store.postgres import PostgresStore
+        from psycopg_pool import ConnectionPool
+
+        conninfo, kwargs = pool_args(where)
+        with ConnectionPool(conninfo, kwargs=kwargs, min_size=1, max_size=3, open=True) as pool:
+            store = PostgresStore(pool)
+            store.setup()
+            yield store
     else:
         raise ValueError(kind)
+
+
+def pool_args(uri: str) -> tuple[str, dict[str, Any]]:
+    """A pool's conninfo without the password, and its connection kwargs carrying it.
+
+    As a deployment that reads the password from a secret store would: a connection made
+    from the conninfo alone cannot log in, so the pooled tests show the lock connection is
+    made with the pool's kwargs.
+    """
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    from psycopg.rows import dict_row
+
+    params = conninfo_to_dict(uri)
+    password = params.pop("password", None)
+    kwargs: dict[str, Any] = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+    if password is not None:
+        kwargs["password"] = password
+    return make_conninfo(**{k: v for k, v in params.items() if v is not None}), kwargs
 
 
 @contextlib.asynccontextmanager
@@ -54,6 +81,16 @@ async def aopen_store(kind: str, where: str) -> AsyncIterator[BaseStore]:
         from langgraph.store.postgres.aio import AsyncPostgresStore
 
         async with AsyncPostgresStore.from_conn_string(where) as store:
+            await store.setup()
+            yield store
+    elif kind == "postgres-pool":
+        from langgraph.store.postgres.aio import AsyncPostgresStore
+        from psycopg_pool import AsyncConnectionPool
+
+        conninfo, kwargs = pool_args(where)
+        pool = AsyncConnectionPool(conninfo, kwargs=kwargs, min_size=1, max_size=3, open=False)
+        async with pool:
+            store = AsyncPostgresStore(pool)
             await store.setup()
             yield store
     elif kind == "sqlite":

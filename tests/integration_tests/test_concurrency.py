@@ -29,7 +29,9 @@ CAS_ROUNDS = 10
 COMPILES = 20
 
 
-@pytest.fixture(params=["filesystem", "sqlite", "postgres"])
+# `postgres-pool`: a PostgresStore (AsyncPostgresStore for the async tests) on a connection
+# pool whose password is a connection kwarg, not part of its conninfo.
+@pytest.fixture(params=["filesystem", "sqlite", "postgres", "postgres-pool"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
     kind = request.param
     if kind == "filesystem":
@@ -136,8 +138,11 @@ def test_per_user_message_concurrent_compiles_of_one_message_claim_one_turn(
         assert answers == {(r + 1, expected_keys)}, (r, answers)
 
 
-# The async API in real processes: `AsyncPostgresStore` and `AsyncSqliteStore` (a file).
-ASYNC_BACKENDS = pytest.mark.parametrize("backend", ["postgres", "sqlite"], indirect=True)
+# The async API in real processes: `AsyncPostgresStore` (on a connection, on a pool) and
+# `AsyncSqliteStore` (a file).
+ASYNC_BACKENDS = pytest.mark.parametrize(
+    "backend", ["postgres", "postgres-pool", "sqlite"], indirect=True
+)
 
 
 @ASYNC_BACKENDS
