@@ -34,6 +34,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import inspect
 import os
 import threading
 import time
@@ -236,19 +237,46 @@ def _first(row: Any) -> Any:
     return row["ok"] if isinstance(row, dict) else row[0]
 
 
-# Pooled stores: one extra connection per store and process holds the session locks, so a
-# small pool is never starved by a writer waiting for its turn.
+# Pooled stores: one extra connection per store and process holds the session locks. Not
+# one borrowed from the pool: a section's own reads and writes borrow pool connections too,
+# so sections holding a borrowed connection each could starve a small pool of the
+# connections their batches wait for. The lock connection is made the way the pool makes
+# its own (its connection class, conninfo and connection kwargs, such as a password given
+# as a kwarg); the pool's `configure` hook is not run, since this connection only ever
+# takes and releases advisory locks. It is closed when the store is garbage collected.
 _PG_HOLDERS: weakref.WeakKeyDictionary[BaseStore, tuple[Any, Any]] = weakref.WeakKeyDictionary()
+
+
+def _is_pool(conn: Any) -> bool:
+    return hasattr(conn, "connection") and hasattr(conn, "conninfo")
+
+
+async def _resolved(value: Any) -> Any:
+    # psycopg_pool 3.3 accepts a callable conninfo or kwargs (a coroutine for an async pool).
+    if callable(value):
+        value = value()
+    if inspect.isawaitable(value):
+        value = await value
+    return value
+
+
+def _lock_connect_args(conninfo: Any, kwargs: Any) -> tuple[str, dict[str, Any]]:
+    return conninfo or "", {**(kwargs or {}), "autocommit": True}
 
 
 def _pg_holder(store: BaseStore) -> tuple[Any, Any]:
     """The connection that takes the locks and the lock that serialises its use."""
     conn: Any = store.conn  # type: ignore[attr-defined]
-    if hasattr(conn, "connection") and hasattr(conn, "conninfo"):  # a ConnectionPool
+    if _is_pool(conn):  # a ConnectionPool
         with _REGISTRY_LOCK:
             holder = _PG_HOLDERS.get(store)
             if holder is None:
-                connection = psycopg.connect(conn.conninfo, autocommit=True)
+                conninfo = conn.conninfo() if callable(conn.conninfo) else conn.conninfo
+                kwargs = conn.kwargs() if callable(conn.kwargs) else conn.kwargs
+                info, args = _lock_connect_args(conninfo, kwargs)
+                factory = getattr(conn, "connection_class", None) or psycopg.Connection
+                connection = factory.connect(info, **args)
+                weakref.finalize(store, connection.close)
                 holder = _PG_HOLDERS[store] = (connection, threading.Lock())
             return holder
     return conn, store.lock  # type: ignore[attr-defined]
@@ -284,11 +312,20 @@ _APG_HOLDERS: weakref.WeakKeyDictionary[BaseStore, tuple[Any, asyncio.Lock]] = (
 
 async def _apg_holder(store: BaseStore) -> tuple[Any, Any]:
     conn: Any = store.conn  # type: ignore[attr-defined]
-    if hasattr(conn, "connection") and hasattr(conn, "conninfo"):  # an AsyncConnectionPool
+    if _is_pool(conn):  # an AsyncConnectionPool: as for `_pg_holder`
         holder = _APG_HOLDERS.get(store)
         if holder is None:
-            connection = await psycopg.AsyncConnection.connect(conn.conninfo, autocommit=True)
-            holder = _APG_HOLDERS.setdefault(store, (connection, asyncio.Lock()))
+            info, args = _lock_connect_args(
+                await _resolved(conn.conninfo), await _resolved(conn.kwargs)
+            )
+            factory = getattr(conn, "connection_class", None) or psycopg.AsyncConnection
+            connection = await factory.connect(info, **args)
+            if store in _APG_HOLDERS:  # another task of this loop made one meanwhile
+                await connection.close()
+                return _APG_HOLDERS[store]
+            # An async close cannot run in a finalizer; ending the session closes it.
+            weakref.finalize(store, connection.pgconn.finish)
+            holder = _APG_HOLDERS[store] = (connection, asyncio.Lock())
         return holder
     return conn, store.lock  # type: ignore[attr-defined]
 

@@ -56,6 +56,7 @@ __all__ = [
     "Io",
     "Plan",
     "Step",
+    "Unreadable",
     "gather",
     "run_async",
     "run_sync",
@@ -106,7 +107,19 @@ class Emit(NamedTuple):
     data: dict[str, Any]
 
 
-Step: TypeAlias = Io | Exclusive | Call | Invoke | Emit
+class Unreadable(NamedTuple):
+    """Ask which of `keys` (every key when `None`) of exactly `namespace` the store holds but cannot read.
+
+    Answered by a store with `unreadable_keys`/`aunreadable_keys` (`FileSystemStore`: a file
+    broken by hand, which its reads treat as absent); any other store answers `[]`, since
+    what it holds it can read.
+    """
+
+    namespace: tuple[str, ...]
+    keys: tuple[str, ...] | None = None
+
+
+Step: TypeAlias = Io | Exclusive | Call | Invoke | Emit | Unreadable
 Plan: TypeAlias = Generator[Step, Any, T]
 
 # What a named read may hold: one op, a tuple of ops, or nothing (a read this plan skips).
@@ -175,6 +188,9 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
             if inspect.isawaitable(reply):
                 _refuse_awaitable(step, reply)
             return reply
+        case Unreadable(namespace, keys):
+            report = getattr(store, "unreadable_keys", None)
+            return list(report(namespace, keys)) if callable(report) else []
         case Emit(name, data):
             if _inside_run():
                 # No parent run after all: the hooks already fired, the event has no audience.
@@ -197,6 +213,9 @@ async def _execute_async(step: Step, store: BaseStore) -> Any:
         case Call(fn, args):
             reply = fn(*args)
             return (await reply) if inspect.isawaitable(reply) else reply
+        case Unreadable(namespace, keys):
+            report = getattr(store, "aunreadable_keys", None)
+            return list(await report(namespace, keys)) if callable(report) else []
         case Emit(name, data):
             if _inside_run():
                 with contextlib.suppress(RuntimeError):

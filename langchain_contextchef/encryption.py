@@ -313,6 +313,22 @@ class EncryptedStore(BaseStore):
         async with aexclusive(self.store, tuple(namespace)):
             yield
 
+    # ---- items the inner store holds but cannot read -------------------------------------------
+
+    def unreadable_keys(
+        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None
+    ) -> list[str]:
+        """The inner store's answer (see `FileSystemStore.unreadable_keys`); `[]` without one."""
+        report = getattr(self.store, "unreadable_keys", None)
+        return list(report(tuple(namespace), keys)) if callable(report) else []
+
+    async def aunreadable_keys(
+        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None
+    ) -> list[str]:
+        """Async `unreadable_keys`."""
+        report = getattr(self.store, "aunreadable_keys", None)
+        return list(await report(tuple(namespace), keys)) if callable(report) else []
+
     # ---- rotation ---------------------------------------------------------------------------
 
     def _namespaces(self, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:

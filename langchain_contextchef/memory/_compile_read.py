@@ -30,6 +30,7 @@ from langchain_contextchef.memory._context import (
     own,
     scan_op,
     turn_of,
+    unreadable_keys,
 )
 from langchain_contextchef.memory._events import changed
 from langchain_contextchef.memory._recall import evicted_note_ops
@@ -125,9 +126,11 @@ def _current_entries(
         changed = [] if slot.token == token else changes_since(stamp, slot.token)
         if changed is not None:
             got = yield from gather(items=[entry_op(ctx, key) for key in changed])
+            gone = [key for key, item in zip(changed, got.items, strict=True) if item is None]
+            broken = set((yield from unreadable_keys(ctx, gone)))
             for key, item in zip(changed, got.items, strict=True):
                 if item is None:
-                    slot.drop(key)
+                    slot.drop(key, damaged=key in broken)
                     continue
                 try:
                     slot.put(MemoryEntry.from_stored(item.key, item.value))
@@ -138,6 +141,10 @@ def _current_entries(
     if scanned is None:
         (scanned,) = yield Io([scan_op(ctx.entries_ns)])
     entries, damaged = entries_and_damaged(ctx, scanned)
+    # Items the store holds but cannot read (a file broken by hand) are absent from the scan.
+    unreadable = yield from unreadable_keys(ctx)
+    if unreadable:
+        damaged = sorted({*damaged, *unreadable})
     if slot is not None:
         slot.reset(token, entries, damaged)
     return entries, damaged
@@ -179,7 +186,14 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None, marker: str | None
         newest=SearchOp(ctx.entries_ns, limit=1, refresh_ttl=False) if probe else None,
     )
     entries, damaged = yield from _current_entries(ctx, slot, got.stamp, got.items)
-    if probe and slot is not None and _written_behind(ctx, slot, got.newest):
+    if (
+        probe
+        and slot is not None
+        and (
+            _written_behind(ctx, slot, got.newest)
+            or not slot.damaged.issuperset((yield from unreadable_keys(ctx)))
+        )
+    ):
         slot.invalidate()
         entries, damaged = yield from _current_entries(ctx, slot, got.stamp, None)
     turn = turn_of(got.clock)

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeVar
 
 from langgraph.store.base import GetOp, Item, PutOp, SearchOp
 
-from langchain_contextchef._plan import Io, Plan, gather
+from langchain_contextchef._plan import Io, Plan, Unreadable, gather
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory._cache import ScopeSlot, slot_for
@@ -47,6 +47,8 @@ __all__ = [
     "entries_of",
     "entry_of",
     "entry_op",
+    "checked_entry",
+    "unreadable_keys",
     "entry_put",
     "index_fields_of",
     "evicted_op",
@@ -243,6 +245,38 @@ def entry_of(item: Item | None) -> MemoryEntry | None:
         raise DamagedEntryError(item.key, str(exc)) from exc
 
 
+UNREADABLE_REASON = (
+    "The store holds an item at this key that it cannot read (a file that is not valid "
+    "JSON, not an item, or that names another namespace or key)."
+)
+
+
+def checked_entry(ctx: MemoryContext, key: str, item: Item | None) -> Plan[MemoryEntry | None]:
+    """The entry a `GetOp` of `key` found, or `None` when the key really holds nothing.
+
+    A store can hold an item it cannot read (a `FileSystemStore` file broken by hand),
+    which its `get` answers as absent; that key is damaged, not free.
+
+    Raises:
+        DamagedEntryError: If the stored item cannot be read as an entry, or cannot be read.
+    """
+    if item is None:
+        if (yield Unreadable(ctx.entries_ns, (key,))):
+            raise DamagedEntryError(key, UNREADABLE_REASON)
+        return None
+    return entry_of(item)
+
+
+def unreadable_keys(ctx: MemoryContext, keys: Sequence[str] | None = None) -> Plan[list[str]]:
+    """The entry keys (of `keys`, or all) whose item the store holds but cannot read."""
+    if keys is not None and not keys:
+        return []
+    found: list[str] = yield Unreadable(ctx.entries_ns, None if keys is None else tuple(keys))
+    for key in found:
+        logger.warning("Skipping the unreadable memory entry %r in %r.", key, ctx.scope)
+    return found
+
+
 def entries_and_damaged(
     ctx: MemoryContext, items: Sequence[Item]
 ) -> tuple[list[MemoryEntry], list[str]]:
@@ -292,12 +326,17 @@ def evicted_op(ctx: MemoryContext) -> GetOp:
 def read_one(ctx: MemoryContext, key: str) -> Plan[MemoryEntry | None]:
     """The entry at `key`, or `None`."""
     (item,) = yield Io([entry_op(ctx, key)])
-    return entry_of(item)
+    return (yield from checked_entry(ctx, key, item))
 
 
 def read_many(ctx: MemoryContext, keys: Sequence[str]) -> Plan[list[MemoryEntry | None]]:
     """The entry at each key (`None` where nothing is stored), in one round trip."""
     got = yield from gather(items=[entry_op(ctx, key) for key in keys])
+    missing = tuple(key for key, item in zip(keys, got.items, strict=True) if item is None)
+    if missing:
+        broken = yield Unreadable(ctx.entries_ns, missing)
+        if broken:
+            raise DamagedEntryError(broken[0], UNREADABLE_REASON)
     return [entry_of(item) for item in got.items]
 
 

@@ -40,6 +40,7 @@ from langchain_contextchef.memory._checks import (
 )
 from langchain_contextchef.memory._context import (
     MemoryContext,
+    checked_entry,
     clock_op,
     entry_of,
     entry_op,
@@ -151,7 +152,7 @@ def read_before_write(
     last = _history.last_version(got.marker)
     if read_entry:
         try:
-            existing = entry_of(got.entry)
+            existing = yield from checked_entry(ctx, key, got.entry)
         except DamagedEntryError:
             if not repair:
                 raise
@@ -446,14 +447,13 @@ def delete_entry(ctx: MemoryContext, key: str) -> Plan[bool]:
     """
     check_key(key)
     (item,) = yield Io([entry_op(ctx, key)])
-    if item is None:
-        return False
     try:
-        existing = entry_of(item)
+        existing = yield from checked_entry(ctx, key, item)
     except DamagedEntryError:
         logger.warning("Removing the damaged memory entry %r in %r.", key, ctx.scope)
         yield Io([PutOp(ctx.entries_ns, key, None)])
         return True
-    assert existing is not None
+    if existing is None:
+        return False
     yield from remove(ctx, existing, Provenance(written_by="developer"))
     return True

@@ -10,13 +10,17 @@ and restarts their TTL when asked (`_expiry.Expiry.refresh`).
 from __future__ import annotations
 
 import heapq
+import os
 from collections.abc import Iterable
 from typing import Any
 
+import orjson
 from langgraph.store.base import Item, ListNamespacesOp, MatchCondition, SearchItem, SearchOp
 
 from langchain_contextchef.store._filters import matches
+from langchain_contextchef.store._fsio import read_file
 from langchain_contextchef.store._listing import Listing
+from langchain_contextchef.store._paths import ITEM_SUFFIX, is_item_file_of, item_file_name
 from langchain_contextchef.store._records import (
     CREATED,
     EXPIRES_TS,
@@ -26,6 +30,7 @@ from langchain_contextchef.store._records import (
     SEEN,
     UPDATED,
     Record,
+    Unreadable,
     is_expired,
     order_key,
     value_of,
@@ -41,6 +46,7 @@ __all__ = [
     "live",
     "search",
     "search_item",
+    "unreadable_keys",
 ]
 
 SearchHit = tuple[Record, float | None, dict[str, Any] | None]
@@ -66,6 +72,53 @@ def get_record(
     if not parts or not view.dir_ok(dirpath, parts):
         return None
     return live(view.load(view.file_of(namespace, key)), namespace, key, now)
+
+
+def unreadable_keys(
+    view: DiskView, namespace: tuple[str, ...], keys: Iterable[object] | None
+) -> list[str]:
+    """The keys of exactly `namespace` whose file is present but cannot be read as that item.
+
+    With `keys`, only those keys are checked (one `stat` each while their files are
+    unchanged); otherwise every item file of the folder, naming a broken file by its file
+    name when that is a plain key, else by the `key` its document names when that key's
+    file name is this one. A broken file whose key neither way reveals is left out.
+    """
+    dirpath, parts = view.dir_of(namespace)
+    if not parts or not view.dir_ok(dirpath, parts):
+        return []
+    found: set[str] = set()
+    if keys is not None:
+        for key in keys:
+            if isinstance(key, str) and "\x00" not in key:
+                path = view.file_of(namespace, key)
+                if view.load(path) is None and isinstance(view.records.get(path), Unreadable):
+                    found.add(key)
+        return sorted(found)
+    listing = view.listing(dirpath)
+    if listing is None:
+        return []
+    for name in listing.names:
+        path = os.path.join(dirpath, name)
+        if view.load(path) is None and isinstance(view.records.get(path), Unreadable):
+            key = _key_of_broken(path, name)
+            if key is not None:
+                found.add(key)
+    return sorted(found)
+
+
+def _key_of_broken(path: str, name: str) -> str | None:
+    stem = name[: -len(ITEM_SUFFIX)]
+    if is_item_file_of(name, stem):
+        return stem
+    # An encoded file name cannot be decoded; the document may still name its key.
+    try:
+        loaded = read_file(path)  # never follows a link
+        document = orjson.loads(loaded[0]) if loaded is not None else None
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    key = document.get("key") if isinstance(document, dict) else None
+    return key if isinstance(key, str) and item_file_name(key) == name else None
 
 
 def item_of(record: Record) -> Item:

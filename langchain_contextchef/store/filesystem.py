@@ -63,7 +63,13 @@ a link (writes open every folder from the root with `O_NOFOLLOW`, relative to it
 The root itself may be a link.
 
 **Broken files** (invalid JSON, wrong fields, a file moved by hand) are skipped with a logged
-warning and left in place. Opening a store (its first operation) completes committed
+warning and left in place. To every LangGraph operation such an item is absent, as a
+missing row would be on the SQL stores (`get` answers `None`, searches and
+`list_namespaces` skip it, a `put` replaces it and a delete removes it), so code written
+for LangGraph's stores runs unchanged. Code that must not overwrite what a person left
+there asks `unreadable_keys(namespace)`: the keys whose file is present but unreadable
+(ContextChef's `Memory` does, to report such entries as damaged and refuse model writes
+to them). Opening a store (its first operation) completes committed
 batches and deletes the temporary files of killed writers, by listing `.journal/` and
 `.tmp/` only; `recover()` also walks every folder for temporary files written next to their
 item (only done when a namespace folder sits on another file system than the root).
@@ -111,6 +117,7 @@ from langchain_contextchef.store._reads import (
     live,
     search,
     search_item,
+    unreadable_keys,
 )
 from langchain_contextchef.store._records import TTL, check_value, value_of
 from langchain_contextchef.store._recovery import RecoveryReport
@@ -342,6 +349,57 @@ class FileSystemStore(BaseStore):
             raise InvalidNamespaceError(msg)
         validate_op_namespace(GetOp(namespace, ""))
         return self._writer.locks.scope_lock(scope_lock_name(namespace))
+
+    # ------------------------------------------------------------------ broken files
+
+    def unreadable_keys(
+        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None
+    ) -> list[str]:
+        """The keys of exactly `namespace` whose file is present but cannot be read.
+
+        A file that is not valid JSON, not a complete item document, or a document naming
+        another namespace or key than its file name is absent to `get` and `search`; this
+        says which keys are in that state, so a caller can refuse to overwrite them. A
+        broken file whose key cannot be told from its (encoded) file name nor from its
+        content is left out of a whole-folder answer.
+
+        Args:
+            namespace: The namespace (only this exact folder, not its children).
+            keys: Check only these keys (cheap: one `stat` each); `None` checks every item
+                file of the folder.
+
+        Returns:
+            The unreadable keys, sorted.
+
+        Raises:
+            UnsafePathError: If a file or folder on the way is a link.
+
+        Example:
+            ```python
+            import pathlib, tempfile
+            from langchain_contextchef.store import FileSystemStore
+
+            store = FileSystemStore(tempfile.mkdtemp())
+            store.put(("notes",), "a", {"v": 1})
+            pathlib.Path(store.root, "notes", "a.json").write_text("{oops")
+            assert store.get(("notes",), "a") is None
+            assert store.unreadable_keys(("notes",)) == ["a"]
+            assert store.unreadable_keys(("notes",), ["a", "b"]) == ["a"]
+            ```
+        """
+        self._ensure_open()
+        self._writer.notice_journals()
+        return unreadable_keys(self._view, tuple(namespace), None if keys is None else list(keys))
+
+    async def aunreadable_keys(
+        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None
+    ) -> list[str]:
+        """Async twin of `unreadable_keys` (runs it in the default executor)."""
+        loop = asyncio.get_running_loop()
+        call = functools.partial(
+            self.unreadable_keys, namespace, None if keys is None else list(keys)
+        )
+        return await loop.run_in_executor(None, call)
 
     # ------------------------------------------------------------------ atomic update
 

@@ -43,20 +43,65 @@ def open_store(kind: str, where: str) -> Iterator[BaseStore]:
         with PostgresStore.from_conn_string(where) as store:
             store.setup()
             yield store
+    elif kind == "postgres-pool":
+        from langgraph.store.postgres import PostgresStore
+        from psycopg_pool import ConnectionPool
+
+        conninfo, kwargs = pool_args(where)
+        with ConnectionPool(conninfo, kwargs=kwargs, min_size=1, max_size=3, open=True) as pool:
+            store = PostgresStore(pool)
+            store.setup()
+            yield store
     else:
         raise ValueError(kind)
 
 
+def pool_args(uri: str) -> tuple[str, dict[str, Any]]:
+    """A pool's conninfo without the password, and its connection kwargs carrying it.
+
+    As a deployment that reads the password from a secret store would: a connection made
+    from the conninfo alone cannot log in, so the pooled tests show the lock connection is
+    made with the pool's kwargs.
+    """
+    from psycopg.conninfo import conninfo_to_dict, make_conninfo
+    from psycopg.rows import dict_row
+
+    params = conninfo_to_dict(uri)
+    password = params.pop("password", None)
+    kwargs: dict[str, Any] = {"autocommit": True, "prepare_threshold": 0, "row_factory": dict_row}
+    if password is not None:
+        kwargs["password"] = password
+    return make_conninfo(**{k: v for k, v in params.items() if v is not None}), kwargs
+
+
 @contextlib.asynccontextmanager
 async def aopen_store(kind: str, where: str) -> AsyncIterator[BaseStore]:
-    """An async store of `kind` on `where` (only PostgreSQL is needed async)."""
-    if kind != "postgres":
-        raise ValueError(kind)
-    from langgraph.store.postgres.aio import AsyncPostgresStore
+    """An async store of `kind` on `where`: `AsyncPostgresStore` or `AsyncSqliteStore`."""
+    if kind == "postgres":
+        from langgraph.store.postgres.aio import AsyncPostgresStore
 
-    async with AsyncPostgresStore.from_conn_string(where) as store:
-        await store.setup()
-        yield store
+        async with AsyncPostgresStore.from_conn_string(where) as store:
+            await store.setup()
+            yield store
+    elif kind == "postgres-pool":
+        from langgraph.store.postgres.aio import AsyncPostgresStore
+        from psycopg_pool import AsyncConnectionPool
+
+        conninfo, kwargs = pool_args(where)
+        pool = AsyncConnectionPool(conninfo, kwargs=kwargs, min_size=1, max_size=3, open=False)
+        async with pool:
+            store = AsyncPostgresStore(pool)
+            await store.setup()
+            yield store
+    elif kind == "sqlite":
+        from langgraph.store.sqlite.aio import AsyncSqliteStore
+
+        async with AsyncSqliteStore.from_conn_string(where) as astore:
+            await astore.conn.execute("PRAGMA busy_timeout = 60000")
+            await astore.setup()
+            yield astore
+    else:
+        raise ValueError(kind)
 
 
 def _update(memory: Memory, worker: int, count: int) -> list[str]:
@@ -145,12 +190,43 @@ async def _arun(
                 args = {"action": "update", "key": "counter", "value": f"worker {worker} write {i}"}
                 replies.append(await ahandle_tool("modify_memory", args, memory))
             return replies
+        if scenario == "create":
+            return await _acreate(memory, worker, [f"fresh-{i}" for i in range(n)], barrier)
+        if scenario == "cas":
+            return await _acas(memory, worker, n, barrier)
         if scenario == "compile":
             chef = ContextChef(store=store, scope=scope)
             return [
                 (await chef.acompile([HumanMessage("hi")])).meta.injected_keys for _ in range(n)
             ]
     raise ValueError(scenario)
+
+
+async def _acreate(memory: Memory, worker: int, keys: list[str], barrier: Any) -> list[str]:
+    replies = []
+    for key in keys:
+        await asyncio.to_thread(barrier.wait)
+        args = {"key": key, "value": f"from worker {worker}"}
+        replies.append(await ahandle_tool("create_memory", args, memory))
+    return replies
+
+
+async def _acas(memory: Memory, worker: int, rounds: int, barrier: Any) -> list[str]:
+    replies = []
+    for r in range(rounds):
+        await asyncio.to_thread(barrier.wait)  # everyone has finished the previous round
+        entry = await memory.aget_entry("cas")
+        assert entry is not None
+        seen = entry.version
+        await asyncio.to_thread(barrier.wait)  # everyone has read the same version
+        args = {
+            "action": "update",
+            "key": "cas",
+            "value": f"round {r} by {worker}",
+            "version": seen,
+        }
+        replies.append(await ahandle_tool("modify_memory", args, memory))
+    return replies
 
 
 def arun(

@@ -29,7 +29,9 @@ CAS_ROUNDS = 10
 COMPILES = 20
 
 
-@pytest.fixture(params=["filesystem", "sqlite", "postgres"])
+# `postgres-pool`: a PostgresStore (AsyncPostgresStore for the async tests) on a connection
+# pool whose password is a connection kwarg, not part of its conninfo.
+@pytest.fixture(params=["filesystem", "sqlite", "postgres", "postgres-pool"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
     kind = request.param
     if kind == "filesystem":
@@ -136,8 +138,15 @@ def test_per_user_message_concurrent_compiles_of_one_message_claim_one_turn(
         assert answers == {(r + 1, expected_keys)}, (r, answers)
 
 
-@pytest.mark.parametrize("backend", ["postgres"], indirect=True)
-def test_async_updates_and_compiles_on_postgres(
+# The async API in real processes: `AsyncPostgresStore` (on a connection, on a pool) and
+# `AsyncSqliteStore` (a file).
+ASYNC_BACKENDS = pytest.mark.parametrize(
+    "backend", ["postgres", "postgres-pool", "sqlite"], indirect=True
+)
+
+
+@ASYNC_BACKENDS
+def test_async_updates_and_compiles(
     backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
 ) -> None:
     memory.set("counter", "start")
@@ -150,3 +159,30 @@ def test_async_updates_and_compiles_on_postgres(
     injected = _in_processes(worker.arun, backend, scope, "compile", COMPILES)
     assert memory.turn == WRITERS * COMPILES
     assert sum("brief" in keys for per_worker in injected for keys in per_worker) == 5
+
+
+@ASYNC_BACKENDS
+def test_async_a_new_key_is_created_once_whoever_asks(
+    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+) -> None:
+    rounds = 3
+    replies = _in_processes(worker.arun, backend, scope, "create", rounds)
+    for i in range(rounds):
+        answers = [replies[w][i] for w in range(WRITERS)]
+        assert sum(a == f"Created context://memory/fresh-{i}." for a in answers) == 1, answers
+        assert all(a.startswith("Created") or "already exists" in a for a in answers)
+        assert [r.version for r in memory.history(f"fresh-{i}")] == [1]
+
+
+@ASYNC_BACKENDS
+def test_async_compare_and_set_has_exactly_one_winner_every_round(
+    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+) -> None:
+    memory.set("cas", "start")
+    replies = _in_processes(worker.arun, backend, scope, "cas", CAS_ROUNDS)
+    for r in range(CAS_ROUNDS):
+        answers = [replies[w][r] for w in range(WRITERS)]
+        winners = [a for a in answers if a == "Updated context://memory/cas."]
+        assert len(winners) == 1, answers
+        assert all(a == winners[0] or "changed since you read it" in a for a in answers)
+    assert [r.version for r in memory.history("cas")] == list(range(1, 2 + CAS_ROUNDS))

@@ -115,7 +115,7 @@ async def test_compile_refuses_what_is_not_a_message_list_and_changes_nothing(gi
     assert chef.get_memory().turn == 0
 
 
-def test_threads_never_lose_an_update_create_or_compare_and_set() -> None:
+def test_threads_never_lose_an_update_or_create_twice() -> None:
     memory = Memory(InMemoryStore())
     memory.set("counter", "0")
     replies: list[str] = []
@@ -136,3 +136,70 @@ def test_threads_never_lose_an_update_create_or_compare_and_set() -> None:
     history = memory.history("counter")
     assert [r.version for r in history] == list(range(1, 82))
     assert sum(r.startswith("Created") for r in replies) == 1
+
+
+THREADS = 8
+
+
+def _in_threads(work: Any) -> list[Any]:
+    results: list[Any] = [None] * THREADS
+    failures: list[BaseException] = []
+
+    def run(n: int) -> None:
+        try:
+            results[n] = work(n)
+        except BaseException as exc:  # reported below: a failed thread must fail the test
+            failures.append(exc)
+
+    threads = [threading.Thread(target=run, args=(n,)) for n in range(THREADS)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not failures, failures
+    return results
+
+
+def test_threads_compare_and_set_has_exactly_one_winner_every_round() -> None:
+    memory = Memory(InMemoryStore())
+    memory.set("cas", "start")
+    rounds = 10
+    barrier = threading.Barrier(THREADS, timeout=60)
+
+    def work(n: int) -> list[str]:
+        replies = []
+        for r in range(rounds):
+            barrier.wait()  # everyone has finished the previous round
+            entry = memory.get_entry("cas")
+            assert entry is not None
+            seen = entry.version
+            barrier.wait()  # everyone has read the same version
+            args = {"action": "update", "key": "cas", "value": f"{r} by {n}", "version": seen}
+            replies.append(handle_tool("modify_memory", args, memory))
+        return replies
+
+    replies = _in_threads(work)
+    for r in range(rounds):
+        answers = [replies[n][r] for n in range(THREADS)]
+        winners = [a for a in answers if a == "Updated context://memory/cas."]
+        assert len(winners) == 1, answers
+        assert all(a == winners[0] or "changed since you read it" in a for a in answers)
+    assert [r.version for r in memory.history("cas")] == list(range(1, 2 + rounds))
+
+
+def test_threads_compiling_at_once_count_every_turn_and_keep_a_turn_ttl() -> None:
+    chef = ContextChef(store=InMemoryStore())
+    memory = chef.get_memory()
+    memory.set("brief", "five turns only", ttl={"turns": 5})
+    memory.set("always", "kept")
+    compiles = 20
+    barrier = threading.Barrier(THREADS, timeout=60)
+
+    def work(n: int) -> list[list[str]]:
+        barrier.wait()
+        return [chef.compile([HumanMessage("hi")]).meta.injected_keys for _ in range(compiles)]
+
+    injected = [keys for per_thread in _in_threads(work) for keys in per_thread]
+    assert memory.turn == THREADS * compiles
+    assert sum("brief" in keys for keys in injected) == 5
+    assert sum("always" in keys for keys in injected) == THREADS * compiles
