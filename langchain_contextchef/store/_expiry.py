@@ -1,7 +1,7 @@
 """TTL upkeep of a `FileSystemStore`: deleting expired items and restarting read items' TTL.
 
 `Expiry.sweep` deletes expired items (`FileSystemStore.sweep_ttl`, and every few minutes in
-the thread `start_sweeper` runs); `Expiry.refresh` restarts the TTL of items a read returns.
+the thread a `Sweeper` runs); `Expiry.refresh` restarts the TTL of items a read returns.
 
 Reads already skip expired items; a sweep deletes their files. Both a sweep and a refresh
 decide outside any lock, then re-check each item under its folder's write lock (a writer may
@@ -32,7 +32,7 @@ from langchain_contextchef.store._records import (
 from langchain_contextchef.store._view import DiskView
 from langchain_contextchef.store._writer import Write, Writer
 
-__all__ = ["Expiry", "start_sweeper"]
+__all__ = ["Expiry", "Sweeper"]
 
 logger = logging.getLogger("langchain_contextchef.store.filesystem")
 
@@ -106,30 +106,58 @@ class Expiry:
                 self._writer.commit(writes, self._clock(), journal=False)
 
 
-def start_sweeper(
-    sweep: Callable[[], int],
-    root: str,
-    interval_minutes: float,
-    stop: threading.Event,
-    done: concurrent.futures.Future[None],
-) -> threading.Thread:
-    """Start a daemon thread that calls `sweep` every `interval_minutes` until `stop` is set.
+class Sweeper:
+    """The daemon thread that calls a store's `sweep` every few minutes, started and stopped."""
 
-    A failed sweep is logged and the thread carries on; `done` gets its result when the
-    thread ends.
-    """
+    def __init__(self, sweep: Callable[[], int], root: str) -> None:
+        self._sweep = sweep
+        self._root = root
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
 
-    def loop() -> None:
-        while not stop.wait(interval_minutes * 60):
-            try:
-                count = sweep()
-            except Exception:
-                logger.exception("TTL sweep of %s failed", root)
-            else:
-                if count:
-                    logger.info("TTL sweep deleted %d expired item(s)", count)
-        done.set_result(None)
+    def start(self, interval_minutes: float) -> concurrent.futures.Future[None]:
+        """Start sweeping (once: a running sweeper is kept); cancelling the future stops it.
 
-    thread = threading.Thread(target=loop, name="contextchef-ttl-sweeper", daemon=True)
-    thread.start()
-    return thread
+        A failed sweep is logged and the thread carries on; the future completes when the
+        thread ends.
+        """
+        future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        future.add_done_callback(lambda f: self._stop.set() if f.cancelled() else None)
+        if self.running:
+            logger.info("The TTL sweeper is already running.")
+            return future
+        self._stop.clear()
+        stop = self._stop
+
+        def loop() -> None:
+            while not stop.wait(interval_minutes * 60):
+                try:
+                    count = self._sweep()
+                except Exception:
+                    logger.exception("TTL sweep of %s failed", self._root)
+                else:
+                    if count:
+                        logger.info("TTL sweep deleted %d expired item(s)", count)
+            future.set_result(None)
+
+        self._thread = threading.Thread(target=loop, name="contextchef-ttl-sweeper", daemon=True)
+        self._thread.start()
+        return future
+
+    @property
+    def running(self) -> bool:
+        """Whether the sweeping thread is alive."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def stop(self, timeout: float | None) -> bool:
+        """Stop the thread; `False` if it is still running when `timeout` passes."""
+        thread = self._thread
+        if thread is None or not thread.is_alive():
+            return True
+        self._stop.set()
+        thread.join(timeout)
+        if thread.is_alive():
+            logger.warning("Timed out waiting for the TTL sweeper to stop.")
+            return False
+        self._thread = None
+        return True

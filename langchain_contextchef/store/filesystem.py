@@ -105,7 +105,7 @@ from langgraph.store.base import (
     validate_op_namespace,
 )
 
-from langchain_contextchef.store._expiry import Expiry, start_sweeper
+from langchain_contextchef.store._expiry import Expiry, Sweeper
 from langchain_contextchef.store._fsio import UnsafePathError
 from langchain_contextchef.store._locks import OwnedLock, current_owner, deadline_for
 from langchain_contextchef.store._paths import scope_lock_name
@@ -202,8 +202,7 @@ class FileSystemStore(BaseStore):
         self._expiry = Expiry(self._view, self._writer, _clock)
         self._opened = False
         self._open_guard = threading.Lock()
-        self._sweeper: threading.Thread | None = None
-        self._sweeper_stop = threading.Event()
+        self._sweeper = Sweeper(self.sweep_ttl, self.root)
 
     # ------------------------------------------------------------------ BaseStore API
 
@@ -533,22 +532,12 @@ class FileSystemStore(BaseStore):
             A future that completes when the sweeper stops; cancelling it stops the sweeper.
             Without a TTL config nothing starts and the future is already done.
         """
-        future: concurrent.futures.Future[None] = concurrent.futures.Future()
         if not self.ttl_config:
+            future: concurrent.futures.Future[None] = concurrent.futures.Future()
             future.set_result(None)
             return future
-        if self._sweeper is not None and self._sweeper.is_alive():
-            logger.info("The TTL sweeper is already running.")
-            future.add_done_callback(lambda f: self._sweeper_stop.set() if f.cancelled() else None)
-            return future
-        interval = float(
-            sweep_interval_minutes or self.ttl_config.get("sweep_interval_minutes") or 5
-        )
-        stop = self._sweeper_stop
-        stop.clear()
-        self._sweeper = start_sweeper(self.sweep_ttl, self.root, interval, stop, future)
-        future.add_done_callback(lambda f: stop.set() if f.cancelled() else None)
-        return future
+        interval = sweep_interval_minutes or self.ttl_config.get("sweep_interval_minutes") or 5
+        return self._sweeper.start(float(interval))
 
     def stop_ttl_sweeper(self, timeout: float | None = None) -> bool:
         """Stop the sweeper thread.
@@ -559,16 +548,7 @@ class FileSystemStore(BaseStore):
         Returns:
             `True` if no sweeper is running any more, `False` if the wait timed out.
         """
-        thread = self._sweeper
-        if thread is None or not thread.is_alive():
-            return True
-        self._sweeper_stop.set()
-        thread.join(timeout)
-        if thread.is_alive():
-            logger.warning("Timed out waiting for the TTL sweeper to stop.")
-            return False
-        self._sweeper = None
-        return True
+        return self._sweeper.stop(timeout)
 
     def close(self) -> None:
         """Stop the TTL sweeper, if any, and close the folder descriptors the caches keep.

@@ -413,15 +413,15 @@ def test_ttl_sweeper_thread_and_close(root: Path, clock: FakeClock) -> None:
     assert future.result(timeout=5) is None
     with FileSystemStore(root, ttl={"sweep_interval_minutes": 1}) as other:
         other.start_ttl_sweeper()
-        thread = other._sweeper
-        assert thread is not None and thread.is_alive()
-    assert not thread.is_alive()
+        sweeper = other._sweeper
+        assert sweeper.running
+    assert not sweeper.running  # closing the store stopped it
 
 
 def test_sweeper_without_ttl_config_does_not_start(store: FileSystemStore) -> None:
     future = store.start_ttl_sweeper()
     assert future.done()
-    assert store._sweeper is None
+    assert not store._sweeper.running
 
 
 # ---------------------------------------------------------------- semantic search
