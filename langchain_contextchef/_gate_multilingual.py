@@ -361,9 +361,10 @@ _COPULA = _copula_regex()
 _CONNECTORS = sorted(
     {fold_word(c) for lex in LEXICONS for c in lex.connectors}, key=len, reverse=True
 )
+# A qualifier stays on the label's line, like the loose one below.
 _QUALIFIER = (
-    r"(?:\s*\([^()\n]{0,30}\)|\s+(?:" + "|".join(map(re.escape, _CONNECTORS)) + r")"
-    r"(?:\s+[^\s:=;,.!?]+){1,4}?)?"
+    r"(?:[^\S\n]*\([^()\n]{0,30}\)|[^\S\n]+(?:" + "|".join(map(re.escape, _CONNECTORS)) + r")"
+    r"(?:[^\S\n]+[^\s:=;,.!?]+){1,4}?)?"
 )
 # Up to two words with no connector: "Sunucu sifresi", "ПИН-код карты:", "كلمة السر للخادم هي".
 # Allowed only before ":"/"=" or after a label in a script without such connectors, and on
@@ -374,7 +375,9 @@ _VALUE = r"[\"'`«“„(\[]?(?P<value>[^\s\"'`»”,;，。、)\]]{3,64})"
 
 _PASSWORD_LABEL = _compile("password_words", stem=True)
 # Matched at the end of a password label: qualifier, then ":"/"=" or a copula, then the value.
-_SEPARATOR = r"\s*(?:(?P<explicit>" + _EXPLICIT + r")|(?P<copula>" + _COPULA + r"))\s*"
+# The separator is on the label's line too ("Passwort fürs Portal Reise#7781\n:001" is a bare
+# password followed by a line of its own); the value may start on the next line.
+_SEPARATOR = r"[^\S\n]*(?:(?P<explicit>" + _EXPLICIT + r")|(?P<copula>" + _COPULA + r"))\s*"
 _PASSWORD_TAIL = re.compile(_QUALIFIER + _SEPARATOR + _VALUE)
 _PASSWORD_LOOSE_TAIL = re.compile(_LOOSE_QUALIFIER + r"(?![^\S\n]*\n)" + _SEPARATOR + _VALUE)
 # No separator at all ("Passwort fürs Portal Reise#7781", "密码 Rt!8812cn"): only a value

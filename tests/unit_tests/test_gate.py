@@ -430,6 +430,14 @@ def test_redacted_values_pass_the_gate(
     assert _check(DEFAULT_GATE, "k", redacted.value).action == "allow"
 
 
+@pytest.mark.parametrize("next_line", [":001", "=001", "- 001"])
+def test_a_password_label_s_separator_stays_on_its_line(next_line: str) -> None:
+    # Found by the property test above: the next line's ":001" was read as the password.
+    text = f"Passwort fürs Portal Reise#7781\n{next_line}"
+    redacted = _check(WriteGate(secrets="redact", injection="redact"), "k", text)
+    assert redacted.value == f"Passwort fürs Portal [REDACTED:password]\n{next_line}"
+
+
 def test_reason_is_the_error_message_without_its_prefix() -> None:
     for value, action in [
         ("deploy key AKIAABCDEFGHIJKLMNOP", "reject"),
