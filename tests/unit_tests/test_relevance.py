@@ -10,13 +10,14 @@ from langgraph.store.memory import InMemoryStore
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef._bm25 import bm25f, query_terms
 from langchain_contextchef._text_features import STOPWORDS, FeatureCache, stem, terms
-from langchain_contextchef.entry import Provenance
+from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.query import conversation_query, query_text
 from langchain_contextchef.selectors import (
     MostRecent,
     Relevant,
     Rerank,
     SelectionContext,
+    context_selector,
     keyword_scores,
     relevance_scores,
 )
@@ -343,6 +344,7 @@ class CountingEmbeddings(Embeddings):
         self.inner = WordHashEmbeddings(64)
         self.documents = 0
         self.queries = 0
+        self.query_texts: list[str] = []
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         self.documents += len(texts)
@@ -350,6 +352,7 @@ class CountingEmbeddings(Embeddings):
 
     def embed_query(self, text: str) -> list[float]:
         self.queries += 1
+        self.query_texts.append(text)
         return self.inner.embed_query(text)
 
 
@@ -449,3 +452,127 @@ def test_scores_with_kept_features_equal_scores_without() -> None:
     again = relevance_scores(entries, context)
     assert first == again == keyword_scores(entries, "allergic entry 4")
     assert len(kept) == 30 and all(len(v) == 1 for v in kept.values())
+
+
+# ---- the conversation query and the recall split, configured through the compile -------------
+
+_FOLLOW_UP = [
+    SystemMessage("You are a helpful assistant."),
+    HumanMessage("Let's talk about Lena's swimming lessons."),
+    AIMessage("Sure, what would you like to know?"),
+    HumanMessage("What time do they start now?"),
+]
+
+
+def _follow_up_chef(**config: object) -> ContextChef:
+    chef = ContextChef(
+        store=InMemoryStore(),
+        memory=MemoryConfig(selector=Relevant(limit=1), **config),  # type: ignore[arg-type]
+    )
+    memory = chef.get_memory()
+    memory.set("swim", "Lena's swimming lessons are on Saturdays at 10:00")
+    memory.set("gym", "Gym classes start at 07:00")
+    return chef
+
+
+def test_a_follow_up_finds_its_entry_with_the_default_query_turns_and_not_with_one() -> None:
+    assert MemoryConfig().query_turns > 1
+    assert _follow_up_chef().compile(_FOLLOW_UP).meta.injected_keys == ["swim"]
+    # The last message alone names no subject; its "start" points at the gym instead.
+    last_only = _follow_up_chef(query_turns=1).compile(_FOLLOW_UP)
+    assert last_only.meta.injected_keys == ["gym"]
+
+
+def test_query_decay_weighs_the_earlier_turn_through_the_compile() -> None:
+    seen: list[tuple[tuple[str, float], ...]] = []
+
+    def record(entries: list[MemoryEntry], context: SelectionContext) -> list[MemoryEntry]:
+        seen.append(context.weighted_query())
+        return list(entries)
+
+    for decay in (0.5, 0.25):
+        chef = ContextChef(
+            store=InMemoryStore(),
+            memory=MemoryConfig(selector=context_selector(record), query_decay=decay),
+        )
+        chef.get_memory().set("k", "v")
+        chef.compile(_FOLLOW_UP)
+    assert seen == [
+        (("What time do they start now?", 1.0), ("Let's talk about Lena's swimming lessons.", 0.5)),
+        (
+            ("What time do they start now?", 1.0),
+            ("Let's talk about Lena's swimming lessons.", 0.25),
+        ),
+    ]
+
+
+def test_query_assistant_weight_puts_the_assistant_turn_in_the_query() -> None:
+    messages = [
+        HumanMessage("What does Lena do on weekends?"),
+        AIMessage("She has swimming lessons."),
+        HumanMessage("What time do they start?"),
+    ]
+    searched: dict[float, list[str]] = {}
+    chosen: dict[float, list[str]] = {}
+    for weight in (0.0, 1.0):
+        model = CountingEmbeddings()
+        chef = ContextChef(
+            store=InMemoryStore(index={"dims": 64, "embed": model}),
+            memory=MemoryConfig(selector=Relevant(limit=1), query_assistant_weight=weight),
+        )
+        memory = chef.get_memory()
+        memory.set("swim", "Swimming lessons at 10:00")
+        memory.set("gym", "Gym classes start at 07:00")
+        chosen[weight] = chef.compile(messages).meta.injected_keys
+        searched[weight] = model.query_texts
+    # The store's semantic search text and the selector's keyword query both change.
+    assert searched[0.0] == ["What time do they start?\nWhat does Lena do on weekends?"]
+    assert searched[1.0] == [
+        "What time do they start?\nWhat does Lena do on weekends?\nShe has swimming lessons."
+    ]
+    assert chosen == {0.0: ["gym"], 1.0: ["swim"]}
+
+
+def test_recall_index_share_keeps_budget_for_index_rows() -> None:
+    store = InMemoryStore()
+    indexed: dict[float | None, list[str]] = {}
+    shown: dict[float | None, list[str]] = {}
+    for share in (None, 0.5):
+        chef = ContextChef(
+            store=store,
+            memory=MemoryConfig(
+                selector=Relevant(),
+                recall="index",
+                token_budget=600,
+                recall_index_share=share,
+            ),
+        )
+        if share is None:
+            memory = chef.get_memory()
+            memory.set("shed", "A hailstorm damaged the garden shed. " + "Repairs due. " * 15)
+            for i in range(40):
+                memory.set(f"note_{i}", f"Weather note {i}: " + "clouds and rain " * 15)
+        payload = chef.compile([HumanMessage("What did the hailstorm damage?")])
+        indexed[share], shown[share] = payload.meta.indexed_keys, payload.meta.injected_keys
+        assert payload.meta.tokens["memory"] <= 600
+    assert len(indexed[0.5]) > len(indexed[None])
+    assert len(shown[0.5]) < len(shown[None])
+    assert shown[0.5][0] == shown[None][0] == "shed"  # the best entry stays in full
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("query_turns", 0),
+        ("query_turns", 1.5),
+        ("query_decay", 1.5),
+        ("query_decay", -0.1),
+        ("query_assistant_weight", 2),
+        ("query_assistant_weight", True),
+        ("recall_index_share", 1.0),
+        ("recall_index_share", -0.5),
+    ],
+)
+def test_invalid_query_and_recall_split_settings_raise(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=field):
+        MemoryConfig(**{field: value})  # type: ignore[arg-type]
