@@ -10,9 +10,13 @@ from langgraph.store.memory import InMemoryStore
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef._bm25 import bm25f, query_terms
 from langchain_contextchef._text_features import STOPWORDS, FeatureCache, stem, terms
+from langchain_contextchef.budget import token_counter
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.query import conversation_query, query_text
+from langchain_contextchef.render import render_memory_block
 from langchain_contextchef.selectors import (
+    MemorySelector,
+    MostImportant,
     MostRecent,
     Relevant,
     Rerank,
@@ -162,25 +166,73 @@ def test_relevant_fills_a_budget_with_the_next_best_entries() -> None:
     assert keys(Relevant().select(entries, unbudgeted)) == ["pets"]
 
 
-def test_no_selector_leaves_the_budget_unused_while_entries_remain() -> None:
-    chef = ContextChef(
-        store=InMemoryStore(), memory=MemoryConfig(selector=Relevant(), token_budget=3_000)
+def _filled_store(indexed: bool) -> InMemoryStore:
+    store = (
+        InMemoryStore(index={"dims": 256, "embed": WordHashEmbeddings(256)})
+        if indexed
+        else InMemoryStore()
     )
-    memory = chef.get_memory()
-    memory.set("pets", "Has a cat named Miso")
+    memory = ContextChef(store=store, memory=MemoryConfig()).get_memory()
+    memory.set("pets", "Has a cat named Miso", importance=0.5)
     for i in range(30):
-        memory.set(f"note_{i}", f"Unrelated note number {i} about the weather")
-    payload = chef.compile([HumanMessage("What is my cat called?")])
-    injected = payload.meta.injected_keys
-    assert injected[0] == "pets"
-    assert len(injected) == 31  # everything fits in 3,000 tokens, so everything is shown
-    tight = ContextChef(
-        store=chef.store, memory=MemoryConfig(selector=Relevant(), token_budget=400)
-    )
-    fitted = tight.compile([HumanMessage("What is my cat called?")])
-    assert fitted.meta.injected_keys[0] == "pets"
-    assert 1 < len(fitted.meta.injected_keys) < 31
-    assert set(fitted.meta.omitted.values()) == {"budget"}
+        # Sizes and importances vary, so the next entry is not just "one more of the same".
+        padding = " and drizzle" * (i % 7)
+        memory.set(
+            f"note_{i}",
+            f"Unrelated note number {i} about the weather{padding}",
+            importance=(i % 5) / 5 or None,
+        )
+    return store
+
+
+@pytest.mark.parametrize(
+    ("make", "indexed", "relevance"),
+    [
+        (Relevant, False, True),
+        (Relevant, True, True),
+        (Rerank, False, True),
+        (Rerank, True, True),
+        (MostRecent, False, False),
+        (MostImportant, False, False),
+    ],
+    ids=[
+        "relevant-keyword",
+        "relevant-hybrid",
+        "rerank-keyword",
+        "rerank-hybrid",
+        "most-recent",
+        "most-important",
+    ],
+)
+def test_no_selector_leaves_the_budget_unused_while_entries_remain(
+    make: type[MemorySelector], indexed: bool, relevance: bool
+) -> None:
+    store = _filled_store(indexed)
+    question = [HumanMessage("What is my cat called?")]
+    roomy = ContextChef(store=store, memory=MemoryConfig(selector=make(), token_budget=100_000))
+    order = roomy.compile(question).meta.injected_keys
+    assert len(order) == 31  # everything fits, so everything is shown, in the selector's order
+    if relevance:
+        assert order[0] == "pets"
+    budget = 400
+    config = MemoryConfig(selector=make(), token_budget=budget)
+    tight = ContextChef(store=store, memory=config)
+    payload = tight.compile(question)
+    shown = payload.meta.injected_keys
+    assert 1 < len(shown) < 31
+    assert shown == order[: len(shown)]  # a prefix of the same order, nothing skipped
+    assert set(payload.meta.omitted.values()) == {"budget"}
+    memory = tight.get_memory()
+    entries = {key: memory.get_entry(key) for key in order}
+    count = token_counter(config.token_counter).text
+
+    def block_tokens(keys: list[str]) -> int:
+        full = [entries[key] for key in keys]
+        return count(render_memory_block(full, unlisted=len(order) - len(full)))  # type: ignore[arg-type]
+
+    assert block_tokens(shown) == payload.meta.tokens["memory"] <= budget  # the block, re-made
+    # The next best entry would not have fitted: the budget is as full as the order allows.
+    assert block_tokens([*shown, order[len(shown)]]) > budget
 
 
 # ---- Rerank -------------------------------------------------------------------------------------
