@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.store.base import BaseStore, IndexConfig
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
@@ -25,6 +28,7 @@ from langchain_contextchef.selectors import (
     keyword_scores,
     relevance_scores,
 )
+from langchain_contextchef.store import FileSystemStore
 from tests.support.embeddings import WordHashEmbeddings
 from tests.support.entries import T0, entry, keys
 
@@ -408,12 +412,17 @@ class CountingEmbeddings(Embeddings):
         return self.inner.embed_query(text)
 
 
+@pytest.mark.parametrize("backend", ["memory", "filesystem"])
 @pytest.mark.parametrize("selector", [Relevant(), Rerank()])
 def test_one_query_embedding_per_compile_and_one_document_embedding_per_write(
-    selector: Relevant | Rerank,
+    selector: Relevant | Rerank, backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     model = CountingEmbeddings()
-    store = InMemoryStore(index={"dims": 64, "embed": model})
+    index: IndexConfig = {"dims": 64, "embed": model}
+    store: BaseStore = InMemoryStore(index=index)
+    if backend == "filesystem":  # where the issue found a re-embedding on every compile
+        store = FileSystemStore(tmp_path / "store", index=index)
+        request.addfinalizer(store.close)
     chef = ContextChef(store=store, memory=MemoryConfig(selector=selector, token_budget=1_000))
     memory = chef.get_memory()
     for i in range(10):
