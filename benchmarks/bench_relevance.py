@@ -7,18 +7,19 @@ its own time, and every question is compiled through `ContextChef.compile` with
 `MemoryConfig(selector=..., token_budget=...)`. A question counts as answered when all its
 answer keys are in `payload.meta.injected_keys` (injected in full).
 
-Rows: `MostRecent`; a plain BM25 baseline (textbook Okapi BM25 on lower-cased words, no
-stemming, no stop words, no fill, written here as a `context_selector`); `Relevant` and
-`Rerank` on keywords; and, with a real embedding model (all-MiniLM-L6-v2 through
+Rows: `MostRecent`; `MostImportant`; `ByType` over the set's memory types (rules and
+preferences first: what a developer without a relevance selector would configure); a plain
+BM25 baseline (textbook Okapi BM25 on lower-cased words, no stemming, no stop words, no fill,
+written here as a `context_selector` over the text of the compile's query parts); `Relevant`
+and `Rerank` on keywords; and, with a real embedding model (all-MiniLM-L6-v2 through
 `langchain_contextchef.embeddings.MiniLMEmbeddings`, skipped when the weights are not
 installed), semantic only, hybrid with score fusion, hybrid with reciprocal-rank fusion, and
 `Rerank` hybrid.
 
-The query: the compile passes the last user message to selectors and to the store's semantic
-search. Until the compile builds the query from the conversation itself, this bench does what
-the compile will do: `conversation_query(messages)` goes to the selector as
-`SelectionContext.queries` (through a thin wrapper selector) and `query_text(...)` of it is the
-last user message the compile sees, hence the search text (`--last-message-only` turns this off).
+The query is the one that ships: the bench passes the conversation's messages as they are, and
+`ContextChef.compile` builds the weighted query from them with the configured `MemoryConfig`
+(`query_turns`, `query_decay`, `query_assistant_weight`, the defaults here), both for the
+selectors and for the store's semantic search. `--last-message-only` sets `query_turns=1`.
 
 Latency: the median compile time of each row at 1,000 tokens against the plain compile (no
 selector, same store, same budget), measured interleaved in the same run, collector on.
@@ -34,7 +35,6 @@ import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -46,8 +46,11 @@ from benchmarks.relevance.dataset import CORE, KINDS, QUESTIONS, SUPERSEDED, Cor
 from benchmarks.relevance.filler import generate
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.query import query_text
 from langchain_contextchef.selectors import (
+    ByType,
     MemorySelector,
+    MostImportant,
     MostRecent,
     Relevant,
     Rerank,
@@ -64,15 +67,21 @@ QUICK_QUESTIONS = 15
 HYBRID_GOAL = 0.85
 KEYWORD_GOAL = 0.60
 SYSTEM = SystemMessage("You are a helpful personal assistant.")
+# The set's memory types, in the order a developer without a relevance selector might rank them.
+TYPES = ("rule", "preference", "procedure", "project", "fact", "event")
 
 _WORDS = re.compile(r"[a-z0-9]+")
 
 
 def _plain_bm25(k1: float = 1.5, b: float = 0.75) -> MemorySelector:
-    """Textbook Okapi BM25 over key + value: lower-cased words, nothing else."""
+    """Textbook Okapi BM25 over key + value: lower-cased words, nothing else.
+
+    Its query is the text of the compile's query parts, weights ignored (the same words the
+    package's selectors see, without their weighting).
+    """
 
     def select(entries: list[MemoryEntry], context: SelectionContext) -> list[MemoryEntry]:
-        query = set(_WORDS.findall(context.query.lower()))
+        query = set(_WORDS.findall(query_text(context.weighted_query()).lower()))
         docs = [_WORDS.findall(f"{e.key.replace('_', ' ')} {e.value}".lower()) for e in entries]
         if not query or not docs:
             return []
@@ -91,29 +100,6 @@ def _plain_bm25(k1: float = 1.5, b: float = 0.75) -> MemorySelector:
         return [entries[i] for i in sorted(scores, key=lambda i: -scores[i])]
 
     return context_selector(select)
-
-
-class _Conversational(MemorySelector):
-    """Hands the selector the conversation's weighted query, as the compile will."""
-
-    def __init__(self, inner: MemorySelector) -> None:
-        self.inner = inner
-        self.search_limit = inner.search_limit
-        self.queries: tuple[tuple[str, float], ...] = ()
-        self.uses_search = inner.uses_search  # type: ignore[misc]
-
-    def select(self, entries: list[MemoryEntry], context: SelectionContext) -> Any:
-        if self.queries and hasattr(context, "queries"):
-            context = replace(context, queries=self.queries)
-        return self.inner.select(entries, context)
-
-
-def _conversation_tools() -> tuple[Callable[..., Any], Callable[..., str]] | None:
-    try:
-        from langchain_contextchef.query import conversation_query, query_text
-    except ImportError:  # an older package: last message only
-        return None
-    return conversation_query, query_text
 
 
 def _messages(question: Question) -> list[BaseMessage]:
@@ -157,6 +143,8 @@ def _rows(model: Any | None) -> list[tuple[str, Callable[[], Any], bool]]:
     """(name, selector factory, needs the indexed store)."""
     rows: list[tuple[str, Callable[[], Any], bool]] = [
         ("MostRecent", MostRecent, False),
+        ("MostImportant", MostImportant, False),
+        ("ByType", lambda: ByType(*TYPES), False),
         ("BM25 baseline", _plain_bm25, False),
         ("Relevant keyword", Relevant, False),
         ("Rerank keyword", Rerank, False),
@@ -170,17 +158,23 @@ def _rows(model: Any | None) -> list[tuple[str, Callable[[], Any], bool]]:
 
 
 def _semantic_only() -> MemorySelector:
-    try:
-        return Relevant(semantic_weight=1.0)  # type: ignore[call-arg, unused-ignore]
-    except TypeError:  # an older package: semantic scores alone are its only mode
-        return Relevant()
+    return Relevant(semantic_weight=1.0)
 
 
 def _rrf() -> MemorySelector:
-    try:
-        return Relevant(fusion="rrf")  # type: ignore[call-arg, unused-ignore]
-    except TypeError:
-        return Relevant()
+    return Relevant(fusion="rrf")
+
+
+def _config(selector: Any, budget: int, query_turns: int) -> MemoryConfig:
+    """The shipped defaults, but for the selector, the budget and how many turns the query reads."""
+    defaults = MemoryConfig()
+    return MemoryConfig(
+        selector=selector,
+        token_budget=budget,
+        query_turns=query_turns,
+        query_decay=defaults.query_decay,
+        query_assistant_weight=defaults.query_assistant_weight,
+    )
 
 
 def _evaluate(
@@ -188,28 +182,19 @@ def _evaluate(
     make: Callable[[], Any],
     questions: Sequence[Question],
     budgets: Sequence[int],
-    conversation: bool,
+    query_turns: int,
 ) -> dict[int, dict[str, Any]]:
-    tools = _conversation_tools() if conversation else None
     out: dict[int, dict[str, Any]] = {}
     for budget in budgets:
-        inner = make()
-        selector = _Conversational(inner) if isinstance(inner, MemorySelector) else inner
         chef = ContextChef(
             store=store,
-            memory=MemoryConfig(selector=selector, token_budget=budget),
+            memory=_config(make(), budget, query_turns),
             clock=lambda: NOW,
         )
         answered: Counter[str] = Counter()
         newer_first = updates = 0
         for question in questions:
-            messages = _messages(question)
-            if tools is not None and isinstance(selector, _Conversational):
-                conversation_query, query_text = tools
-                parts = conversation_query(messages)
-                selector.queries = parts
-                messages = [*messages[:-1], HumanMessage(query_text(parts))]
-            order = chef.compile(messages).meta.injected_keys
+            order = chef.compile(_messages(question)).meta.injected_keys
             injected = set(order)
             if all(key in injected for key in question.answers):
                 answered[question.kind] += 1
@@ -234,11 +219,12 @@ def _latency(
     questions: Sequence[Question],
     budget: int,
     repeats: int,
+    query_turns: int,
 ) -> float:
     """Median compile time of the selector over the plain compile, interleaved, collector on."""
-    plain = ContextChef(store=store, memory=MemoryConfig(token_budget=budget), clock=lambda: NOW)
+    plain = ContextChef(store=store, memory=_config(None, budget, query_turns), clock=lambda: NOW)
     chosen = ContextChef(
-        store=store, memory=MemoryConfig(selector=make(), token_budget=budget), clock=lambda: NOW
+        store=store, memory=_config(make(), budget, query_turns), clock=lambda: NOW
     )
     for question in questions[:3]:  # warm both (parse caches, feature caches)
         plain.compile(_messages(question))
@@ -258,7 +244,14 @@ def _latency(
 
 
 def run(quick: bool = False, *, conversation: bool = True) -> dict[str, Any]:
-    """Fill the stores, evaluate every selector at every budget, time them, check the goals."""
+    """Fill the stores, evaluate every selector at every budget, time them, check the goals.
+
+    Args:
+        quick: A few questions on a small store, one budget, no embedding model.
+        conversation: The compile's query from the last turns (`MemoryConfig`'s default
+            `query_turns`); `False` sets `query_turns=1`, the last user message only.
+    """
+    query_turns = MemoryConfig().query_turns if conversation else 1
     entries = _entries(quick)
     questions = QUESTIONS[:: max(1, len(QUESTIONS) // QUICK_QUESTIONS)] if quick else QUESTIONS
     budgets = QUICK_BUDGETS if quick else BUDGETS
@@ -269,13 +262,13 @@ def run(quick: bool = False, *, conversation: bool = True) -> dict[str, Any]:
     if model is not None:
         indexed_store = InMemoryStore(index={"dims": model.dims, "embed": model})
         _fill(indexed_store, entries)
-    rows = []
+    rows: list[dict[str, Any]] = []
     latency_questions = questions[:: max(1, len(questions) // 20)]
     for name, make, indexed in _rows(model):
         store = indexed_store if indexed else plain_store
         assert store is not None
-        figures = _evaluate(store, make, questions, budgets, conversation)
-        slowdown = _latency(store, make, latency_questions, 1_000, 1 if quick else 3)
+        figures = _evaluate(store, make, questions, budgets, query_turns)
+        slowdown = _latency(store, make, latency_questions, 1_000, 1 if quick else 3, query_turns)
         rows.append({"selector": name, "recall": figures, "latency_ratio": slowdown})
     by_name = {r["selector"]: r for r in rows}
     goals = []
@@ -305,7 +298,7 @@ def run(quick: bool = False, *, conversation: bool = True) -> dict[str, Any]:
         "questions": len(questions),
         "budgets": list(budgets),
         "embedding_model": "all-MiniLM-L6-v2" if model is not None else None,
-        "conversation_query": conversation and _conversation_tools() is not None,
+        "query_turns": query_turns,
         "rows": rows,
         "goals": goals,
     }
@@ -322,7 +315,7 @@ def _print(result: dict[str, Any]) -> None:
     print_table(
         f"Relevance: {result['entries']} entries, {result['questions']} questions "
         f"(embedding model: {result['embedding_model'] or 'none installed'}; "
-        f"conversation query: {result['conversation_query']})",
+        f"query from the last {result['query_turns']} user turn(s))",
         ["selector", *[f"{b} tokens" for b in budgets], "latency vs plain compile"],
         [
             [

@@ -133,7 +133,7 @@ def _create_memory_schema(
             _required(_string("value")),
             _string("description", "when it applies"),
             _enum("type", memory_types),
-            _supersedes("keys it replaces"),
+            _supersedes("keys of older facts it replaces, e.g. an old address"),
         ],
     )
 
@@ -242,7 +242,7 @@ def _context_schema(memory_types: tuple[str, ...] | None, versions: bool) -> typ
         _string("query", "search: text to find"),
         _string("description", "create in memory/: what it is for"),
         _enum("type", memory_types),
-        _supersedes("create in memory/: keys it replaces"),
+        _supersedes("create in memory/: keys of older facts it replaces"),
     ]
     if versions:
         args.append(_version("memory/ edits: the version <memory> shows"))

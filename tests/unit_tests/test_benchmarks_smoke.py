@@ -135,7 +135,15 @@ def test_relevance_bench_reports_recall_and_latency_for_every_selector(
     assert result["name"] == "relevance"
     assert result["questions"] == len(module.QUESTIONS[:: len(module.QUESTIONS) // 15])
     names = [r["selector"] for r in result["rows"]]
-    assert names[:4] == ["MostRecent", "BM25 baseline", "Relevant keyword", "Rerank keyword"]
+    assert names[:6] == [
+        "MostRecent",
+        "MostImportant",
+        "ByType",
+        "BM25 baseline",
+        "Relevant keyword",
+        "Rerank keyword",
+    ]
+    assert result["query_turns"] == 3  # MemoryConfig's default: the compile builds the query
     for row in result["rows"]:
         assert set(row["recall"]) == set(result["budgets"])
         for figures in row["recall"].values():
@@ -156,6 +164,15 @@ def test_relevance_bench_reports_recall_and_latency_for_every_selector(
     )
     check_goals(result["goals"])
     assert "| selector" in capsys.readouterr().out
+
+
+def test_relevance_bench_last_message_only_reads_one_user_turn(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    module = importlib.import_module("benchmarks.bench_relevance")
+    result = module.run(quick=True, conversation=False)
+    assert result["query_turns"] == 1
+    assert "last 1 user turn" in capsys.readouterr().out
 
 
 def test_main_passes_options_and_notes_a_bench_it_could_not_run(tmp_path: Path) -> None:

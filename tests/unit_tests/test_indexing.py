@@ -3,12 +3,20 @@ bookkeeping; and the developer's own index fields when the store names some."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, TypeAlias
+
+import pytest
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import HumanMessage
+from langgraph.store.base import BaseStore
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, Memory, MemoryConfig, Relevant
 from langchain_contextchef.memory._context import ABOUT_FIELD
+from langchain_contextchef.store import FileSystemStore
 from tests.support.embeddings import WordHashEmbeddings
 
 
@@ -29,16 +37,35 @@ class CountingEmbeddings(Embeddings):
         return self.inner.embed_query(text)
 
 
-def _indexed(fields: list[str] | None = None) -> tuple[InMemoryStore, CountingEmbeddings]:
-    embed = CountingEmbeddings()
-    index: dict[str, object] = {"dims": 256, "embed": embed}
-    if fields is not None:
-        index["fields"] = fields
-    return InMemoryStore(index=index), embed  # type: ignore[arg-type]
+Indexed: TypeAlias = Callable[..., tuple[BaseStore, CountingEmbeddings]]
 
 
-def test_an_entry_is_embedded_by_its_key_description_and_value_once_per_change() -> None:
-    store, embed = _indexed()
+@pytest.fixture(params=["memory", "filesystem"])
+def indexed(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Indexed]:
+    """Makes an indexed store of the backend under test, and its counting embeddings.
+
+    The issue's embedding defects were on `FileSystemStore` (the turn clock embedded on every
+    compile, a recall re-embedding an unchanged value), so every count runs on both.
+    """
+    with ExitStack() as stack:
+
+        def make(fields: list[str] | None = None) -> tuple[BaseStore, CountingEmbeddings]:
+            embed = CountingEmbeddings()
+            index: dict[str, Any] = {"dims": 256, "embed": embed}
+            if fields is not None:
+                index["fields"] = fields
+            if request.param == "memory":
+                return InMemoryStore(index=index), embed  # type: ignore[arg-type]
+            store = FileSystemStore(tmp_path / "store", index=index)  # type: ignore[arg-type]
+            return stack.enter_context(store), embed
+
+        yield make
+
+
+def test_an_entry_is_embedded_by_its_key_description_and_value_once_per_change(
+    indexed: Indexed,
+) -> None:
+    store, embed = indexed()
     memory = Memory(store, MemoryConfig(recall="index"))
     memory.set("food_allergies", "shellfish", description="What the user cannot eat")
     assert embed.documents == ["food allergies (What the user cannot eat): shellfish"]
@@ -51,8 +78,10 @@ def test_an_entry_is_embedded_by_its_key_description_and_value_once_per_change()
     assert item is not None and ABOUT_FIELD in item.value
 
 
-def test_compiles_never_embed_bookkeeping_and_embed_the_query_at_most_once() -> None:
-    store, embed = _indexed()
+def test_compiles_never_embed_bookkeeping_and_embed_the_query_at_most_once(
+    indexed: Indexed,
+) -> None:
+    store, embed = indexed()
     chef = ContextChef(store=store, memory=MemoryConfig(selector=Relevant()))
     memory = chef.get_memory()
     for i in range(5):
@@ -64,8 +93,8 @@ def test_compiles_never_embed_bookkeeping_and_embed_the_query_at_most_once() -> 
     assert len(embed.queries) == 3
 
 
-def test_the_developer_s_index_fields_are_honoured() -> None:
-    store, embed = _indexed(fields=["value"])
+def test_the_developer_s_index_fields_are_honoured(indexed: Indexed) -> None:
+    store, embed = indexed(fields=["value"])
     memory = Memory(store)
     memory.set("k", "only the value", description="not this")
     assert embed.documents == ["only the value"]
@@ -73,6 +102,38 @@ def test_the_developer_s_index_fields_are_honoured() -> None:
     assert embed.documents == ["only the value"]
     item = store.get(memory.namespace, "k")
     assert item is not None and ABOUT_FIELD not in item.value
+
+
+@pytest.mark.parametrize("selector", [None, Relevant()], ids=["no-selector", "relevant"])
+def test_recall_mode_embeds_once_per_changed_entry_and_once_per_compile_at_most(
+    indexed: Indexed, selector: Relevant | None
+) -> None:
+    store, embed = indexed()
+    chef = ContextChef(store=store, memory=MemoryConfig(selector=selector, recall="index"))
+    memory = chef.get_memory()
+    for i in range(6):
+        memory.set(f"k{i}", f"fact number {i}", description=f"about {i}")
+    assert len(embed.documents) == 6 and embed.queries == []
+    questions = ("what is fact 3?", "and fact 4?", "and 1?")
+    for question in questions:
+        chef.compile([HumanMessage(question)])
+    # A recall reads an entry in full and records when: bookkeeping, not a change of text.
+    reply = chef.handle_tool({"name": "recall_memory", "arguments": {"key": "k2"}})
+    assert "fact number 2" in reply
+    recalled = memory.get_entry("k2")
+    assert recalled is not None and recalled.last_recalled_at is not None
+    chef.compile([HumanMessage("and 2?")])
+    assert len(embed.documents) == 6  # no compile, clock, stamp or recall embedded anything
+    searches = len(embed.queries)
+    # The store's semantic search is the only query embedding: once per compile, and only
+    # when the selector uses it.
+    assert searches == (4 if selector is not None else 0)
+    memory.set("k5", "fact number five, changed")
+    memory.set("k4", "fact number 4", description="about 4")  # the same text: no embedding
+    assert embed.documents[6:] == ["k5 (about 5): fact number five, changed"]
+    chef.compile([HumanMessage("five?")])
+    assert len(embed.documents) == 7
+    assert len(embed.queries) == searches + (1 if selector is not None else 0)
 
 
 def test_no_index_no_extra_field() -> None:

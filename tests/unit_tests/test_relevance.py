@@ -2,24 +2,33 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from langchain_core.embeddings import Embeddings
 from langchain_core.messages import AIMessage, HumanMessage, SystemMessage, ToolMessage
+from langgraph.store.base import BaseStore, IndexConfig
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef._bm25 import bm25f, query_terms
 from langchain_contextchef._text_features import STOPWORDS, FeatureCache, stem, terms
-from langchain_contextchef.entry import Provenance
+from langchain_contextchef.budget import token_counter
+from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.query import conversation_query, query_text
+from langchain_contextchef.render import render_memory_block
 from langchain_contextchef.selectors import (
+    MemorySelector,
+    MostImportant,
     MostRecent,
     Relevant,
     Rerank,
     SelectionContext,
+    context_selector,
     keyword_scores,
     relevance_scores,
 )
+from langchain_contextchef.store import FileSystemStore
 from tests.support.embeddings import WordHashEmbeddings
 from tests.support.entries import T0, entry, keys
 
@@ -161,25 +170,73 @@ def test_relevant_fills_a_budget_with_the_next_best_entries() -> None:
     assert keys(Relevant().select(entries, unbudgeted)) == ["pets"]
 
 
-def test_no_selector_leaves_the_budget_unused_while_entries_remain() -> None:
-    chef = ContextChef(
-        store=InMemoryStore(), memory=MemoryConfig(selector=Relevant(), token_budget=3_000)
+def _filled_store(indexed: bool) -> InMemoryStore:
+    store = (
+        InMemoryStore(index={"dims": 256, "embed": WordHashEmbeddings(256)})
+        if indexed
+        else InMemoryStore()
     )
-    memory = chef.get_memory()
-    memory.set("pets", "Has a cat named Miso")
+    memory = ContextChef(store=store, memory=MemoryConfig()).get_memory()
+    memory.set("pets", "Has a cat named Miso", importance=0.5)
     for i in range(30):
-        memory.set(f"note_{i}", f"Unrelated note number {i} about the weather")
-    payload = chef.compile([HumanMessage("What is my cat called?")])
-    injected = payload.meta.injected_keys
-    assert injected[0] == "pets"
-    assert len(injected) == 31  # everything fits in 3,000 tokens, so everything is shown
-    tight = ContextChef(
-        store=chef.store, memory=MemoryConfig(selector=Relevant(), token_budget=400)
-    )
-    fitted = tight.compile([HumanMessage("What is my cat called?")])
-    assert fitted.meta.injected_keys[0] == "pets"
-    assert 1 < len(fitted.meta.injected_keys) < 31
-    assert set(fitted.meta.omitted.values()) == {"budget"}
+        # Sizes and importances vary, so the next entry is not just "one more of the same".
+        padding = " and drizzle" * (i % 7)
+        memory.set(
+            f"note_{i}",
+            f"Unrelated note number {i} about the weather{padding}",
+            importance=(i % 5) / 5 or None,
+        )
+    return store
+
+
+@pytest.mark.parametrize(
+    ("make", "indexed", "relevance"),
+    [
+        (Relevant, False, True),
+        (Relevant, True, True),
+        (Rerank, False, True),
+        (Rerank, True, True),
+        (MostRecent, False, False),
+        (MostImportant, False, False),
+    ],
+    ids=[
+        "relevant-keyword",
+        "relevant-hybrid",
+        "rerank-keyword",
+        "rerank-hybrid",
+        "most-recent",
+        "most-important",
+    ],
+)
+def test_no_selector_leaves_the_budget_unused_while_entries_remain(
+    make: type[MemorySelector], indexed: bool, relevance: bool
+) -> None:
+    store = _filled_store(indexed)
+    question = [HumanMessage("What is my cat called?")]
+    roomy = ContextChef(store=store, memory=MemoryConfig(selector=make(), token_budget=100_000))
+    order = roomy.compile(question).meta.injected_keys
+    assert len(order) == 31  # everything fits, so everything is shown, in the selector's order
+    if relevance:
+        assert order[0] == "pets"
+    budget = 400
+    config = MemoryConfig(selector=make(), token_budget=budget)
+    tight = ContextChef(store=store, memory=config)
+    payload = tight.compile(question)
+    shown = payload.meta.injected_keys
+    assert 1 < len(shown) < 31
+    assert shown == order[: len(shown)]  # a prefix of the same order, nothing skipped
+    assert set(payload.meta.omitted.values()) == {"budget"}
+    memory = tight.get_memory()
+    entries = {key: memory.get_entry(key) for key in order}
+    count = token_counter(config.token_counter).text
+
+    def block_tokens(keys: list[str]) -> int:
+        full = [entries[key] for key in keys]
+        return count(render_memory_block(full, unlisted=len(order) - len(full)))  # type: ignore[arg-type]
+
+    assert block_tokens(shown) == payload.meta.tokens["memory"] <= budget  # the block, re-made
+    # The next best entry would not have fitted: the budget is as full as the order allows.
+    assert block_tokens([*shown, order[len(shown)]]) > budget
 
 
 # ---- Rerank -------------------------------------------------------------------------------------
@@ -343,6 +400,7 @@ class CountingEmbeddings(Embeddings):
         self.inner = WordHashEmbeddings(64)
         self.documents = 0
         self.queries = 0
+        self.query_texts: list[str] = []
 
     def embed_documents(self, texts: list[str]) -> list[list[float]]:
         self.documents += len(texts)
@@ -350,15 +408,21 @@ class CountingEmbeddings(Embeddings):
 
     def embed_query(self, text: str) -> list[float]:
         self.queries += 1
+        self.query_texts.append(text)
         return self.inner.embed_query(text)
 
 
+@pytest.mark.parametrize("backend", ["memory", "filesystem"])
 @pytest.mark.parametrize("selector", [Relevant(), Rerank()])
 def test_one_query_embedding_per_compile_and_one_document_embedding_per_write(
-    selector: Relevant | Rerank,
+    selector: Relevant | Rerank, backend: str, tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     model = CountingEmbeddings()
-    store = InMemoryStore(index={"dims": 64, "embed": model})
+    index: IndexConfig = {"dims": 64, "embed": model}
+    store: BaseStore = InMemoryStore(index=index)
+    if backend == "filesystem":  # where the issue found a re-embedding on every compile
+        store = FileSystemStore(tmp_path / "store", index=index)
+        request.addfinalizer(store.close)
     chef = ContextChef(store=store, memory=MemoryConfig(selector=selector, token_budget=1_000))
     memory = chef.get_memory()
     for i in range(10):
@@ -449,3 +513,127 @@ def test_scores_with_kept_features_equal_scores_without() -> None:
     again = relevance_scores(entries, context)
     assert first == again == keyword_scores(entries, "allergic entry 4")
     assert len(kept) == 30 and all(len(v) == 1 for v in kept.values())
+
+
+# ---- the conversation query and the recall split, configured through the compile -------------
+
+_FOLLOW_UP = [
+    SystemMessage("You are a helpful assistant."),
+    HumanMessage("Let's talk about Lena's swimming lessons."),
+    AIMessage("Sure, what would you like to know?"),
+    HumanMessage("What time do they start now?"),
+]
+
+
+def _follow_up_chef(**config: object) -> ContextChef:
+    chef = ContextChef(
+        store=InMemoryStore(),
+        memory=MemoryConfig(selector=Relevant(limit=1), **config),  # type: ignore[arg-type]
+    )
+    memory = chef.get_memory()
+    memory.set("swim", "Lena's swimming lessons are on Saturdays at 10:00")
+    memory.set("gym", "Gym classes start at 07:00")
+    return chef
+
+
+def test_a_follow_up_finds_its_entry_with_the_default_query_turns_and_not_with_one() -> None:
+    assert MemoryConfig().query_turns > 1
+    assert _follow_up_chef().compile(_FOLLOW_UP).meta.injected_keys == ["swim"]
+    # The last message alone names no subject; its "start" points at the gym instead.
+    last_only = _follow_up_chef(query_turns=1).compile(_FOLLOW_UP)
+    assert last_only.meta.injected_keys == ["gym"]
+
+
+def test_query_decay_weighs_the_earlier_turn_through_the_compile() -> None:
+    seen: list[tuple[tuple[str, float], ...]] = []
+
+    def record(entries: list[MemoryEntry], context: SelectionContext) -> list[MemoryEntry]:
+        seen.append(context.weighted_query())
+        return list(entries)
+
+    for decay in (0.5, 0.25):
+        chef = ContextChef(
+            store=InMemoryStore(),
+            memory=MemoryConfig(selector=context_selector(record), query_decay=decay),
+        )
+        chef.get_memory().set("k", "v")
+        chef.compile(_FOLLOW_UP)
+    assert seen == [
+        (("What time do they start now?", 1.0), ("Let's talk about Lena's swimming lessons.", 0.5)),
+        (
+            ("What time do they start now?", 1.0),
+            ("Let's talk about Lena's swimming lessons.", 0.25),
+        ),
+    ]
+
+
+def test_query_assistant_weight_puts_the_assistant_turn_in_the_query() -> None:
+    messages = [
+        HumanMessage("What does Lena do on weekends?"),
+        AIMessage("She has swimming lessons."),
+        HumanMessage("What time do they start?"),
+    ]
+    searched: dict[float, list[str]] = {}
+    chosen: dict[float, list[str]] = {}
+    for weight in (0.0, 1.0):
+        model = CountingEmbeddings()
+        chef = ContextChef(
+            store=InMemoryStore(index={"dims": 64, "embed": model}),
+            memory=MemoryConfig(selector=Relevant(limit=1), query_assistant_weight=weight),
+        )
+        memory = chef.get_memory()
+        memory.set("swim", "Swimming lessons at 10:00")
+        memory.set("gym", "Gym classes start at 07:00")
+        chosen[weight] = chef.compile(messages).meta.injected_keys
+        searched[weight] = model.query_texts
+    # The store's semantic search text and the selector's keyword query both change.
+    assert searched[0.0] == ["What time do they start?\nWhat does Lena do on weekends?"]
+    assert searched[1.0] == [
+        "What time do they start?\nWhat does Lena do on weekends?\nShe has swimming lessons."
+    ]
+    assert chosen == {0.0: ["gym"], 1.0: ["swim"]}
+
+
+def test_recall_index_share_keeps_budget_for_index_rows() -> None:
+    store = InMemoryStore()
+    indexed: dict[float | None, list[str]] = {}
+    shown: dict[float | None, list[str]] = {}
+    for share in (None, 0.5):
+        chef = ContextChef(
+            store=store,
+            memory=MemoryConfig(
+                selector=Relevant(),
+                recall="index",
+                token_budget=600,
+                recall_index_share=share,
+            ),
+        )
+        if share is None:
+            memory = chef.get_memory()
+            memory.set("shed", "A hailstorm damaged the garden shed. " + "Repairs due. " * 15)
+            for i in range(40):
+                memory.set(f"note_{i}", f"Weather note {i}: " + "clouds and rain " * 15)
+        payload = chef.compile([HumanMessage("What did the hailstorm damage?")])
+        indexed[share], shown[share] = payload.meta.indexed_keys, payload.meta.injected_keys
+        assert payload.meta.tokens["memory"] <= 600
+    assert len(indexed[0.5]) > len(indexed[None])
+    assert len(shown[0.5]) < len(shown[None])
+    assert shown[0.5][0] == shown[None][0] == "shed"  # the best entry stays in full
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("query_turns", 0),
+        ("query_turns", 1.5),
+        ("query_decay", 1.5),
+        ("query_decay", -0.1),
+        ("query_assistant_weight", 2),
+        ("query_assistant_weight", True),
+        ("recall_index_share", 1.0),
+        ("recall_index_share", -0.5),
+    ],
+)
+def test_invalid_query_and_recall_split_settings_raise(field: str, value: object) -> None:
+    with pytest.raises(ValueError, match=field):
+        MemoryConfig(**{field: value})  # type: ignore[arg-type]

@@ -621,6 +621,8 @@ def test_make_tools_modes_and_schemas() -> None:
     assert set(create["properties"]) == {"key", "value", "description", "type", "supersedes"}
     assert create["properties"]["type"]["enum"] == list(DEFAULT_MEMORY_TYPES)
     assert create["properties"]["supersedes"]["type"] == "array"
+    # The nudge: a write that replaces a stored fact names the older key, so it is retired.
+    assert "older facts it replaces" in create["properties"]["supersedes"]["description"]
     assert modify["required"] == ["action", "key"]
     assert "version" not in modify["properties"]  # the compact block shows no versions
     assert modify["properties"]["type"]["enum"] == list(DEFAULT_MEMORY_TYPES)
@@ -642,6 +644,7 @@ def test_make_tools_modes_and_schemas() -> None:
     assert schema["properties"]["insert_line"]["type"] == "integer"
     assert "version" not in schema["properties"]
     assert schema["properties"]["type"]["enum"] == list(DEFAULT_MEMORY_TYPES)
+    assert "older facts it replaces" in schema["properties"]["supersedes"]["description"]
     assert "runtime" not in schema["properties"]
     # With versions shown (the verbose format), both vocabularies offer compare-and-set.
     versioned = make_tools(
