@@ -84,11 +84,11 @@ def test_every_updated_reply_is_a_version_with_its_history(
     assert values == expected
 
 
-def test_a_new_key_is_created_once_whoever_asks(
-    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+def _created_once(
+    run: Callable[..., Any], backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
 ) -> None:
     rounds = 3
-    replies = _in_processes(worker.run, backend, scope, "create", rounds)
+    replies = _in_processes(run, backend, scope, "create", rounds)
     for i in range(rounds):
         answers = [replies[w][i] for w in range(WRITERS)]
         assert sum(a == f"Created context://memory/fresh-{i}." for a in answers) == 1, answers
@@ -96,17 +96,29 @@ def test_a_new_key_is_created_once_whoever_asks(
         assert [r.version for r in memory.history(f"fresh-{i}")] == [1]
 
 
-def test_compare_and_set_has_exactly_one_winner_every_round(
-    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+def _one_winner_per_round(
+    run: Callable[..., Any], backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
 ) -> None:
     memory.set("cas", "start")
-    replies = _in_processes(worker.run, backend, scope, "cas", CAS_ROUNDS)
+    replies = _in_processes(run, backend, scope, "cas", CAS_ROUNDS)
     for r in range(CAS_ROUNDS):
         answers = [replies[w][r] for w in range(WRITERS)]
         winners = [a for a in answers if a == "Updated context://memory/cas."]
         assert len(winners) == 1, answers
         assert all(a == winners[0] or "changed since you read it" in a for a in answers)
     assert [r.version for r in memory.history("cas")] == list(range(1, 2 + CAS_ROUNDS))
+
+
+def test_a_new_key_is_created_once_whoever_asks(
+    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+) -> None:
+    _created_once(worker.run, backend, scope, memory)
+
+
+def test_compare_and_set_has_exactly_one_winner_every_round(
+    backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
+) -> None:
+    _one_winner_per_round(worker.run, backend, scope, memory)
 
 
 def test_the_turn_clock_counts_every_compile_and_a_turn_ttl_holds(
@@ -165,24 +177,11 @@ def test_async_updates_and_compiles(
 def test_async_a_new_key_is_created_once_whoever_asks(
     backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
 ) -> None:
-    rounds = 3
-    replies = _in_processes(worker.arun, backend, scope, "create", rounds)
-    for i in range(rounds):
-        answers = [replies[w][i] for w in range(WRITERS)]
-        assert sum(a == f"Created context://memory/fresh-{i}." for a in answers) == 1, answers
-        assert all(a.startswith("Created") or "already exists" in a for a in answers)
-        assert [r.version for r in memory.history(f"fresh-{i}")] == [1]
+    _created_once(worker.arun, backend, scope, memory)
 
 
 @ASYNC_BACKENDS
 def test_async_compare_and_set_has_exactly_one_winner_every_round(
     backend: tuple[str, str], scope: tuple[str, ...], memory: Memory
 ) -> None:
-    memory.set("cas", "start")
-    replies = _in_processes(worker.arun, backend, scope, "cas", CAS_ROUNDS)
-    for r in range(CAS_ROUNDS):
-        answers = [replies[w][r] for w in range(WRITERS)]
-        winners = [a for a in answers if a == "Updated context://memory/cas."]
-        assert len(winners) == 1, answers
-        assert all(a == winners[0] or "changed since you read it" in a for a in answers)
-    assert [r.version for r in memory.history("cas")] == list(range(1, 2 + CAS_ROUNDS))
+    _one_winner_per_round(worker.arun, backend, scope, memory)
