@@ -117,6 +117,7 @@ class Unreadable(NamedTuple):
 
     namespace: tuple[str, ...]
     keys: tuple[str, ...] | None = None
+    read: bool = False  # the plan just read the whole namespace: answer from that read
 
 
 Step: TypeAlias = Io | Exclusive | Call | Invoke | Emit | Unreadable
@@ -188,9 +189,9 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
             if inspect.isawaitable(reply):
                 _refuse_awaitable(step, reply)
             return reply
-        case Unreadable(namespace, keys):
+        case Unreadable(namespace, keys, read):
             report = getattr(store, "unreadable_keys", None)
-            return list(report(namespace, keys)) if callable(report) else []
+            return list(report(namespace, keys, read=read)) if callable(report) else []
         case Emit(name, data):
             if _inside_run():
                 # No parent run after all: the hooks already fired, the event has no audience.
@@ -213,9 +214,9 @@ async def _execute_async(step: Step, store: BaseStore) -> Any:
         case Call(fn, args):
             reply = fn(*args)
             return (await reply) if inspect.isawaitable(reply) else reply
-        case Unreadable(namespace, keys):
+        case Unreadable(namespace, keys, read):
             report = getattr(store, "aunreadable_keys", None)
-            return list(await report(namespace, keys)) if callable(report) else []
+            return list(await report(namespace, keys, read=read)) if callable(report) else []
         case Emit(name, data):
             if _inside_run():
                 with contextlib.suppress(RuntimeError):

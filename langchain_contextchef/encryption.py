@@ -316,18 +316,18 @@ class EncryptedStore(BaseStore):
     # ---- items the inner store holds but cannot read -------------------------------------------
 
     def unreadable_keys(
-        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None
+        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None, *, read: bool = False
     ) -> list[str]:
         """The inner store's answer (see `FileSystemStore.unreadable_keys`); `[]` without one."""
         report = getattr(self.store, "unreadable_keys", None)
-        return list(report(tuple(namespace), keys)) if callable(report) else []
+        return list(report(tuple(namespace), keys, read=read)) if callable(report) else []
 
     async def aunreadable_keys(
-        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None
+        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None, *, read: bool = False
     ) -> list[str]:
         """Async `unreadable_keys`."""
         report = getattr(self.store, "aunreadable_keys", None)
-        return list(await report(tuple(namespace), keys)) if callable(report) else []
+        return list(await report(tuple(namespace), keys, read=read)) if callable(report) else []
 
     # ---- rotation ---------------------------------------------------------------------------
 

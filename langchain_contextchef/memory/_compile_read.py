@@ -142,7 +142,7 @@ def _current_entries(
         (scanned,) = yield Io([scan_op(ctx.entries_ns)])
     entries, damaged = entries_and_damaged(ctx, scanned)
     # Items the store holds but cannot read (a file broken by hand) are absent from the scan.
-    unreadable = yield from unreadable_keys(ctx)
+    unreadable = yield from unreadable_keys(ctx, read=True)
     if unreadable:
         damaged = sorted({*damaged, *unreadable})
     if slot is not None:

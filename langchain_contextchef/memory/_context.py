@@ -267,11 +267,16 @@ def checked_entry(ctx: MemoryContext, key: str, item: Item | None) -> Plan[Memor
     return entry_of(item)
 
 
-def unreadable_keys(ctx: MemoryContext, keys: Sequence[str] | None = None) -> Plan[list[str]]:
-    """The entry keys (of `keys`, or all) whose item the store holds but cannot read."""
+def unreadable_keys(
+    ctx: MemoryContext, keys: Sequence[str] | None = None, *, read: bool = False
+) -> Plan[list[str]]:
+    """The entry keys (of `keys`, or all) whose item the store holds but cannot read.
+
+    `read`: the plan has just read the whole scope, so the store answers from that read.
+    """
     if keys is not None and not keys:
         return []
-    found: list[str] = yield Unreadable(ctx.entries_ns, None if keys is None else tuple(keys))
+    found: list[str] = yield Unreadable(ctx.entries_ns, None if keys is None else tuple(keys), read)
     for key in found:
         logger.warning("Skipping the unreadable memory entry %r in %r.", key, ctx.scope)
     return found

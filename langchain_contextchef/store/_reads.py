@@ -75,14 +75,16 @@ def get_record(
 
 
 def unreadable_keys(
-    view: DiskView, namespace: tuple[str, ...], keys: Iterable[object] | None
+    view: DiskView, namespace: tuple[str, ...], keys: Iterable[object] | None, *, read: bool = False
 ) -> list[str]:
     """The keys of exactly `namespace` whose file is present but cannot be read as that item.
 
     With `keys`, only those keys are checked (one `stat` each while their files are
     unchanged); otherwise every item file of the folder, naming a broken file by its file
     name when that is a plain key, else by the `key` its document names when that key's
-    file name is this one. A broken file whose key neither way reveals is left out.
+    file name is this one. A broken file whose key neither way reveals is left out. With
+    `read`, the caller has just read the whole folder through this view, so the answer is
+    what that read found, without a `stat` per file.
     """
     dirpath, parts = view.dir_of(namespace)
     if not parts or not view.dir_ok(dirpath, parts):
@@ -100,7 +102,7 @@ def unreadable_keys(
         return []
     for name in listing.names:
         path = os.path.join(dirpath, name)
-        if view.load(path) is None and isinstance(view.records.get(path), Unreadable):
+        if (read or view.load(path) is None) and isinstance(view.records.get(path), Unreadable):
             key = _key_of_broken(path, name)
             if key is not None:
                 found.add(key)

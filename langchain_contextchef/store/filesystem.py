@@ -352,7 +352,7 @@ class FileSystemStore(BaseStore):
     # ------------------------------------------------------------------ broken files
 
     def unreadable_keys(
-        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None
+        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None, *, read: bool = False
     ) -> list[str]:
         """The keys of exactly `namespace` whose file is present but cannot be read.
 
@@ -366,6 +366,8 @@ class FileSystemStore(BaseStore):
             namespace: The namespace (only this exact folder, not its children).
             keys: Check only these keys (cheap: one `stat` each); `None` checks every item
                 file of the folder.
+            read: The caller has just searched the whole folder through this store object:
+                answer from what that search found, without a `stat` per file.
 
         Returns:
             The unreadable keys, sorted.
@@ -388,17 +390,16 @@ class FileSystemStore(BaseStore):
         """
         self._ensure_open()
         self._writer.notice_journals()
-        return unreadable_keys(self._view, tuple(namespace), None if keys is None else list(keys))
+        checked = None if keys is None else list(keys)
+        return unreadable_keys(self._view, tuple(namespace), checked, read=read)
 
     async def aunreadable_keys(
-        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None
+        self, namespace: tuple[str, ...], keys: Iterable[str] | None = None, *, read: bool = False
     ) -> list[str]:
         """Async twin of `unreadable_keys` (runs it in the default executor)."""
-        loop = asyncio.get_running_loop()
-        call = functools.partial(
-            self.unreadable_keys, namespace, None if keys is None else list(keys)
-        )
-        return await loop.run_in_executor(None, call)
+        checked = None if keys is None else list(keys)
+        call = functools.partial(self.unreadable_keys, namespace, checked, read=read)
+        return await asyncio.get_running_loop().run_in_executor(None, call)
 
     # ------------------------------------------------------------------ atomic update
 
