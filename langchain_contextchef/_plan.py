@@ -45,7 +45,7 @@ from langchain_core.runnables.config import var_child_runnable_config
 from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, SearchOp
 from typing_extensions import assert_never
 
-from langchain_contextchef._locks import aexclusive, exclusive
+from langchain_contextchef._sections import aexclusive, exclusive
 
 __all__ = [
     "NO_STORE",
@@ -74,7 +74,7 @@ class Io(NamedTuple):
 class Exclusive(NamedTuple):
     """Run `plan` as one exclusive section of `scope`: no other writer of the scope runs meanwhile.
 
-    The driver holds the store's lock for the scope (see `_locks`) while it runs the nested
+    The driver holds the store's lock for the scope (see `_sections`) while it runs the nested
     plan, and sends back the nested plan's result. Sections are re-entrant. `wrap`, when given,
     transforms the plan before it runs (the memory engine tracks its writes this way).
     """

@@ -28,7 +28,6 @@ from langchain_core.runnables import RunnableConfig
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel
 
-from langchain_contextchef._entry_tokens import entry_counters
 from langchain_contextchef._literals import (
     DynamicStatePlacement,
     MemoryPlacement,
@@ -50,6 +49,7 @@ from langchain_contextchef.memory import CompileRead, MemoryContext
 from langchain_contextchef.memory.plans import compile_read
 from langchain_contextchef.query import conversation_query
 from langchain_contextchef.render import (
+    entry_counters,
     memory_instruction,
     render_dynamic_state,
     render_implicit_context,

@@ -64,7 +64,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
-from langchain_contextchef._locks import aexclusive, exclusive
+from langchain_contextchef._sections import aexclusive, exclusive
 from langchain_contextchef.errors import ContextChefError
 
 __all__ = ["SEALED_FIELD", "DecryptionError", "EncryptedStore", "generate_key"]
@@ -303,7 +303,7 @@ class EncryptedStore(BaseStore):
 
     @contextlib.contextmanager
     def lock(self, namespace: tuple[str, ...]) -> Iterator[None]:
-        """Hold the inner store's exclusive section for `namespace` (see `_locks`)."""
+        """Hold the inner store's exclusive section for `namespace` (see `_sections`)."""
         with exclusive(self.store, tuple(namespace)):
             yield
 

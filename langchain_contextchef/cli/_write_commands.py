@@ -12,7 +12,6 @@ import json
 from pathlib import Path
 from typing import Any
 
-from langchain_contextchef._snapshot_import import import_snapshot, read_snapshot
 from langchain_contextchef.cli._access import (
     entry_or_fail,
     fail_if_unknown_scope,
@@ -22,7 +21,7 @@ from langchain_contextchef.cli._access import (
 )
 from langchain_contextchef.cli._options import PROG, SCOPES_SHOWN, CliError, parse_ttl_option
 from langchain_contextchef.cli._text import plural
-from langchain_contextchef.memory import UNSET
+from langchain_contextchef.memory import UNSET, import_snapshot, read_snapshot
 
 
 def cmd_set(args: argparse.Namespace) -> int:

@@ -55,6 +55,11 @@ from langchain_contextchef.memory._context import (
 from langchain_contextchef.memory._memory import Memory
 from langchain_contextchef.memory._privacy import PrivacyMethods
 from langchain_contextchef.memory._retention import apurge_store, purge_store
+from langchain_contextchef.memory._snapshot_import import (
+    ImportReport,
+    import_snapshot,
+    read_snapshot,
+)
 from langchain_contextchef.memory.config import MemoryConfig
 from langchain_contextchef.memory.results import (
     CompileRead,
@@ -77,6 +82,7 @@ __all__ = [
     "UNSET",
     "CompileRead",
     "ForgetReceipt",
+    "ImportReport",
     "Memory",
     "MemoryConfig",
     "MemoryContext",
@@ -90,6 +96,8 @@ __all__ = [
     "apurge_store",
     "cache_stats",
     "clear_cache",
+    "import_snapshot",
     "purge_store",
+    "read_snapshot",
     "set_cache_limit",
 ]

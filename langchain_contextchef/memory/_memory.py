@@ -13,8 +13,8 @@ from typing import Any, TypeAlias, TypeVar
 from langgraph.store.base import BaseStore
 
 from langchain_contextchef._literals import MemoryPlacement
-from langchain_contextchef._locks import lists_newest_first
 from langchain_contextchef._plan import Plan, run_async, run_sync
+from langchain_contextchef._sections import lists_newest_first
 from langchain_contextchef.entry import HistoryRecord, MemoryEntry, Provenance
 from langchain_contextchef.gate import WriteGate
 from langchain_contextchef.memory import _snapshot

@@ -1,7 +1,7 @@
 """Exclusive sections: a write plan runs alone in its scope and advances the scope's stamp.
 
 `exclusive` (a decorator) and `exclusively` (for a plan already built) put a plan inside one
-`Exclusive` step, so the driver holds the scope's lock while it runs (see `_locks`), and
+`Exclusive` step, so the driver holds the scope's lock while it runs (see `_sections`), and
 inside `_stamp.tracked`, so every batch that changes entries also advances the stamp and the
 process's cached slot follows. Every plan that writes entries runs this way.
 """
@@ -38,7 +38,7 @@ def exclusive(
     """Make a plan one exclusive section of its scope: it reads, checks and writes alone.
 
     Concurrent writers (threads, processes, machines, as far as the backend allows: see
-    `_locks`) never interleave a read-check-write, and every write advances the scope's
+    `_sections`) never interleave a read-check-write, and every write advances the scope's
     stamp in the same batch (see `_stamp`). Sections are re-entrant, so exclusive plans
     compose.
     """

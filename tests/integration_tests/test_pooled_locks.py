@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import gc
 
-from langchain_contextchef import Memory, _locks
+from langchain_contextchef import Memory, _sections
 from tests.integration_tests._concurrency_worker import pool_args
 
 
@@ -28,7 +28,7 @@ def test_a_pooled_store_locks_with_the_pools_kwargs_and_closes_the_lock_connecti
         memory.set("k", "v1")
         memory.set("k", "v2")
         assert [r.version for r in memory.history("k")] == [1, 2]
-        lock_connection = _locks._PG_HOLDERS[store][0]
+        lock_connection = _sections._PG_HOLDERS[store][0]
         assert not lock_connection.closed
         del memory, store
         gc.collect()
@@ -48,7 +48,7 @@ async def test_an_async_pooled_store_locks_with_the_pools_kwargs(pg_database: st
         await memory.aset("k", "v1")
         await memory.aset("k", "v2")
         assert [r.version for r in await memory.ahistory("k")] == [1, 2]
-        lock_connection = _locks._APG_HOLDERS[store][0]
+        lock_connection = _sections._APG_HOLDERS[store][0]
         assert not lock_connection.closed
         del memory, store
         gc.collect()

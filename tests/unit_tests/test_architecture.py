@@ -46,36 +46,29 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "entry",
             "scope",
             "gate",
-            "_gate",
             "budget",
-            "_fit",
             "selectors",
             "render",
-            "_render",
             "compaction",
             "store",
             "_format",
             "query",
             "embeddings",
-            "_bm25",
-            "_relevance",
-            "_selection",
-            "_text_features",
             "consent",
             "retention",
             "audit",
         ),
     ),
-    ("plans", ("_locks", "_plan", "encryption")),
+    ("plans", ("_sections", "_plan", "encryption")),
     ("memory engine", ("memory",)),
     (
         "layout and tools",
-        ("splice", "compile", "_entry_tokens", "tools", "reflection", "interop"),
+        ("splice", "compile", "tools", "reflection", "interop"),
     ),
     ("facade", ("prompt", "chef")),
     (
         "integrations",
-        ("middleware", "evaluation", "demo", "testing", "_snapshot_import", "cli", "__main__"),
+        ("middleware", "evaluation", "demo", "testing", "cli", "__main__"),
     ),
 ]
 
@@ -122,7 +115,19 @@ def test_the_memory_engine_knows_nothing_of_presentation() -> None:
 
 
 @pytest.mark.parametrize(
-    "package", ["memory", "tools", "store", "evaluation", "reflection", "interop"]
+    "package",
+    [
+        "memory",
+        "tools",
+        "store",
+        "evaluation",
+        "reflection",
+        "interop",
+        "gate",
+        "render",
+        "selectors",
+        "budget",
+    ],
 )
 def test_private_modules_are_used_only_inside_their_package(package: str) -> None:
     private = f"langchain_contextchef.{package}._"

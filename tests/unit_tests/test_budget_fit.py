@@ -17,12 +17,12 @@ from langchain_core.messages import HumanMessage
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
-from langchain_contextchef._entry_tokens import entry_counters
-from langchain_contextchef._fit import largest_fit, largest_fit_near
 from langchain_contextchef.budget import approximate_tokens, calibrated_tokens, fit_memory
+from langchain_contextchef.budget._fit import largest_fit, largest_fit_near
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory._cache import ScopeSlot
 from langchain_contextchef.render import render_memory_block
+from langchain_contextchef.render._entry_tokens import entry_counters
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
 

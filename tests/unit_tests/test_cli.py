@@ -16,12 +16,11 @@ import pytest
 from langchain_core.messages import HumanMessage, SystemMessage
 
 from langchain_contextchef import __version__
-from langchain_contextchef._snapshot_import import import_snapshot
 from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.cli import main, parse_scope, parse_ttl_option
 from langchain_contextchef.demo import run_demo
 from langchain_contextchef.entry import Provenance
-from langchain_contextchef.memory import Memory, MemoryConfig
+from langchain_contextchef.memory import Memory, MemoryConfig, import_snapshot
 from langchain_contextchef.store import FileSystemStore
 from langchain_contextchef.ttl import Turns
 from tests.support.clocks import FakeClock

@@ -21,16 +21,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from langchain_contextchef import _gate_detectors, _gate_entropy, _gate_views
-from langchain_contextchef._gate_detectors import _ALL, TRIGGERS
-from langchain_contextchef._gate_entropy import _KEY_BODY, _KEY_LINES, _TOKEN, has_long_run
-from langchain_contextchef._gate_lexicon import LEXICONS
-from langchain_contextchef._gate_multilingual import ANCHORS, GATED, _Words
-from langchain_contextchef._gate_normalize import _LEET_MIX, _LEET_TAIL, fold, fold_word
-from langchain_contextchef._gate_numbers import CARD
-from langchain_contextchef._gate_scan import scan
-from langchain_contextchef._gate_triggers import Triggers
-from langchain_contextchef._gate_views import (
+from langchain_contextchef.gate import _detectors as _gate_detectors
+from langchain_contextchef.gate import _entropy as _gate_entropy
+from langchain_contextchef.gate import _views as _gate_views
+from langchain_contextchef.gate._detectors import _ALL, TRIGGERS
+from langchain_contextchef.gate._entropy import _KEY_BODY, _KEY_LINES, _TOKEN, has_long_run
+from langchain_contextchef.gate._lexicon import LEXICONS
+from langchain_contextchef.gate._multilingual import ANCHORS, GATED, _Words
+from langchain_contextchef.gate._normalize import _LEET_MIX, _LEET_TAIL, fold, fold_word
+from langchain_contextchef.gate._numbers import CARD
+from langchain_contextchef.gate._scan import scan
+from langchain_contextchef.gate._triggers import Triggers
+from langchain_contextchef.gate._views import (
     _BASE64,
     _DOTTED_RUN,
     _HEX,

@@ -8,14 +8,14 @@ from collections.abc import Sequence
 
 import pytest
 
-from langchain_contextchef._gate_normalize import fold, hidden_runs
-from langchain_contextchef._gate_views import MAX_RUNS, decoded_views
 from langchain_contextchef.gate import (
     DEFAULT_GATE,
     GateDecision,
     WriteCandidate,
     WriteGate,
 )
+from langchain_contextchef.gate._normalize import fold, hidden_runs
+from langchain_contextchef.gate._views import MAX_RUNS, decoded_views
 from tests.support.gate_corpus import BENIGN, INJECTIONS, SECRET_TEXT, SECRETS
 from tests.support.gate_corpus_world import (
     _INJECTION_TEXTS,

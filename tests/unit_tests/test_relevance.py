@@ -11,8 +11,6 @@ from langgraph.store.base import BaseStore, IndexConfig
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
-from langchain_contextchef._bm25 import bm25f, query_terms
-from langchain_contextchef._text_features import STOPWORDS, FeatureCache, stem, terms
 from langchain_contextchef.budget import token_counter
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.query import conversation_query, query_text
@@ -28,6 +26,8 @@ from langchain_contextchef.selectors import (
     keyword_scores,
     relevance_scores,
 )
+from langchain_contextchef.selectors._bm25 import bm25f, query_terms
+from langchain_contextchef.selectors._text_features import STOPWORDS, FeatureCache, stem, terms
 from langchain_contextchef.store import FileSystemStore
 from tests.support.embeddings import WordHashEmbeddings
 from tests.support.entries import T0, entry, keys

@@ -6,7 +6,7 @@ from collections import Counter
 
 from benchmarks.relevance.dataset import CORE, KINDS, QUESTIONS, SUPERSEDED
 from benchmarks.relevance.filler import generate
-from langchain_contextchef._text_features import terms
+from langchain_contextchef.selectors._text_features import terms
 
 
 def _words(text: str) -> set[str]:

@@ -16,9 +16,9 @@ from langchain_core.messages import HumanMessage
 from langgraph.store.base import BaseStore, Op, PutOp
 
 from langchain_contextchef import ContextChef, Memory, MemoryConfig
-from langchain_contextchef._snapshot_import import import_snapshot
 from langchain_contextchef.encryption import DecryptionError, EncryptedStore, generate_key
 from langchain_contextchef.memory import apurge_store, purge_store
+from langchain_contextchef.memory._snapshot_import import import_snapshot
 from langchain_contextchef.reflection import MemoryReflector, ReflectionResult
 from langchain_contextchef.retention import RetentionPolicy
 from langchain_contextchef.tools import handle_tool

@@ -1,0 +1,503 @@
+"""Exclusive sections per scope: one writer at a time, across threads and processes.
+
+A memory write reads, checks and writes; a compile reads the clock, sweeps and advances it.
+Run concurrently, such read-check-write cycles lose updates unless nothing else can write
+the scope in between. `exclusive(store, scope)` (and `aexclusive`) holds that guarantee for
+as long as the section runs, using what each backend offers:
+
+| store | how the section is held | guarantee |
+|---|---|---|
+| `FileSystemStore` | its own `lock(namespace)`: a file lock under `.locks/` | threads and processes |
+| `SqliteStore`, `AsyncSqliteStore` (file) | a file lock beside the database file | threads and processes on one machine |
+| `PostgresStore`, `AsyncPostgresStore` | a PostgreSQL advisory lock on the scope | threads, processes and machines |
+| `InMemoryStore`, other `BaseStore`s | a lock in this process | threads of one process only |
+
+Every section first takes a lock in this process (so threads queue cheaply), then the
+backend's. Sections are re-entrant: a plan that runs inside a section for the same scope
+(a hook that writes, a write inside a tool command) does not take it again.
+
+Example:
+    ```python
+    from langgraph.store.memory import InMemoryStore
+    from langchain_contextchef._sections import exclusive, guarantee
+
+    store = InMemoryStore()
+    with exclusive(store, ("users", "alice")):
+        with exclusive(store, ("users", "alice")):  # re-entrant
+            store.put(("users", "alice", "memory"), "k", {"v": 1})
+    assert guarantee(store) == "process"
+    ```
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import inspect
+import os
+import threading
+import time
+import weakref
+from collections.abc import AsyncIterator, Iterator
+from contextvars import ContextVar
+from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
+
+from filelock import FileLock
+from langgraph.store.base import BaseStore
+
+# The SQL backends are optional extras; without them there is no such store to lock either.
+try:
+    import psycopg
+    from langgraph.store.postgres import AsyncPostgresStore, PostgresStore
+except ImportError:  # pragma: no cover - the postgres extra is not installed
+    psycopg = None  # type: ignore[assignment]
+    PostgresStore = AsyncPostgresStore = None  # type: ignore[assignment,misc]
+try:
+    from langgraph.store.sqlite import AsyncSqliteStore, SqliteStore
+except ImportError:  # pragma: no cover - the sqlite extra is not installed
+    SqliteStore = AsyncSqliteStore = None  # type: ignore[assignment,misc]
+
+__all__ = [
+    "DEFAULT_TIMEOUT",
+    "Guarantee",
+    "SupportsScopeLock",
+    "aexclusive",
+    "exclusive",
+    "guarantee",
+    "lists_newest_first",
+]
+
+DEFAULT_TIMEOUT = 60.0
+"""Seconds a section waits for another writer before raising `TimeoutError`."""
+
+Guarantee: TypeAlias = Literal["machines", "processes", "process"]
+"""How far exclusive sections reach: other machines, other processes, or threads only."""
+
+_POLL = (0.0005, 0.01)  # first and longest pause between tries of a non-blocking lock
+
+
+@runtime_checkable
+class SupportsScopeLock(Protocol):
+    """A store that can hold an exclusive lock on a namespace across threads and processes."""
+
+    def lock(self, namespace: tuple[str, ...]) -> contextlib.AbstractContextManager[Any]:
+        """Hold the namespace's lock for the `with` block."""
+        ...
+
+    def alock(self, namespace: tuple[str, ...]) -> contextlib.AbstractAsyncContextManager[Any]:
+        """Async twin of `lock`."""
+        ...
+
+
+# ---- which backend ----------------------------------------------------------------------------
+
+
+def _is(store: BaseStore, *classes: type | None) -> bool:
+    return any(cls is not None and isinstance(store, cls) for cls in classes)
+
+
+_KINDS: dict[type, str] = {}
+
+
+def _kind(store: BaseStore) -> str:
+    # By type, once: a runtime protocol check walks the class's members every time.
+    kind = _KINDS.get(type(store))
+    if kind is None:
+        kind = _KINDS[type(store)] = _kind_of(store)
+    return kind
+
+
+def _kind_of(store: BaseStore) -> str:
+    if isinstance(store, SupportsScopeLock):
+        return "own"
+    if _is(store, PostgresStore):
+        return "postgres"
+    if _is(store, AsyncPostgresStore):
+        return "apostgres"
+    if _is(store, SqliteStore):
+        return "sqlite"
+    if _is(store, AsyncSqliteStore):
+        return "asqlite"
+    return "local"
+
+
+def lists_newest_first(store: BaseStore) -> bool:
+    """Whether the store's `search` returns the most recently written item first.
+
+    True for `FileSystemStore` and LangGraph's SQLite and PostgreSQL stores (they order by
+    update time); `InMemoryStore` lists items in insertion order.
+    """
+    return _kind(store) in ("own", "postgres", "apostgres", "sqlite", "asqlite")
+
+
+def guarantee(store: BaseStore) -> Guarantee:
+    """How far the exclusive sections on `store` reach.
+
+    Returns:
+        `"machines"` (PostgreSQL), `"processes"` (file-backed stores on one machine), or
+        `"process"` (threads of this process only: `InMemoryStore` and unknown stores).
+    """
+    kind = _kind(store)
+    if kind in ("postgres", "apostgres"):
+        return "machines"
+    if kind in ("own", "asqlite") or (kind == "sqlite" and _sqlite_path(store)):
+        return "processes"
+    return "process"
+
+
+# ---- this process -----------------------------------------------------------------------------
+
+# Scopes this context (thread or task) holds, per store: nested sections do not re-acquire.
+_HELD: ContextVar[frozenset[tuple[int, tuple[str, ...]]]] = ContextVar(
+    "contextchef_held_scopes", default=frozenset()
+)
+_LOCAL: weakref.WeakKeyDictionary[BaseStore, dict[tuple[str, ...], threading.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+_REGISTRY_LOCK = threading.Lock()
+
+
+def _local_lock(store: BaseStore, scope: tuple[str, ...]) -> threading.Lock:
+    # A plain Lock, not an RLock: the async path may release it from another thread.
+    locks = _LOCAL.get(store)
+    lock = locks.get(scope) if locks is not None else None
+    if lock is not None:  # the common case, read without the registry lock
+        return lock
+    with _REGISTRY_LOCK:
+        locks = _LOCAL.setdefault(store, {})
+        lock = locks.get(scope)
+        if lock is None:
+            lock = locks[scope] = threading.Lock()
+        return lock
+
+
+def _timed_out(scope: tuple[str, ...], timeout: float) -> TimeoutError:
+    return TimeoutError(
+        f"Another writer held the memory scope {scope!r} for more than {timeout:g} s. "
+        "A process may be stuck inside a write; if it died, its lock is released with it."
+    )
+
+
+def _lock_name(scope: tuple[str, ...]) -> tuple[str, ...]:
+    # A store's own lock names a namespace, and the root scope `()` is none: lock the
+    # namespace that holds the scope's memory instead (one name per scope all the same).
+    return (*scope, "memory")
+
+
+def _scope_key(scope: tuple[str, ...]) -> str:
+    return "\x1f".join(("langchain-contextchef", *scope))
+
+
+# ---- SQLite: a file lock beside the database ------------------------------------------------
+
+_SQLITE_PATHS: weakref.WeakKeyDictionary[BaseStore, str] = weakref.WeakKeyDictionary()
+
+
+def _sqlite_path(store: BaseStore) -> str:
+    """The main database file of a sync `SqliteStore` ("" for an in-memory database)."""
+    if store in _SQLITE_PATHS:
+        return _SQLITE_PATHS[store]
+    conn: Any = store.conn  # type: ignore[attr-defined]
+    with store.lock:  # type: ignore[attr-defined]
+        rows = conn.execute("PRAGMA database_list").fetchall()
+    path = next((str(row[2]) for row in rows if row[1] == "main"), "")
+    _SQLITE_PATHS[store] = path
+    return path
+
+
+async def _asqlite_path(store: BaseStore) -> str:
+    if store in _SQLITE_PATHS:
+        return _SQLITE_PATHS[store]
+    conn: Any = store.conn  # type: ignore[attr-defined]
+    async with store.lock:  # type: ignore[attr-defined]
+        cursor = await conn.execute("PRAGMA database_list")
+        rows = await cursor.fetchall()
+    path = next((str(row[2]) for row in rows if row[1] == "main"), "")
+    _SQLITE_PATHS[store] = path
+    return path
+
+
+def _file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
+    folder = database + "-contextchef-locks"
+    os.makedirs(folder, exist_ok=True)
+    name = hashlib.blake2b(_scope_key(scope).encode(), digest_size=16).hexdigest()
+    return FileLock(os.path.join(folder, name + ".lock"), timeout=timeout, poll_interval=0.002)
+
+
+# ---- PostgreSQL: an advisory lock per scope ---------------------------------------------------
+
+
+def _advisory_key(scope: tuple[str, ...]) -> int:
+    digest = hashlib.blake2b(_scope_key(scope).encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+def _first(row: Any) -> Any:
+    return row["ok"] if isinstance(row, dict) else row[0]
+
+
+# Pooled stores: one extra connection per store and process holds the session locks. Not
+# one borrowed from the pool: a section's own reads and writes borrow pool connections too,
+# so sections holding a borrowed connection each could starve a small pool of the
+# connections their batches wait for. The lock connection is made the way the pool makes
+# its own (its connection class, conninfo and connection kwargs, such as a password given
+# as a kwarg); the pool's `configure` hook is not run, since this connection only ever
+# takes and releases advisory locks. It is closed when the store is garbage collected.
+_PG_HOLDERS: weakref.WeakKeyDictionary[BaseStore, tuple[Any, Any]] = weakref.WeakKeyDictionary()
+
+
+def _is_pool(conn: Any) -> bool:
+    return hasattr(conn, "connection") and hasattr(conn, "conninfo")
+
+
+async def _resolved(value: Any) -> Any:
+    # psycopg_pool 3.3 accepts a callable conninfo or kwargs (a coroutine for an async pool).
+    if callable(value):
+        value = value()
+    if inspect.isawaitable(value):
+        value = await value
+    return value
+
+
+def _lock_connect_args(conninfo: Any, kwargs: Any) -> tuple[str, dict[str, Any]]:
+    return conninfo or "", {**(kwargs or {}), "autocommit": True}
+
+
+def _pg_holder(store: BaseStore) -> tuple[Any, Any]:
+    """The connection that takes the locks and the lock that serialises its use."""
+    conn: Any = store.conn  # type: ignore[attr-defined]
+    if _is_pool(conn):  # a ConnectionPool
+        with _REGISTRY_LOCK:
+            holder = _PG_HOLDERS.get(store)
+            if holder is None:
+                conninfo = conn.conninfo() if callable(conn.conninfo) else conn.conninfo
+                kwargs = conn.kwargs() if callable(conn.kwargs) else conn.kwargs
+                info, args = _lock_connect_args(conninfo, kwargs)
+                factory = getattr(conn, "connection_class", None) or psycopg.Connection
+                connection = factory.connect(info, **args)
+                weakref.finalize(store, connection.close)
+                holder = _PG_HOLDERS[store] = (connection, threading.Lock())
+            return holder
+    return conn, store.lock  # type: ignore[attr-defined]
+
+
+@contextlib.contextmanager
+def _pg_section(store: BaseStore, scope: tuple[str, ...], timeout: float) -> Iterator[None]:
+    connection, guard = _pg_holder(store)
+    key = _advisory_key(scope)
+    deadline = time.monotonic() + timeout
+    pause = _POLL[0]
+    while True:
+        # Try, never block, while holding the connection: other threads keep using it.
+        with guard:
+            row = connection.execute("SELECT pg_try_advisory_lock(%s) AS ok", (key,)).fetchone()
+        if _first(row):
+            break
+        if time.monotonic() > deadline:
+            raise _timed_out(scope, timeout)
+        time.sleep(pause)
+        pause = min(pause * 2, _POLL[1])
+    try:
+        yield
+    finally:
+        with guard:
+            connection.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+
+_APG_HOLDERS: weakref.WeakKeyDictionary[BaseStore, tuple[Any, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+async def _apg_holder(store: BaseStore) -> tuple[Any, Any]:
+    conn: Any = store.conn  # type: ignore[attr-defined]
+    if _is_pool(conn):  # an AsyncConnectionPool: as for `_pg_holder`
+        holder = _APG_HOLDERS.get(store)
+        if holder is None:
+            info, args = _lock_connect_args(
+                await _resolved(conn.conninfo), await _resolved(conn.kwargs)
+            )
+            factory = getattr(conn, "connection_class", None) or psycopg.AsyncConnection
+            connection = await factory.connect(info, **args)
+            if store in _APG_HOLDERS:  # another task of this loop made one meanwhile
+                await connection.close()
+                return _APG_HOLDERS[store]
+            # An async close cannot run in a finalizer; ending the session closes it.
+            weakref.finalize(store, connection.pgconn.finish)
+            holder = _APG_HOLDERS[store] = (connection, asyncio.Lock())
+        return holder
+    return conn, store.lock  # type: ignore[attr-defined]
+
+
+@contextlib.asynccontextmanager
+async def _apg_section(
+    store: BaseStore, scope: tuple[str, ...], timeout: float
+) -> AsyncIterator[None]:
+    connection, guard = await _apg_holder(store)
+    key = _advisory_key(scope)
+    deadline = time.monotonic() + timeout
+    pause = _POLL[0]
+    while True:
+        async with guard:
+            cursor = await connection.execute("SELECT pg_try_advisory_lock(%s) AS ok", (key,))
+            row = await cursor.fetchone()
+        if _first(row):
+            break
+        if time.monotonic() > deadline:
+            raise _timed_out(scope, timeout)
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, _POLL[1])
+    try:
+        yield
+    finally:
+        async with guard:
+            await connection.execute("SELECT pg_advisory_unlock(%s)", (key,))
+
+
+# ---- the sections -----------------------------------------------------------------------------
+
+
+@contextlib.contextmanager
+def _backend_section(store: BaseStore, scope: tuple[str, ...], timeout: float) -> Iterator[None]:
+    kind = _kind(store)
+    if kind == "own":
+        assert isinstance(store, SupportsScopeLock)
+        with store.lock(_lock_name(scope)):
+            yield
+    elif kind == "postgres":
+        with _pg_section(store, scope, timeout):
+            yield
+    elif kind == "sqlite" and (database := _sqlite_path(store)):
+        with _file_lock(database, scope, timeout):
+            yield
+    else:
+        yield
+
+
+class _Section:
+    """The context manager `exclusive` returns (a class: it sits on every write's path)."""
+
+    __slots__ = ("_backend", "_local", "_marker", "scope", "store", "timeout")
+
+    def __init__(self, store: BaseStore, scope: tuple[str, ...], timeout: float) -> None:
+        self.store, self.scope, self.timeout = store, scope, timeout
+        self._local: threading.Lock | None = None
+        self._marker: Any = None
+        self._backend: contextlib.AbstractContextManager[None] | None = None
+
+    def __enter__(self) -> bool:
+        store, scope, timeout = self.store, self.scope, self.timeout
+        token = (id(store), scope)
+        held = _HELD.get()
+        if token in held:
+            return False
+        local = _local_lock(store, scope)
+        if not local.acquire(timeout=timeout):
+            raise _timed_out(scope, timeout)
+        marker = _HELD.set(held | {token})
+        if _kind(store) != "local":  # a local store has nothing beyond this process to hold
+            backend = _backend_section(store, scope, timeout)
+            try:
+                backend.__enter__()
+            except BaseException:
+                _HELD.reset(marker)
+                local.release()
+                raise
+            self._backend = backend
+        self._local, self._marker = local, marker
+        return True
+
+    def __exit__(self, *exc: object) -> None:
+        local, backend = self._local, self._backend
+        if local is None:
+            return
+        self._local = self._backend = None
+        try:
+            if backend is not None:
+                backend.__exit__(*exc)  # type: ignore[arg-type]
+        finally:
+            _HELD.reset(self._marker)
+            local.release()
+
+
+def exclusive(
+    store: BaseStore, scope: tuple[str, ...], *, timeout: float = DEFAULT_TIMEOUT
+) -> contextlib.AbstractContextManager[bool]:
+    """Hold `scope` exclusively on `store` for the `with` block (re-entrant).
+
+    The `with` target is `True` when this block took the section, `False` when the context
+    already held it.
+
+    Raises:
+        TimeoutError: If another writer holds the scope for longer than `timeout` seconds.
+    """
+    return _Section(store, scope, timeout)
+
+
+@contextlib.asynccontextmanager
+async def _abackend_section(
+    store: BaseStore, scope: tuple[str, ...], timeout: float
+) -> AsyncIterator[None]:
+    kind = _kind(store)
+    if kind == "own":
+        assert isinstance(store, SupportsScopeLock)
+        async with store.alock(_lock_name(scope)):
+            yield
+    elif kind == "apostgres":
+        async with _apg_section(store, scope, timeout):
+            yield
+    elif kind == "postgres":
+        # A sync PostgresStore used from async code: its lock calls run in a worker thread.
+        section = _pg_section(store, scope, timeout)
+        await asyncio.to_thread(section.__enter__)
+        try:
+            yield
+        finally:
+            await asyncio.to_thread(section.__exit__, None, None, None)
+    elif kind in ("sqlite", "asqlite"):
+        path = (
+            await _asqlite_path(store)
+            if kind == "asqlite"
+            else await asyncio.to_thread(_sqlite_path, store)
+        )
+        if path:
+            lock = _file_lock(path, scope, timeout)
+            await asyncio.to_thread(lock.acquire)
+            try:
+                yield
+            finally:
+                lock.release()
+        else:
+            yield
+    else:
+        yield
+
+
+@contextlib.asynccontextmanager
+async def aexclusive(
+    store: BaseStore, scope: tuple[str, ...], *, timeout: float = DEFAULT_TIMEOUT
+) -> AsyncIterator[bool]:
+    """Async twin of `exclusive`: waiting never blocks the event loop."""
+    token = (id(store), scope)
+    held = _HELD.get()
+    if token in held:
+        yield False
+        return
+    local = _local_lock(store, scope)
+    # Poll instead of waiting in a worker thread: waiters parked in the default executor
+    # could starve the holder, whose store calls may need that executor to finish.
+    deadline = time.monotonic() + timeout
+    pause = _POLL[0]
+    while not local.acquire(blocking=False):
+        if time.monotonic() > deadline:
+            raise _timed_out(scope, timeout)
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, _POLL[1])
+    marker = _HELD.set(held | {token})
+    try:
+        async with _abackend_section(store, scope, timeout):
+            yield True
+    finally:
+        _HELD.reset(marker)
+        local.release()

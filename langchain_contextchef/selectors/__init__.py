@@ -1,0 +1,519 @@
+"""Ready-made selectors: choose which memory entries a compile injects, and in which order.
+
+A selector runs once per compile, after the expiry sweep, on the active entries in creation
+order. Two shapes are accepted by `MemoryConfig(selector=...)`:
+
+* a plain function `selector(entries) -> entries`;
+* a `MemorySelector` (every class here, or a function wrapped with `context_selector`),
+  which also receives a `SelectionContext`: the query (the last user message, or weighted
+  parts of the last turns), the token budget and its counter, the turn, the time, and
+  semantic relevance scores when the store has an index.
+
+The token budget itself is applied after the selector, on the rendered block; a selector
+only has to put the entries in priority order (and may drop the ones it does not want).
+
+Relevance (`Relevant`, `Rerank`) is BM25F over each entry's key, description and value, with
+stemming and stop words; when the store has a vector index the store's semantic scores are
+fused with it (min-max normalised, weighted). Under a token budget the relevant entries come
+first and the next best fill what is left, so the budget is never left unused while entries
+remain; of two near-duplicate entries on the same subject the newer one goes first.
+
+Example:
+    ```python
+    from langchain_core.messages import HumanMessage
+    from langgraph.store.memory import InMemoryStore
+    from langchain_contextchef import ContextChef, MemoryConfig
+    from langchain_contextchef.selectors import Relevant
+
+    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(selector=Relevant(limit=3)))
+    memory = chef.get_memory()
+    memory.set("db_rotation", "Staging database passwords rotate every Monday.")
+    memory.set("tone", "Dry humour is welcome.")
+    payload = chef.compile([HumanMessage("When does the staging database password rotate?")])
+    assert payload.meta.injected_keys == ["db_rotation"]
+    assert payload.meta.omitted == {"tone": "selector"}
+    ```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from datetime import timedelta
+from typing import ClassVar
+
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.selectors._relevance import (
+    fallback_order,
+    keyword_scores,
+    prefer_newer,
+    relevance_scores,
+)
+from langchain_contextchef.selectors._selection import Fusion, SelectionContext, newest_first
+from langchain_contextchef.selectors._text_features import FeatureCache
+
+__all__ = [
+    "ByType",
+    "MemorySelector",
+    "MostImportant",
+    "MostRecent",
+    "Relevant",
+    "Rerank",
+    "SelectionContext",
+    "context_selector",
+    "keyword_scores",
+    "relevance_scores",
+]
+
+
+class MemorySelector:
+    """Base class of context-aware selectors.
+
+    Subclasses implement `select`. Calling the selector like a plain one (`selector(entries)`)
+    uses an empty `SelectionContext`.
+
+    Attributes:
+        uses_search: Whether the compile should run the store's semantic search on the last
+            user message (one extra search in the compile's read batch, only when the store
+            has an index) and pass the scores as `SelectionContext.relevance`.
+        search_limit: How many semantic hits that search asks for.
+    """
+
+    uses_search: ClassVar[bool] = False
+    search_limit: int = 50
+
+    def select(
+        self, entries: list[MemoryEntry], context: SelectionContext
+    ) -> Sequence[MemoryEntry]:
+        """Return the entries to inject, in priority order.
+
+        Args:
+            entries: Active entries in creation order (a fresh list you may reorder).
+            context: What is known about this call.
+
+        Returns:
+            A subsequence of `entries`, in the order to inject them.
+        """
+        raise NotImplementedError
+
+    def __call__(
+        self, entries: list[MemoryEntry], context: SelectionContext | None = None
+    ) -> Sequence[MemoryEntry]:
+        """Run `select`, with an empty context when none is given."""
+        return self.select(entries, context or SelectionContext())
+
+
+class _FunctionSelector(MemorySelector):
+    def __init__(
+        self, fn: Callable[[list[MemoryEntry], SelectionContext], Sequence[MemoryEntry]]
+    ) -> None:
+        self._fn = fn
+
+    def __repr__(self) -> str:
+        return f"context_selector({getattr(self._fn, '__name__', self._fn)!r})"
+
+    def select(
+        self, entries: list[MemoryEntry], context: SelectionContext
+    ) -> Sequence[MemoryEntry]:
+        return self._fn(entries, context)
+
+
+def context_selector(
+    fn: Callable[[list[MemoryEntry], SelectionContext], Sequence[MemoryEntry]],
+) -> MemorySelector:
+    """Turn `fn(entries, context) -> entries` into a selector that receives the context.
+
+    Example:
+        ```python
+        from langchain_contextchef import MemoryConfig
+        from langchain_contextchef.selectors import context_selector
+
+
+        @context_selector
+        def mentioned(entries, context):
+            return [e for e in entries if e.key in context.query]
+
+
+        config = MemoryConfig(selector=mentioned)
+        ```
+    """
+    return _FunctionSelector(fn)
+
+
+def _cut(entries: Sequence[MemoryEntry], limit: int | None) -> list[MemoryEntry]:
+    return list(entries if limit is None else entries[:limit])
+
+
+def _check_limit(limit: int | None) -> None:
+    if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or limit < 0):
+        msg = f"limit must be a non-negative int or None, got {limit!r}."
+        raise ValueError(msg)
+
+
+class MostRecent(MemorySelector):
+    """The most recently written entries first.
+
+    Args:
+        limit: Keep at most this many; `None` keeps all (the budget still applies).
+
+    Example:
+        ```python
+        from datetime import datetime, timedelta, timezone
+        from langchain_contextchef.entry import MemoryEntry
+        from langchain_contextchef.selectors import MostRecent
+
+        t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+        old = MemoryEntry(key="old", value="a", created_at=t, updated_at=t)
+        new = MemoryEntry(key="new", value="b", created_at=t, updated_at=t + timedelta(1))
+        assert [e.key for e in MostRecent(limit=1)([old, new])] == ["new"]
+        ```
+    """
+
+    def __init__(self, limit: int | None = None) -> None:
+        _check_limit(limit)
+        self.limit = limit
+
+    def __repr__(self) -> str:
+        return f"MostRecent(limit={self.limit!r})"
+
+    def select(
+        self, entries: list[MemoryEntry], context: SelectionContext
+    ) -> Sequence[MemoryEntry]:
+        """Sort newest first and cut to `limit`."""
+        return _cut(newest_first(entries), self.limit)
+
+
+class MostImportant(MemorySelector):
+    """The highest `importance` first; entries without one come last, newest first.
+
+    Args:
+        limit: Keep at most this many.
+        min_importance: Drop entries whose importance is below this (or unset) when given.
+
+    Example:
+        ```python
+        from datetime import datetime, timezone
+        from langchain_contextchef.entry import MemoryEntry
+        from langchain_contextchef.selectors import MostImportant
+
+        t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+        entries = [
+            MemoryEntry(key=k, value="v", created_at=t, updated_at=t, importance=i)
+            for k, i in [("low", 0.1), ("none", None), ("high", 0.9)]
+        ]
+        assert [e.key for e in MostImportant()(entries)] == ["high", "low", "none"]
+        ```
+    """
+
+    def __init__(self, limit: int | None = None, *, min_importance: float | None = None) -> None:
+        _check_limit(limit)
+        self.limit = limit
+        self.min_importance = min_importance
+
+    def __repr__(self) -> str:
+        return f"MostImportant(limit={self.limit!r}, min_importance={self.min_importance!r})"
+
+    def select(
+        self, entries: list[MemoryEntry], context: SelectionContext
+    ) -> Sequence[MemoryEntry]:
+        """Sort by importance (unset last), newest first on ties, and cut."""
+        floor = self.min_importance
+        if floor is not None:
+            entries = [e for e in entries if e.importance is not None and e.importance >= floor]
+        ranked = sorted(
+            newest_first(entries),
+            key=lambda e: (e.importance is None, -(e.importance or 0.0)),
+        )
+        return _cut(ranked, self.limit)
+
+
+class ByType(MemorySelector):
+    """Only entries of the given memory types, in the order the types are named.
+
+    Args:
+        *types: Memory types such as `"rule"`, `"preference"`; entries without a type are
+            kept only when `None` is one of them.
+
+    Example:
+        ```python
+        from datetime import datetime, timezone
+        from langchain_contextchef.entry import MemoryEntry
+        from langchain_contextchef.selectors import ByType
+
+        t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+        entries = [
+            MemoryEntry(key=k, value="v", created_at=t, updated_at=t, type=kind)
+            for k, kind in [("a", "fact"), ("b", "rule"), ("c", None)]
+        ]
+        assert [e.key for e in ByType("rule", "fact")(entries)] == ["b", "a"]
+        ```
+    """
+
+    def __init__(self, *types: str | None) -> None:
+        if not types:
+            msg = "ByType needs at least one memory type, e.g. ByType('rule', 'preference')."
+            raise ValueError(msg)
+        self.types = tuple(types)
+
+    def __repr__(self) -> str:
+        return f"ByType{self.types!r}"
+
+    def select(
+        self, entries: list[MemoryEntry], context: SelectionContext
+    ) -> Sequence[MemoryEntry]:
+        """Keep the named types, grouped in the order given, creation order inside a type."""
+        rank = {kind: position for position, kind in enumerate(self.types)}
+        kept = [e for e in entries if e.type in rank]
+        return sorted(kept, key=lambda e: rank[e.type])
+
+
+def _check_weight(name: str, value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
+        msg = f"{name} must be a non-negative number, got {value!r}."
+        raise ValueError(msg)
+
+
+class Relevant(MemorySelector):
+    """Entries relevant to the query, most relevant first; the next best fill the budget.
+
+    Relevance is BM25F over key, description and value with stemming and stop words
+    (`keyword_scores`); with a store that has a vector index (`InMemoryStore(index=...)`,
+    `PostgresStore` with an index, ...) the compile adds one semantic search to its read batch
+    and the two are fused (`relevance_scores`). The query is the last user message, or the
+    weighted turns in `SelectionContext.queries`.
+
+    Under a token budget, the entries without relevance follow the relevant ones (important,
+    then newest first), so the budget is filled while entries remain; without one they are
+    dropped (`fill=False` drops them under a budget too). Without any query every entry is
+    kept in creation order. Of two near-duplicate entries (or one that `supersedes` the
+    other) the newer goes first.
+
+    Args:
+        limit: Keep at most this many.
+        min_score: Entries scoring at or below this are not relevant (they only fill).
+        search_limit: How many hits the semantic search asks for.
+        semantic_weight: Share of the semantic score when fusing (see `relevance_scores`).
+        fusion: `"score"` (normalised score fusion) or `"rrf"` (reciprocal-rank fusion).
+        fill: Whether entries without relevance fill the rest of a token budget.
+        cache: Where per-entry keyword features are kept; the process-wide cache by default.
+
+    Example:
+        ```python
+        from datetime import datetime, timezone
+        from langchain_contextchef.entry import MemoryEntry
+        from langchain_contextchef.selectors import Relevant, SelectionContext
+
+        t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+        entries = [
+            MemoryEntry(key="pets", value="Has a cat named Miso", created_at=t, updated_at=t),
+            MemoryEntry(key="lang", value="Writes Rust at work", created_at=t, updated_at=t),
+        ]
+        picked = Relevant().select(entries, SelectionContext(query="what is my cat called"))
+        assert [e.key for e in picked] == ["pets"]
+        budgeted = SelectionContext(query="what is my cat called", token_budget=500)
+        assert [e.key for e in Relevant().select(entries, budgeted)] == ["pets", "lang"]
+        ```
+    """
+
+    uses_search: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        limit: int | None = None,
+        *,
+        min_score: float = 0.0,
+        search_limit: int = 100,
+        semantic_weight: float = 0.7,
+        fusion: Fusion = "score",
+        fill: bool = True,
+        cache: FeatureCache | None = None,
+    ) -> None:
+        _check_limit(limit)
+        _check_limit(search_limit)
+        if not 0.0 <= semantic_weight <= 1.0:
+            msg = f"semantic_weight must be in [0, 1], got {semantic_weight!r}."
+            raise ValueError(msg)
+        if fusion not in ("score", "rrf"):
+            msg = f"fusion must be 'score' or 'rrf', got {fusion!r}."
+            raise ValueError(msg)
+        self.limit = limit
+        self.min_score = min_score
+        self.search_limit = search_limit
+        self.semantic_weight = semantic_weight
+        self.fusion: Fusion = fusion
+        self.fill = fill
+        self.cache = cache
+
+    def __repr__(self) -> str:
+        return (
+            f"Relevant(limit={self.limit!r}, min_score={self.min_score!r}, "
+            f"semantic_weight={self.semantic_weight!r}, fusion={self.fusion!r})"
+        )
+
+    def scores(self, entries: Sequence[MemoryEntry], context: SelectionContext) -> dict[str, float]:
+        """The relevance of every entry that has some, by key."""
+        return relevance_scores(
+            entries,
+            context,
+            semantic_weight=self.semantic_weight,
+            fusion=self.fusion,
+            cache=self.cache,
+        )
+
+    def select(
+        self, entries: list[MemoryEntry], context: SelectionContext
+    ) -> Sequence[MemoryEntry]:
+        """Rank by relevance, newer near-duplicates first; fill a budget or drop the rest."""
+        if not context.weighted_query() and context.relevance is None:
+            return _cut(entries, self.limit)
+        scores = self.scores(entries, context)
+        kept = [e for e in entries if scores.get(e.key, 0.0) > self.min_score]
+        # Creation order breaks ties (sorted is stable), so the order is backend-independent.
+        kept.sort(key=lambda e: -scores[e.key])
+        kept = prefer_newer(kept, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache, context.entry_data)
+        if self.fill and context.token_budget is not None:
+            chosen = {e.key for e in kept}
+            rest = [e for e in entries if e.key not in chosen]
+            # Next best: what relevance they have (below min_score), then the fallback order.
+            rest = sorted(fallback_order(rest), key=lambda e: -scores.get(e.key, 0.0))
+            kept += rest
+        return _cut(kept, self.limit)
+
+
+_DEDUP_WINDOW = 40
+"""How many top-ranked entries are checked for near-duplicates (quadratic, so bounded)."""
+_DEDUP_OVERLAP = 0.5
+"""Share of the shorter entry's words the longer one must hold to count as the same subject."""
+
+
+class Rerank(MemorySelector):
+    """Relevance first; recency, importance and confidence break ties within a bounded margin.
+
+    `score = relevance_weight * relevance + recency_weight * recency
+    + importance_weight * importance + confidence_weight * confidence`, where relevance is
+    `relevance_scores` divided by the best one (so the most relevant entry has 1), recency
+    halves every `half_life` since the entry's last write, importance is the entry's own
+    (0 when unset) and confidence is `provenance.confidence` (or `default_confidence`). With
+    the default weights the three tie-breakers together move an entry by at most 0.2, so they
+    reorder entries of similar relevance but never lift an unrelated entry over a clearly
+    relevant one. Of two near-duplicate entries (or one that `supersedes` the other) the newer
+    goes first. Every entry is ranked, so the budget is always filled.
+
+    Args:
+        relevance_weight: Weight of relevance to the query.
+        recency_weight: Weight of recency.
+        importance_weight: Weight of the entry's importance.
+        confidence_weight: Weight of the writer's confidence.
+        half_life: Age at which recency is 0.5.
+        default_confidence: Confidence of entries that record none.
+        limit: Keep at most this many.
+        min_score: Drop entries scoring at or below this.
+        search_limit: How many hits the semantic search asks for.
+        semantic_weight: Share of the semantic score when fusing (see `relevance_scores`).
+        fusion: `"score"` or `"rrf"`.
+        cache: Where per-entry keyword features are kept.
+
+    Example:
+        ```python
+        from datetime import datetime, timedelta, timezone
+        from langchain_contextchef.entry import MemoryEntry, Provenance
+        from langchain_contextchef.selectors import Rerank, SelectionContext
+
+        t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+        sure = Provenance(confidence=1.0)
+        unsure = Provenance(confidence=0.2)
+        entries = [
+            MemoryEntry(key="a", value="x", created_at=t, updated_at=t, provenance=unsure),
+            MemoryEntry(key="b", value="x", created_at=t, updated_at=t, provenance=sure),
+        ]
+        ranked = Rerank().select(entries, SelectionContext(now=t + timedelta(days=1)))
+        assert [e.key for e in ranked] == ["b", "a"]
+        ```
+    """
+
+    uses_search: ClassVar[bool] = True
+
+    def __init__(
+        self,
+        *,
+        relevance_weight: float = 1.0,
+        recency_weight: float = 0.1,
+        importance_weight: float = 0.05,
+        confidence_weight: float = 0.05,
+        half_life: timedelta = timedelta(days=30),
+        default_confidence: float = 0.5,
+        limit: int | None = None,
+        min_score: float | None = None,
+        search_limit: int = 100,
+        semantic_weight: float = 0.7,
+        fusion: Fusion = "score",
+        cache: FeatureCache | None = None,
+    ) -> None:
+        _check_limit(limit)
+        _check_limit(search_limit)
+        for name, value in (
+            ("relevance_weight", relevance_weight),
+            ("recency_weight", recency_weight),
+            ("importance_weight", importance_weight),
+            ("confidence_weight", confidence_weight),
+        ):
+            _check_weight(name, value)
+        if half_life <= timedelta(0):
+            msg = f"half_life must be a positive timedelta, got {half_life!r}."
+            raise ValueError(msg)
+        if fusion not in ("score", "rrf"):
+            msg = f"fusion must be 'score' or 'rrf', got {fusion!r}."
+            raise ValueError(msg)
+        self.weights = (relevance_weight, recency_weight, importance_weight, confidence_weight)
+        self.half_life = half_life
+        self.default_confidence = default_confidence
+        self.limit = limit
+        self.min_score = min_score
+        self.search_limit = search_limit
+        self.semantic_weight = semantic_weight
+        self.fusion: Fusion = fusion
+        self.cache = cache
+
+    def __repr__(self) -> str:
+        return f"Rerank(weights={self.weights!r}, half_life={self.half_life!r})"
+
+    def scores(self, entries: Sequence[MemoryEntry], context: SelectionContext) -> dict[str, float]:
+        """The combined score of every entry, by key."""
+        relevance: dict[str, float] = {}
+        if context.weighted_query() or context.relevance is not None:
+            relevance = relevance_scores(
+                entries,
+                context,
+                semantic_weight=self.semantic_weight,
+                fusion=self.fusion,
+                cache=self.cache,
+            )
+        best = max(relevance.values(), default=0.0)
+        w_rel, w_rec, w_imp, w_conf = self.weights
+        half_life = self.half_life.total_seconds()
+        out: dict[str, float] = {}
+        for entry in entries:
+            age = max(0.0, (context.now - entry.updated_at).total_seconds())
+            recency = 0.5 ** (age / half_life)
+            confidence = (
+                entry.provenance.confidence
+                if entry.provenance is not None and entry.provenance.confidence is not None
+                else self.default_confidence
+            )
+            importance = min(max(entry.importance or 0.0, 0.0), 1.0)
+            rel = relevance.get(entry.key, 0.0) / best if best > 0 else 0.0
+            out[entry.key] = (
+                w_rel * rel + w_rec * recency + w_imp * importance + w_conf * confidence
+            )
+        return out
+
+    def select(
+        self, entries: list[MemoryEntry], context: SelectionContext
+    ) -> Sequence[MemoryEntry]:
+        """Rank by the combined score, newer near-duplicates first; apply `min_score`, `limit`."""
+        scores = self.scores(entries, context)
+        ranked = sorted(entries, key=lambda e: -scores[e.key])
+        if self.min_score is not None:
+            floor = self.min_score
+            ranked = [e for e in ranked if scores[e.key] > floor]
+        ranked = prefer_newer(ranked, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache, context.entry_data)
+        return _cut(ranked, self.limit)

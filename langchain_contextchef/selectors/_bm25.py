@@ -1,0 +1,113 @@
+"""BM25F over an entry's key, description and value, for a weighted query.
+
+Okapi BM25 with per-field weights and length normalisation (BM25F): a term's count in each
+field is scaled by the field's weight and by how long that field is against the average, the
+sum is saturated with `k1`, and rare terms (inverse document frequency over the entries being
+ranked) count more than common ones. Query terms carry weights (the last user message counts
+more than the turns before it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from langchain_contextchef.selectors._text_features import EntryFeatures, terms
+
+__all__ = ["BM25Params", "bm25f", "query_terms"]
+
+
+@dataclass(frozen=True)
+class BM25Params:
+    """BM25F constants.
+
+    Attributes:
+        k1: Term-frequency saturation (higher: repeated words keep adding).
+        b: Length normalisation, 0 (none) to 1 (full).
+        field_weights: Weight of a match in the key, the description and the value.
+    """
+
+    k1: float = 1.2
+    b: float = 0.75
+    field_weights: tuple[float, float, float] = (2.0, 1.5, 1.0)
+
+
+def query_terms(queries: Iterable[tuple[str, float]]) -> dict[str, float]:
+    """Stemmed query terms with their weights, from `(text, weight)` parts.
+
+    A term's weight is the sum of the weights of the parts it appears in (once per part), so a
+    word repeated across the last turns counts more than one said once long ago.
+
+    Example:
+        ```python
+        from langchain_contextchef.selectors._bm25 import query_terms
+
+        weights = query_terms([("my allergies", 1.0), ("allergy clinic", 0.5)])
+        assert weights == {"allergi": 1.5, "clinic": 0.5}
+        ```
+    """
+    out: dict[str, float] = {}
+    for text, weight in queries:
+        if weight <= 0:
+            continue
+        for term in set(terms(text)):
+            out[term] = out.get(term, 0.0) + weight
+    return out
+
+
+def bm25f(
+    features: Sequence[EntryFeatures],
+    weights: Mapping[str, float],
+    params: BM25Params = BM25Params(),
+) -> tuple[dict[int, float], float]:
+    """Score entries against weighted query terms.
+
+    Args:
+        features: One `EntryFeatures` per candidate.
+        weights: Query term -> weight (see `query_terms`).
+        params: The BM25F constants.
+
+    Returns:
+        Index -> score for every candidate with at least one query term, and the highest
+        score any entry could reach for this query (every term saturated), to normalise by.
+    """
+    if not weights or not features:
+        return {}, 0.0
+    wanted = frozenset(weights)
+    total = len(features)
+    n_fields = len(params.field_weights)
+    length_sums = [0] * n_fields
+    frequency: dict[str, int] = dict.fromkeys(wanted, 0)
+    matched: list[tuple[int, frozenset[str]]] = []
+    for index, entry in enumerate(features):
+        lengths = entry.lengths
+        for f in range(n_fields):
+            length_sums[f] += lengths[f]
+        # Most entries share no term with the query: test that without building a set.
+        if wanted.isdisjoint(entry.vocabulary):
+            continue
+        found = wanted & entry.vocabulary
+        matched.append((index, found))
+        for term in found:
+            frequency[term] += 1
+    if not matched:
+        return {}, 0.0
+    averages = [max(s / total, 1e-9) for s in length_sums]
+    idf = {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+    k1, b, field_weights = params.k1, params.b, params.field_weights
+    scores: dict[int, float] = {}
+    for index, found in matched:
+        entry = features[index]
+        norms = [1.0 - b + b * entry.lengths[f] / averages[f] for f in range(n_fields)]
+        score = 0.0
+        for term in found:
+            tf = 0.0
+            for f in range(n_fields):
+                count = entry.fields[f].get(term)
+                if count:
+                    tf += field_weights[f] * count / norms[f]
+            score += weights[term] * idf[term] * tf / (k1 + tf)
+        scores[index] = score
+    ceiling = sum(weights[t] * idf[t] for t in wanted)
+    return scores, ceiling

@@ -1,0 +1,482 @@
+"""Words of an entry for keyword relevance: tokens, stop words, a light stemmer, and a cache.
+
+An entry's features (the stemmed terms of its key, description and value, with counts and
+field lengths) are computed once per version and kept in a bounded least-recently-used cache,
+so a compile over 10,000 unchanged entries does 10,000 lookups, not 10,000 tokenisations.
+"""
+
+from __future__ import annotations
+
+import bisect
+import contextlib
+import functools
+import re
+import sys
+import threading
+from collections import OrderedDict
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+
+from langchain_contextchef.entry import MemoryEntry
+
+__all__ = [
+    "FIELDS",
+    "STOPWORDS",
+    "EntryFeatures",
+    "FeatureCache",
+    "default_cache",
+    "stem",
+    "terms",
+]
+
+FIELDS: tuple[str, ...] = ("key", "description", "value")
+"""The fields keyword relevance reads, in the order of `EntryFeatures.fields`."""
+
+_WORD = re.compile(r"[^\W_]+")
+
+# Words that say nothing about the topic: function words, question words, and the filler of
+# conversation ("remind me", "okay", "now"). BM25's IDF already discounts common words; dropping
+# these keeps them from matching at all, so "what is the" cannot pull in every entry.
+STOPWORDS: frozenset[str] = frozenset(
+    (
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "also",
+        "am",
+        "an",
+        "and",
+        "any",
+        "anything",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "currently",
+        "days",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "done",
+        "down",
+        "during",
+        "each",
+        "either",
+        "else",
+        "ever",
+        "everything",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "hello",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "hey",
+        "hi",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "however",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "know",
+        "let",
+        "lets",
+        "like",
+        "maybe",
+        "me",
+        "might",
+        "more",
+        "most",
+        "must",
+        "my",
+        "myself",
+        "need",
+        "needs",
+        "neither",
+        "no",
+        "nor",
+        "not",
+        "nothing",
+        "now",
+        "of",
+        "off",
+        "often",
+        "ok",
+        "okay",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "please",
+        "quite",
+        "rather",
+        "really",
+        "remind",
+        "same",
+        "shall",
+        "she",
+        "should",
+        "so",
+        "some",
+        "something",
+        "such",
+        "sure",
+        "tell",
+        "than",
+        "thank",
+        "thanks",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "think",
+        "this",
+        "those",
+        "through",
+        "thus",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "upon",
+        "us",
+        "usually",
+        "very",
+        "want",
+        "wanted",
+        "wants",
+        "was",
+        "we",
+        "were",
+        "what",
+        "whatever",
+        "when",
+        "whenever",
+        "where",
+        "wherever",
+        "whether",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "whose",
+        "why",
+        "will",
+        "with",
+        "within",
+        "without",
+        "would",
+        "yes",
+        "yet",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+    )
+)
+
+_VOWELS = frozenset("aeiouy")
+
+
+def _has_vowel(text: str) -> bool:
+    return any(c in _VOWELS for c in text)
+
+
+@functools.lru_cache(maxsize=65_536)
+def stem(word: str) -> str:
+    """Reduce an English word to a stem shared by its inflections.
+
+    A light suffix stripper: plurals, `-ing`, `-ed`, `-ly`, `-ion`, a final `-e`, and `-y`/`-ies`
+    to `-i`, so "allergies" and "allergy", "rotated" and "rotation", "lessons" and "lesson"
+    meet. It does not try to be a linguist: stems only need to be equal for words that belong
+    together and different for most words that do not.
+
+    Example:
+        ```python
+        from langchain_contextchef.selectors._text_features import stem
+
+        assert stem("allergies") == stem("allergy")
+        assert stem("rotated") == stem("rotation") == stem("rotate")
+        assert stem("swimming") == stem("swims")
+        ```
+    """
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    w = word
+    if w.endswith("sses"):
+        w = w[:-2]
+    elif w.endswith("ies") and len(w) > 4:
+        w = w[:-3] + "i"
+    elif w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suffix in ("ing", "ed"):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3 and _has_vowel(w[: -len(suffix)]):
+            w = w[: -len(suffix)]
+            if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "lsz":
+                w = w[:-1]  # running -> run, swimming -> swim
+            break
+    if w.endswith("ly") and len(w) > 5:
+        w = w[:-2]
+    if w.endswith("ion") and len(w) > 6:
+        w = w[:-3]  # rotation -> rotat, collection -> collect
+    if w.endswith("e") and len(w) > 3:
+        w = w[:-1]
+    if w.endswith("y") and len(w) > 3:
+        w = w[:-1] + "i"
+    return w
+
+
+def terms(text: str) -> list[str]:
+    """The stemmed content words of a text, in order (stop words and one-letter words dropped).
+
+    Example:
+        ```python
+        from langchain_contextchef.selectors._text_features import terms
+
+        assert terms("What are my allergies?") == ["allergi"]
+        assert terms("staging_db-password") == ["stag", "db", "password"]
+        ```
+    """
+    return [
+        stem(word)
+        for word in _WORD.findall(text.casefold())
+        if word not in STOPWORDS and (len(word) > 1 or word.isdigit())
+    ]
+
+
+@dataclass(frozen=True, slots=True)
+class EntryFeatures:
+    """The keyword features of one entry version.
+
+    Attributes:
+        fields: Term counts per field, in the order of `FIELDS`.
+        lengths: Number of terms per field.
+        vocabulary: Every term of the entry.
+        size: An estimate of the bytes these features hold (for the cache's memory bound).
+    """
+
+    fields: tuple[dict[str, int], ...]
+    lengths: tuple[int, ...]
+    vocabulary: frozenset[str]
+    size: int
+
+
+def _counts(words: Iterable[str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for word in words:
+        out[word] = out.get(word, 0) + 1
+    return out
+
+
+def features_of(entry: MemoryEntry) -> EntryFeatures:
+    """Tokenise an entry's key, description and value (uncached)."""
+    per_field = [
+        _counts(terms(entry.key.replace("_", " "))),
+        _counts(terms(entry.description or "")),
+        _counts(terms(entry.value)),
+    ]
+    vocabulary = frozenset().union(*per_field)
+    size = (
+        sum(sys.getsizeof(f) for f in per_field)
+        + sys.getsizeof(vocabulary)
+        + sum(sys.getsizeof(t) for t in vocabulary)
+        + 200
+    )
+    return EntryFeatures(
+        fields=tuple(per_field),
+        lengths=tuple(sum(f.values()) for f in per_field),
+        vocabulary=vocabulary,
+        size=size,
+    )
+
+
+_CacheKey = tuple[str, int, datetime, int]
+
+
+class FeatureCache:
+    """A least-recently-used cache of `EntryFeatures`, bounded in bytes.
+
+    Keyed by the entry's key, version (`update_count`), last write time, and a hash of the
+    text it reads, so a rewritten entry is tokenised again and two scopes holding the same key
+    at the same version cannot share features by accident. Eviction drops the least recently
+    used entries until the estimated size is under `max_bytes`; nothing is ever cleared wholesale.
+
+    Args:
+        max_bytes: The memory bound, in (estimated) bytes.
+
+    Attributes:
+        tokenisations: How many entries were tokenised (cache misses) since creation.
+
+    Example:
+        ```python
+        from datetime import datetime, timezone
+        from langchain_contextchef.selectors._text_features import FeatureCache
+        from langchain_contextchef.entry import MemoryEntry
+
+        t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+        cache = FeatureCache(max_bytes=1_000_000)
+        entry = MemoryEntry(key="pets", value="Two cats", created_at=t, updated_at=t)
+        assert cache.get(entry) is cache.get(entry)
+        assert cache.tokenisations == 1
+        ```
+    """
+
+    def __init__(self, max_bytes: int = 64 * 1024 * 1024) -> None:
+        if isinstance(max_bytes, bool) or not isinstance(max_bytes, int) or max_bytes <= 0:
+            msg = f"max_bytes must be a positive int, got {max_bytes!r}."
+            raise ValueError(msg)
+        self.max_bytes = max_bytes
+        self.tokenisations = 0
+        self._items: OrderedDict[_CacheKey, EntryFeatures] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+        # How many cached entries hold each term, and the terms sorted (rebuilt lazily when a
+        # new term arrives), for prefix matching of query terms.
+        self._vocabulary: dict[str, int] = {}
+        self._sorted: list[str] = []
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+    @property
+    def bytes(self) -> int:
+        """The estimated size of what the cache holds."""
+        return self._bytes
+
+    @staticmethod
+    def _key(entry: MemoryEntry) -> _CacheKey:
+        # str hashes are cached on the string object, so this is cheap for unchanged entries.
+        text_hash = hash((entry.value, entry.description))
+        return (entry.key, entry.update_count, entry.updated_at, text_hash)
+
+    def get(self, entry: MemoryEntry) -> EntryFeatures:
+        """The features of `entry`, computed on a miss."""
+        key = self._key(entry)
+        found = self._items.get(key)
+        if found is not None:
+            # Another thread may have evicted it in between: the result is still valid.
+            with contextlib.suppress(KeyError):
+                self._items.move_to_end(key)
+            return found
+        made = features_of(entry)
+        with self._lock:
+            self.tokenisations += 1
+            previous = self._items.pop(key, None)
+            if previous is not None:
+                self._forget(previous)
+            self._items[key] = made
+            self._bytes += made.size
+            for term in made.vocabulary:
+                count = self._vocabulary.get(term, 0)
+                if not count:  # a new word: keep the sorted list sorted (a memmove, no sort)
+                    bisect.insort(self._sorted, term)
+                self._vocabulary[term] = count + 1
+            while self._bytes > self.max_bytes and len(self._items) > 1:
+                _, dropped = self._items.popitem(last=False)
+                self._forget(dropped)
+        return made
+
+    def _forget(self, features: EntryFeatures) -> None:
+        self._bytes -= features.size
+        for term in features.vocabulary:
+            count = self._vocabulary.get(term, 0) - 1
+            if count <= 0:
+                self._vocabulary.pop(term, None)
+                at = bisect.bisect_left(self._sorted, term)
+                if at < len(self._sorted) and self._sorted[at] == term:
+                    del self._sorted[at]
+            else:
+                self._vocabulary[term] = count
+
+    def expand(
+        self, weights: Mapping[str, float], *, min_length: int = 5, factor: float = 0.6
+    ) -> dict[str, float]:
+        """Add, for each query term, the known terms it is a prefix of or that are its prefix.
+
+        "allergi" (from "allergies") also finds "allergic", "physio" finds "physiotherapi".
+        Only terms of at least `min_length` letters take part, and an added term weighs
+        `factor` times the query term, so exact matches still count more.
+        """
+        out = dict(weights)
+        ordered = self._sorted
+        known = self._vocabulary
+        for term, weight in weights.items():
+            if len(term) < min_length or not term.isalpha():
+                continue
+            extra = weight * factor
+            start = bisect.bisect_left(ordered, term)
+            for candidate in ordered[start : start + 50]:
+                if not candidate.startswith(term):
+                    break
+                if candidate != term and out.get(candidate, 0.0) < extra:
+                    out[candidate] = extra
+            for cut in range(min_length, len(term)):
+                prefix = term[:cut]
+                if prefix in known and out.get(prefix, 0.0) < extra:
+                    out[prefix] = extra
+        return out
+
+    def clear(self) -> None:
+        """Drop everything (for tests and for callers that manage memory themselves)."""
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+            self._vocabulary.clear()
+            self._sorted.clear()
+
+
+_DEFAULT = FeatureCache()
+
+
+def default_cache() -> FeatureCache:
+    """The process-wide cache the ready-made selectors share (64 MiB bound by default)."""
+    return _DEFAULT
