@@ -52,6 +52,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
+from langchain_contextchef.gate._learned import default_threshold
 from langchain_contextchef.gate._limits import limit_findings
 from langchain_contextchef.gate._model import Judgement, ModelCheck, OnError, SecondLineVerdict
 from langchain_contextchef.gate._numbers import luhn_valid
@@ -72,6 +73,7 @@ from langchain_contextchef.gate._types import (
 
 __all__ = [
     "DEFAULT_GATE",
+    "DEFAULT_INJECTION_THRESHOLD",
     "Check",
     "CheckFunction",
     "CustomCheck",
@@ -96,6 +98,10 @@ __all__ = [
 for _public in (Finding, WriteCandidate, GateDecision, ModelCheck, SecondLineVerdict, Judgement):
     _public.__module__ = __name__
 
+
+DEFAULT_INJECTION_THRESHOLD: float = default_threshold()
+"""The trained injection detector's default threshold, chosen by its training script on
+tuning data (at most 1% of benign memories and 3% of benign public texts refused there)."""
 
 CheckFunction: TypeAlias = Callable[[WriteCandidate], "Finding | Iterable[Finding] | None"]
 """A custom check: returns nothing when the write is fine, else one or more findings."""
@@ -200,7 +206,18 @@ class WriteGate:
         gate_developer_writes: bool = False,
         second_line: ModelCheck | None = None,
         max_note_chars: int | None = None,
+        injection_threshold: float | None = DEFAULT_INJECTION_THRESHOLD,
     ) -> None:
+        if injection_threshold is not None and (
+            isinstance(injection_threshold, bool)
+            or not isinstance(injection_threshold, int | float)
+            or not 0.0 < injection_threshold <= 1.0
+        ):
+            msg = (
+                f"WriteGate(injection_threshold={injection_threshold!r}) must be a number in "
+                "(0, 1], or None to turn the trained injection detector off."
+            )
+            raise ValueError(msg)
         for name, policy in (("secrets", secrets), ("injection", injection)):
             if policy not in POLICIES:
                 msg = f"WriteGate({name}={policy!r}) is not a policy; use one of {POLICIES}."
@@ -236,6 +253,7 @@ class WriteGate:
         self.gate_developer_writes = gate_developer_writes
         self.second_line = second_line
         self.max_note_chars = max_note_chars
+        self.injection_threshold = injection_threshold
 
     def __repr__(self) -> str:
         return (
@@ -244,7 +262,8 @@ class WriteGate:
             f"max_description_chars={self.max_description_chars!r}, "
             f"max_entries={self.max_entries!r}, checks={[c.name for c in self.checks]!r}, "
             f"gate_developer_writes={self.gate_developer_writes!r}, "
-            f"second_line={self.second_line!r}, max_note_chars={self.max_note_chars!r})"
+            f"second_line={self.second_line!r}, max_note_chars={self.max_note_chars!r}, "
+            f"injection_threshold={self.injection_threshold!r})"
         )
 
     # ----------------------------------------------------------------- the whole gate
@@ -340,17 +359,19 @@ class WriteGate:
                 "allow", candidate.value, candidate.description, kind=candidate.kind
             )
 
-        judged: list[tuple[Finding, GateAction]] = []
-        judged.extend(
-            (f, "reject")
-            for f in limit_findings(
-                candidate,
-                max_value_chars=self.max_value_chars,
-                max_description_chars=self.max_description_chars,
-                max_entries=self.max_entries,
-                max_note_chars=self.max_note_chars,
-            )
+        limits = limit_findings(
+            candidate,
+            max_value_chars=self.max_value_chars,
+            max_description_chars=self.max_description_chars,
+            max_entries=self.max_entries,
+            max_note_chars=self.max_note_chars,
         )
+        if limits:
+            # Limits always reject: nothing is scanned (a 10 MB value is refused at once).
+            return GateDecision(
+                "reject", candidate.value, candidate.description, tuple(limits), kind=candidate.kind
+            )
+        judged: list[tuple[Finding, GateAction]] = []
         fields: list[tuple[FindingField, str]] = [
             ("key", candidate.key),
             ("value", candidate.value),
@@ -362,7 +383,11 @@ class WriteGate:
         texts = dict(fields)
         redactions: dict[FindingField, list[Span]] = {}
         for field_name, text in fields:
-            for hit in scan(text):
+            # Keys and types are identifiers: the trained detector reads them only when they
+            # are written as prose (four words or more), where an instruction could hide.
+            prose = field_name in ("value", "description") or len(text.split()) >= 4
+            threshold = self.injection_threshold if prose else None
+            for hit in scan(text, injection_threshold=threshold):
                 policy = self.secrets if hit.category == "secret" else self.injection
                 finding = Finding(
                     hit.detector, hit.category, hit.reason, (hit.start, hit.end), field_name

@@ -29,6 +29,7 @@ from langchain_contextchef.gate._detectors import (
     squeezed_hits,
 )
 from langchain_contextchef.gate._hit import Hit
+from langchain_contextchef.gate._learned import load_model
 from langchain_contextchef.gate._normalize import fold, hidden_runs
 from langchain_contextchef.gate._views import (
     MAX_DECODED_CHARS,
@@ -46,6 +47,23 @@ _MARKER = re.compile(r"\[REDACTED:[a-z_]{0,40}\]")
 
 _MAX_DEPTH = 2
 _HIDDEN_REASON = "invisible or text-direction unicode characters"
+LEARNED = "learned_injection"
+"""The detector name of the trained classifier's findings."""
+
+
+def _learned(text: str, threshold: float | None, view: str) -> list[Hit]:
+    """The trained classifier's finding on one view, if it scores at or over `threshold`."""
+    if threshold is None or not text.strip():
+        return []
+    # The gate's own placeholders say nothing about intent; score the text around them.
+    score = load_model().score(_MARKER.sub(" ", text) if "[REDACTED:" in text else text)
+    if score < threshold:
+        return []
+    reason = (
+        f"text the trained injection detector scores {score:.2f} "
+        f"(threshold {threshold:.2f}) in its {view}"
+    )
+    return [Hit(LEARNED, "injection", reason, "instruction", 0, len(text))]
 
 
 def _hidden(text: str) -> list[Hit]:
@@ -71,7 +89,13 @@ def _merge_view(found: list[Hit], view: View, hits: list[Hit]) -> None:
 
 
 def _scan_view(
-    text: str, *, secrets: bool, injection: bool, depth: int, budget: list[int]
+    text: str,
+    *,
+    secrets: bool,
+    injection: bool,
+    depth: int,
+    budget: list[int],
+    threshold: float | None = None,
 ) -> list[Hit]:
     """Hits in a folded text and in its derived views, in `text` offsets."""
     if depth == 0:
@@ -84,6 +108,8 @@ def _scan_view(
     else:
         forward = probe(text)
         found = core_hits(forward, secrets=secrets, injection=injection)
+    if injection:
+        found.extend(_learned(text, threshold, "folded view" if depth == 0 else "decoded view"))
     collapsed, squeezed = spaced_views(text)
     for view in collapsed:
         _merge_view(found, view, core_hits(probe(view.text), secrets=secrets, injection=injection))
@@ -94,7 +120,12 @@ def _scan_view(
         for decoded in decoded_views(text, budget, long_run=forward.long_run):
             inner = fold(decoded.text)
             sub = _scan_view(
-                inner.text, secrets=secrets, injection=injection, depth=depth + 1, budget=budget
+                inner.text,
+                secrets=secrets,
+                injection=injection,
+                depth=depth + 1,
+                budget=budget,
+                threshold=threshold,
             )
             mapped = [h.moved(*inner.span(h.start, h.end)) for h in sub]
             if injection:
@@ -103,13 +134,21 @@ def _scan_view(
     return found
 
 
-def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit]:
+def scan(
+    text: str,
+    *,
+    secrets: bool = True,
+    injection: bool = True,
+    injection_threshold: float | None = None,
+) -> list[Hit]:
     """Run the built-in detectors over one piece of text and its hidden forms.
 
     Args:
         text: The text to scan (a value, a description, a key, a type or a note).
         secrets: Run the secret detectors.
         injection: Run the prompt-injection detectors (and the invisible-character policy).
+        injection_threshold: Also run the trained injection detector on the folded view and
+            on every decoded view, with this threshold on its score; `None` skips it.
 
     Returns:
         Every hit, ordered by start offset, with spans in `text` itself; one hit per span
@@ -126,14 +165,26 @@ def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit
     folded = fold(text)
     budget = [MAX_DECODED_CHARS]
     view_hits = _scan_view(
-        folded.text, secrets=secrets, injection=injection, depth=0, budget=budget
+        folded.text,
+        secrets=secrets,
+        injection=injection,
+        depth=0,
+        budget=budget,
+        threshold=injection_threshold,
     )
     hits = [h.moved(*folded.span(h.start, h.end)) for h in view_hits]
     if injection:
         hits.extend(_hidden(text))
     for smuggled in smuggled_views(text):
         inner = fold(smuggled.text)
-        sub = _scan_view(inner.text, secrets=secrets, injection=injection, depth=1, budget=budget)
+        sub = _scan_view(
+            inner.text,
+            secrets=secrets,
+            injection=injection,
+            depth=1,
+            budget=budget,
+            threshold=injection_threshold,
+        )
         _merge_view(hits, smuggled, [h.moved(*inner.span(h.start, h.end)) for h in sub])
     if not hits:
         return hits  # the common case: nothing below has anything to sort out
@@ -148,7 +199,11 @@ def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit
         ]
     if "[REDACTED:" in text:
         markers = [m.span() for m in _MARKER.finditer(text)]
-        hits = [h for h in hits if not any(s <= h.start < e for s, e in markers)]
+        hits = [
+            h
+            for h in hits
+            if h.detector == LEARNED or not any(s <= h.start < e for s, e in markers)
+        ]
     # One hit per span and category: the first detector wins (named formats run first).
     unique: dict[tuple[int, int, str], Hit] = {}
     for hit in hits:

@@ -141,6 +141,7 @@ _GROUP_CELL = re.compile(r"\S+")
 _MIXED_GROUPS = 2
 _WORD_GROUPS_MIN = 5  # groups of four (the last may be shorter) in an instruction cut so
 _GROUP_MIN = 8  # joined characters: a shorter run hides nothing worth a view
+_EDGE_CELLS = 8  # a run this long is also read without its first and without its last cell
 
 
 def _cells(text: str, start: int, end: int, cell: re.Pattern[str]) -> list[Piece]:
@@ -224,7 +225,15 @@ def spaced_views(text: str) -> tuple[list[View], list[View]]:
         collapsed.append((start, end, wide))
         squeezed.append((start, end, tight))
     note = "spelled out with gaps"
-    return windows(text, collapsed, note), windows(text, squeezed, note)
+    views = windows(text, collapsed, note)
+    # A one-character line just before or after a run joins it ("0" above a code spelled one
+    # letter per line reads "0verification code"), so long runs are also read without their
+    # first cell and without their last one.
+    first = [(w[1][1], end, w[1:]) for start, end, w in collapsed if len(w) >= _EDGE_CELLS]
+    last = [(start, w[-2][2], w[:-1]) for start, end, w in collapsed if len(w) >= _EDGE_CELLS]
+    if first:
+        views.extend(windows(text, first, note) + windows(text, last, note))
+    return views, windows(text, squeezed, note)
 
 
 # --------------------------------------------------------------------------- decoding

@@ -1,0 +1,469 @@
+"""FROZEN COPY for benchmarks/bench_gate.py: the write gate as it was before the learned detector.
+
+`langchain_contextchef/gate/` of main at commit c714442, imports renamed to this package; only
+the bench imports it, for the "today" column of the cost-per-write ratios (the same machine runs
+both gates in one run). Never import it from the package or the tests, and never edit it.
+
+The write gate: code, not the model, decides what memory may store.
+
+Every model write passes through a `WriteGate` before it reaches the store: memory entries
+and notes, and every field of them (key, value, description, type). The gate runs built-in
+detectors for secrets (API keys, private keys, JWTs, passwords, one-time codes, payment cards,
+long random tokens) and prompt-injection signatures (instruction overrides, role and tool-call
+markup, hidden comments, invisible unicode), enforces size limits, and runs your own checks.
+It returns a `GateDecision`: allow, redact (store with placeholders), quarantine (store for
+review, never inject) or reject. The deterministic part is pure: no I/O, no model calls, the
+same answer every time. It reads twelve languages and undoes the usual hiding tricks
+(look-alike letters, combining marks, invisible characters, leetspeak, base64/hex/percent
+encodings, reversed or spaced-out text).
+
+What each family of findings gets (the `secrets` and `injection` policies; defaults reject):
+
+| finding | category | default | under `redact` |
+|---|---|---|---|
+| named key formats, labelled credentials, passwords in 12 languages, codes, cards | secret | reject | the value is replaced |
+| bare random tokens, key bodies without their PEM header | secret | reject | the token is replaced |
+| anything found only once decoded, reversed or de-spaced | as found | reject | the whole encoded run is replaced |
+| overrides, new roles, system-prompt changes (12 languages, leetspeak) | injection | reject | the phrase is replaced |
+| role lines, chat-template tokens, hidden comments, forged tool calls | injection | reject | the markup is replaced |
+| invisible characters (Cf, bidi, tags, selectors outside emoji, fillers) | injection | reject | the characters are removed |
+| anything in the key or the type | as found | reject | reject (a key cannot be rewritten) |
+
+It is hygiene against common leaks and injections, not a security boundary: a determined
+writer can phrase an instruction no pattern knows. `ModelCheck` adds an optional second line,
+a model that judges what the patterns let through (off by default; it costs a model call per
+write and sends the redacted write to that model).
+
+Memory that keeps a secret or an injected instruction is worse than no memory, so the defaults
+reject both. Reasons shown to the model name the kind of problem and never echo the text.
+
+Example:
+    ```python
+    from benchmarks._gate_today import WriteCandidate, WriteGate
+
+    gate = WriteGate()
+    decision = gate.check(WriteCandidate(key="lang", value="Prefers Python for scripts"))
+    assert decision.action == "allow"
+
+    leaked = WriteCandidate(key="aws", value="deploy key AKIAABCDEFGHIJKLMNOP")
+    decision = gate.check(leaked)
+    assert decision.action == "reject"
+    assert "AKIA" not in decision.error_message("context://memory/aws")
+    ```
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import TypeAlias
+
+from benchmarks._gate_today._limits import limit_findings
+from benchmarks._gate_today._model import Judgement, ModelCheck, OnError, SecondLineVerdict
+from benchmarks._gate_today._numbers import luhn_valid
+from benchmarks._gate_today._redact import Span, effective_action, redact, repeats
+from benchmarks._gate_today._scan import scan
+from benchmarks._gate_today._seed import seed_findings
+from benchmarks._gate_today._types import (
+    POLICIES,
+    RANK,
+    Finding,
+    FindingField,
+    GateAction,
+    GateDecision,
+    Policy,
+    WriteCandidate,
+    WriteKind,
+)
+
+__all__ = [
+    "DEFAULT_GATE",
+    "Check",
+    "CheckFunction",
+    "CustomCheck",
+    "Finding",
+    "FindingField",
+    "GateAction",
+    "GateDecision",
+    "Judgement",
+    "ModelCheck",
+    "OnError",
+    "Policy",
+    "SecondLineVerdict",
+    "WriteCandidate",
+    "WriteGate",
+    "WriteKind",
+    "luhn_valid",
+    "seed_policy",
+]
+
+# The data classes live in private modules (no import cycle with the second line); this is
+# their public home, for reprs, docs and pickling.
+for _public in (Finding, WriteCandidate, GateDecision, ModelCheck, SecondLineVerdict, Judgement):
+    _public.__module__ = __name__
+
+
+CheckFunction: TypeAlias = Callable[[WriteCandidate], "Finding | Iterable[Finding] | None"]
+"""A custom check: returns nothing when the write is fine, else one or more findings."""
+
+
+@dataclass(frozen=True)
+class CustomCheck:
+    """A check of your own, run beside the built-in detectors.
+
+    Args:
+        name: A short name used in logs and errors.
+        fn: Called with the candidate; returns `None`, a `Finding` or several findings.
+            Reasons must be safe to show the model: never put the checked text in them.
+        policy: What the check's findings do to the write. `redact` needs findings with a
+            span in `value` or `description`; a finding without one escalates to `reject`.
+
+    Example:
+        ```python
+        from benchmarks._gate_today import CustomCheck, Finding, WriteCandidate, WriteGate
+
+
+        def no_competitors(candidate: WriteCandidate) -> Finding | None:
+            if "acme corp" in candidate.value.lower():
+                return Finding(
+                    "no_competitors",
+                    "policy",
+                    "memory may not mention competitors; leave the name out",
+                )
+            return None
+
+
+        gate = WriteGate(checks=[CustomCheck("no_competitors", no_competitors)])
+        candidate = WriteCandidate(key="k", value="Acme Corp is cheaper")
+        assert gate.check(candidate).action == "reject"
+        ```
+    """
+
+    name: str
+    fn: CheckFunction
+    policy: Policy = "reject"
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            msg = f"CustomCheck {self.name!r} has policy {self.policy!r}; use one of {POLICIES}."
+            raise ValueError(msg)
+
+
+Check: TypeAlias = CustomCheck
+"""The type `WriteGate(checks=...)` accepts."""
+
+
+class WriteGate:
+    """The checks every model write passes before it is stored, and an optional second line.
+
+    Defaults (also the configuration of `DEFAULT_GATE`): secrets and injection attempts are
+    rejected; values over 4,000 characters and descriptions over 500 are rejected; notes have
+    no size limit; there is no entry limit; no custom checks; no second line; developer writes
+    (`written_by="developer"`) bypass the gate.
+
+    Every field of a write is scanned: key, value, description and type. When several
+    findings apply, the strictest action wins: reject > quarantine > redact > allow. Limits
+    always reject. Redaction replaces every occurrence of each flagged text with a placeholder
+    such as `[REDACTED:api_key]` (invisible characters are removed); findings in the key or the
+    type, or without a span, cannot be redacted and reject instead.
+
+    Invisible and smuggled characters (zero-width and bidirectional controls, tag characters,
+    variation selectors outside emoji, blank fillers) are injection findings, so the
+    `injection` policy applies to them: rejected by default, removed under `redact`.
+
+    Args:
+        secrets: Policy for credentials, passwords, one-time codes and card numbers.
+        injection: Policy for prompt-injection signatures and hidden unicode.
+        max_value_chars: Longest memory value accepted, or `None` for no limit.
+        max_description_chars: Longest description accepted, or `None` for no limit.
+        max_entries: Most entries a scope may hold; only new memory keys count against it.
+        checks: Your own checks, run after the built-in ones.
+        gate_developer_writes: Also check developer writes (off: `Memory.set` is trusted).
+        second_line: A `ModelCheck` to run after the deterministic checks, on writes they did
+            not reject (it sees the redacted text). `None` (the default) turns it off.
+        max_note_chars: Longest note accepted (`kind="notes"`), or `None` for no limit.
+
+    Example:
+        ```python
+        from benchmarks._gate_today import WriteCandidate, WriteGate
+
+        gate = WriteGate(secrets="redact", max_entries=50)
+        decision = gate.check(WriteCandidate(key="db", value="db password: Tr0ub4dor&3"))
+        assert decision.action == "redact"
+        assert decision.value == "db password: [REDACTED:password]"
+        ```
+    """
+
+    def __init__(
+        self,
+        *,
+        secrets: Policy = "reject",
+        injection: Policy = "reject",
+        max_value_chars: int | None = 4000,
+        max_description_chars: int | None = 500,
+        max_entries: int | None = None,
+        checks: Sequence[CustomCheck] = (),
+        gate_developer_writes: bool = False,
+        second_line: ModelCheck | None = None,
+        max_note_chars: int | None = None,
+    ) -> None:
+        for name, policy in (("secrets", secrets), ("injection", injection)):
+            if policy not in POLICIES:
+                msg = f"WriteGate({name}={policy!r}) is not a policy; use one of {POLICIES}."
+                raise ValueError(msg)
+        for name, limit in (
+            ("max_value_chars", max_value_chars),
+            ("max_description_chars", max_description_chars),
+            ("max_entries", max_entries),
+            ("max_note_chars", max_note_chars),
+        ):
+            if limit is not None and (isinstance(limit, bool) or limit < 1):
+                msg = f"WriteGate({name}={limit!r}) must be a positive int, or None for no limit."
+                raise ValueError(msg)
+        for check in checks:
+            if not isinstance(check, CustomCheck):
+                msg = (
+                    f"WriteGate(checks=...) takes CustomCheck objects, got {check!r}; wrap your "
+                    "function as CustomCheck(name, fn, policy)."
+                )
+                raise TypeError(msg)
+        if second_line is not None and not isinstance(second_line, ModelCheck):
+            msg = (
+                f"WriteGate(second_line=...) takes a ModelCheck, got {second_line!r}; wrap "
+                "your model as ModelCheck(model, timeout=5, on_error='reject')."
+            )
+            raise TypeError(msg)
+        self.secrets: Policy = secrets
+        self.injection: Policy = injection
+        self.max_value_chars = max_value_chars
+        self.max_description_chars = max_description_chars
+        self.max_entries = max_entries
+        self.checks: tuple[CustomCheck, ...] = tuple(checks)
+        self.gate_developer_writes = gate_developer_writes
+        self.second_line = second_line
+        self.max_note_chars = max_note_chars
+
+    def __repr__(self) -> str:
+        return (
+            f"WriteGate(secrets={self.secrets!r}, injection={self.injection!r}, "
+            f"max_value_chars={self.max_value_chars!r}, "
+            f"max_description_chars={self.max_description_chars!r}, "
+            f"max_entries={self.max_entries!r}, checks={[c.name for c in self.checks]!r}, "
+            f"gate_developer_writes={self.gate_developer_writes!r}, "
+            f"second_line={self.second_line!r}, max_note_chars={self.max_note_chars!r})"
+        )
+
+    # ----------------------------------------------------------------- the whole gate
+
+    def check(self, candidate: WriteCandidate) -> GateDecision:
+        """Judge one write: the deterministic checks, then the second line if there is one.
+
+        With a second line this blocks for up to its timeout; in async code use `acheck`,
+        and in a plan run `second_line` as a step (see `second_line_input`).
+
+        Args:
+            candidate: The write, with the context the limits need.
+
+        Returns:
+            The decision; store `decision.value`/`decision.description` unless it rejects.
+
+        Raises:
+            TypeError: If a custom check returns something other than findings.
+        """
+        decision = self.check_deterministic(candidate)
+        review = self.second_line_input(candidate, decision)
+        if review is None or self.second_line is None:
+            return decision
+        return self.combine(decision, self.second_line.invoke(review))
+
+    async def acheck(self, candidate: WriteCandidate) -> GateDecision:
+        """Async `check`: the second line runs with `ainvoke`.
+
+        Args:
+            candidate: The write, with the context the limits need.
+
+        Returns:
+            The decision, as for `check`.
+        """
+        decision = self.check_deterministic(candidate)
+        review = self.second_line_input(candidate, decision)
+        if review is None or self.second_line is None:
+            return decision
+        return self.combine(decision, await self.second_line.ainvoke(review))
+
+    # ----------------------------------------------------------------- the parts, for plans
+
+    def second_line_input(
+        self, candidate: WriteCandidate, decision: GateDecision
+    ) -> WriteCandidate | None:
+        """What the second line should judge after `decision`, or `None` to skip it.
+
+        `None` when there is no second line, for trusted developer writes, and when the
+        deterministic checks already rejected the write. Otherwise the candidate with the
+        redacted value and description, so secrets already cut out never reach the model.
+
+        Args:
+            candidate: The write as submitted.
+            decision: `check_deterministic(candidate)`.
+
+        Returns:
+            The input for `self.second_line` (a `Runnable`), or `None`.
+        """
+        if self.second_line is None or decision.action == "reject":
+            return None
+        if candidate.written_by == "developer" and not self.gate_developer_writes:
+            return None
+        return replace(candidate, value=decision.value, description=decision.description)
+
+    @staticmethod
+    def combine(decision: GateDecision, verdict: SecondLineVerdict) -> GateDecision:
+        """The decision after the second line: the stricter action, and both sets of findings.
+
+        Args:
+            decision: The deterministic decision.
+            verdict: What `second_line` returned for `second_line_input(...)`.
+
+        Returns:
+            A new decision; its value stays the (redacted) deterministic one.
+        """
+        action = verdict.action if RANK[verdict.action] > RANK[decision.action] else decision.action
+        return replace(decision, action=action, findings=decision.findings + verdict.findings)
+
+    def check_deterministic(self, candidate: WriteCandidate) -> GateDecision:
+        """Judge one write with the deterministic checks only: pure, no model, no I/O.
+
+        Args:
+            candidate: The write, with the context the limits need.
+
+        Returns:
+            The decision of the first line.
+
+        Raises:
+            TypeError: If a custom check returns something other than findings.
+        """
+        if candidate.written_by == "developer" and not self.gate_developer_writes:
+            return GateDecision(
+                "allow", candidate.value, candidate.description, kind=candidate.kind
+            )
+
+        judged: list[tuple[Finding, GateAction]] = []
+        judged.extend(
+            (f, "reject")
+            for f in limit_findings(
+                candidate,
+                max_value_chars=self.max_value_chars,
+                max_description_chars=self.max_description_chars,
+                max_entries=self.max_entries,
+                max_note_chars=self.max_note_chars,
+            )
+        )
+        fields: list[tuple[FindingField, str]] = [
+            ("key", candidate.key),
+            ("value", candidate.value),
+        ]
+        if candidate.description:
+            fields.append(("description", candidate.description))
+        if candidate.type:
+            fields.append(("type", candidate.type))
+        texts = dict(fields)
+        redactions: dict[FindingField, list[Span]] = {}
+        for field_name, text in fields:
+            for hit in scan(text):
+                policy = self.secrets if hit.category == "secret" else self.injection
+                finding = Finding(
+                    hit.detector, hit.category, hit.reason, (hit.start, hit.end), field_name
+                )
+                action = effective_action(finding, policy)
+                if action == "redact":
+                    redactions.setdefault(field_name, []).append((hit.start, hit.end, hit.label))
+                judged.append((finding, action))
+        for check in self.checks:
+            for finding in _as_findings(check, check.fn(candidate)):
+                action = effective_action(finding, check.policy)
+                if action == "redact" and finding.span is not None:
+                    start, end = finding.span
+                    redactions.setdefault(finding.field, []).append((start, end, check.name))
+                judged.append((finding, action))
+        if redactions:
+            judged.extend(repeats(texts, redactions, judged))
+
+        verdict: GateAction = "allow"
+        for _, finding_action in judged:
+            if RANK[finding_action] > RANK[verdict]:
+                verdict = finding_action
+        value = redact(candidate.value, redactions.get("value", []))
+        description = candidate.description
+        if description is not None:
+            description = redact(description, redactions.get("description", []))
+        return GateDecision(
+            verdict, value, description, tuple(f for f, _ in judged), kind=candidate.kind
+        )
+
+
+def _as_findings(check: CustomCheck, result: object) -> list[Finding]:
+    if result is None:
+        return []
+    if isinstance(result, Finding):
+        return [result]
+    if isinstance(result, str | bytes) or not isinstance(result, Iterable):
+        msg = (
+            f"CustomCheck {check.name!r} returned {type(result).__name__}; return None, a "
+            "Finding, or an iterable of Finding."
+        )
+        raise TypeError(msg)
+    findings = list(result)
+    for item in findings:
+        if not isinstance(item, Finding):
+            msg = (
+                f"CustomCheck {check.name!r} yielded {type(item).__name__}; every item must "
+                "be a Finding."
+            )
+            raise TypeError(msg)
+    return findings
+
+
+def seed_policy(
+    min_confidence: float = 0.9, *, require_source: bool = True, policy: Policy = "reject"
+) -> CustomCheck:
+    """The write policy from the context-engineering seed, as a ready check.
+
+    A write passes only if it carries provenance, its confidence is at least
+    `min_confidence`, its sensitivity is not `restricted`, and (by default) it names a source.
+    Everything else is refused with a reason that tells the model what is missing.
+
+    Args:
+        min_confidence: Lowest accepted `Provenance.confidence`, from 0 to 1.
+        require_source: Also require `Provenance.source` (the seed's `sourceRef`).
+        policy: What a failing write gets; `reject` by default, `quarantine` to review it.
+
+    Returns:
+        A `CustomCheck` named `seed_policy` for `WriteGate(checks=[...])`.
+
+    Raises:
+        ValueError: If `min_confidence` is outside [0, 1] or `policy` is `redact` (there is
+            nothing to cut out of a write that lacks provenance).
+
+    Example:
+        ```python
+        from langchain_contextchef.entry import Provenance
+        from benchmarks._gate_today import WriteCandidate, WriteGate, seed_policy
+
+        gate = WriteGate(checks=[seed_policy(0.9)])
+        sure = Provenance(written_by="model", source="msg-12", confidence=0.95)
+        unsure = Provenance(written_by="model", source="msg-12", confidence=0.6)
+        assert gate.check(WriteCandidate("city", "Sydney", provenance=sure)).action == "allow"
+        assert gate.check(WriteCandidate("city", "Sydney", provenance=unsure)).action == "reject"
+        ```
+    """
+    if not 0.0 <= min_confidence <= 1.0:
+        msg = f"seed_policy(min_confidence={min_confidence!r}) must be between 0 and 1."
+        raise ValueError(msg)
+    if policy not in ("quarantine", "reject"):
+        msg = f"seed_policy(policy={policy!r}) must be 'reject' or 'quarantine'."
+        raise ValueError(msg)
+    return CustomCheck("seed_policy", seed_findings(min_confidence, require_source), policy)
+
+
+DEFAULT_GATE = WriteGate()
+"""A gate with the documented defaults: secrets and injection rejected, values up to 4,000
+characters, descriptions up to 500, no entry limit, developer writes trusted."""

@@ -1,0 +1,156 @@
+"""The write gate's scanner: every detector over every view of a text, spans in the original.
+
+Order of work for one text:
+
+1. fold it (`_normalize.fold`): compatibility forms, accents, invisible characters,
+   look-alike letters, foreign digits;
+2. probe the folded view and the view backwards in one pass (`_detectors.probe_both`:
+   which trigger words and lexicon anchors occur, whether there are digits or a long
+   base64-alphabet run), and run every detector family the probe leaves possible
+   (`core_hits`, `reversed_hits`): a family skipped could not have matched;
+3. derive the views that undo the other hiding tricks (`_views`): spaced-out letters
+   joined, encoded runs decoded (then folded and scanned again, at most twice deep); each
+   derivation first checks cheaply that the text holds what it undoes. Run the detectors on
+   each view and keep the hits the plain view missed, with a reason that says how the
+   content was hidden;
+4. map every span back to the original text and add the invisible-character findings
+   (`_normalize.hidden_runs`), which are judged on the original.
+"""
+
+from __future__ import annotations
+
+import re
+
+from benchmarks._gate_today._detectors import (
+    core_hits,
+    probe,
+    probe_both,
+    reversed_hits,
+    squeezed_hits,
+)
+from benchmarks._gate_today._hit import Hit
+from benchmarks._gate_today._normalize import fold, hidden_runs
+from benchmarks._gate_today._views import (
+    MAX_DECODED_CHARS,
+    View,
+    decoded_views,
+    reversed_view,
+    smuggled_views,
+    spaced_views,
+)
+
+__all__ = ["scan"]
+
+# The gate's own placeholder must never trip the gate ("password: [REDACTED:password]").
+_MARKER = re.compile(r"\[REDACTED:[a-z_]{0,40}\]")
+
+_MAX_DEPTH = 2
+_HIDDEN_REASON = "invisible or text-direction unicode characters"
+
+
+def _hidden(text: str) -> list[Hit]:
+    return [
+        Hit("hidden_unicode", "injection", _HIDDEN_REASON, "", start, end)
+        for start, end in hidden_runs(text)
+    ]
+
+
+def _overlaps(hit: Hit, others: list[Hit]) -> bool:
+    return any(
+        o.category == hit.category and o.start < hit.end and hit.start < o.end for o in others
+    )
+
+
+def _merge_view(found: list[Hit], view: View, hits: list[Hit]) -> None:
+    """Add hits of a derived view, mapped to its source, that the source scan missed."""
+    for hit in hits:
+        start, end = view.span(hit.start, hit.end)
+        moved = hit.moved(start, end, reason=f"{hit.reason}, {view.note}")
+        if not _overlaps(moved, found):
+            found.append(moved)
+
+
+def _scan_view(
+    text: str, *, secrets: bool, injection: bool, depth: int, budget: list[int]
+) -> list[Hit]:
+    """Hits in a folded text and in its derived views, in `text` offsets."""
+    if depth == 0:
+        # The reversed view is probed in the same pass as the text itself.
+        forward, backward = probe_both(text)
+        found = core_hits(forward, secrets=secrets, injection=injection)
+        backwards = reversed_hits(backward, secrets=secrets, injection=injection)
+        if backwards:
+            _merge_view(found, reversed_view(text), backwards)
+    else:
+        forward = probe(text)
+        found = core_hits(forward, secrets=secrets, injection=injection)
+    collapsed, squeezed = spaced_views(text)
+    for view in collapsed:
+        _merge_view(found, view, core_hits(probe(view.text), secrets=secrets, injection=injection))
+    if injection:
+        for view in squeezed:
+            _merge_view(found, view, squeezed_hits(view.text))
+    if depth < _MAX_DEPTH:
+        for decoded in decoded_views(text, budget, long_run=forward.long_run):
+            inner = fold(decoded.text)
+            sub = _scan_view(
+                inner.text, secrets=secrets, injection=injection, depth=depth + 1, budget=budget
+            )
+            mapped = [h.moved(*inner.span(h.start, h.end)) for h in sub]
+            if injection:
+                mapped.extend(_hidden(decoded.text))
+            _merge_view(found, decoded, mapped)
+    return found
+
+
+def scan(text: str, *, secrets: bool = True, injection: bool = True) -> list[Hit]:
+    """Run the built-in detectors over one piece of text and its hidden forms.
+
+    Args:
+        text: The text to scan (a value, a description, a key, a type or a note).
+        secrets: Run the secret detectors.
+        injection: Run the prompt-injection detectors (and the invisible-character policy).
+
+    Returns:
+        Every hit, ordered by start offset, with spans in `text` itself; one hit per span
+        and category.
+
+    Example:
+        ```python
+        from benchmarks._gate_today._scan import scan
+
+        hits = scan("Passwort: Sommer2025!")
+        assert [h.detector for h in hits][:1] == ["password_assignment"]
+        ```
+    """
+    folded = fold(text)
+    budget = [MAX_DECODED_CHARS]
+    view_hits = _scan_view(
+        folded.text, secrets=secrets, injection=injection, depth=0, budget=budget
+    )
+    hits = [h.moved(*folded.span(h.start, h.end)) for h in view_hits]
+    if injection:
+        hits.extend(_hidden(text))
+    for smuggled in smuggled_views(text):
+        inner = fold(smuggled.text)
+        sub = _scan_view(inner.text, secrets=secrets, injection=injection, depth=1, budget=budget)
+        _merge_view(hits, smuggled, [h.moved(*inner.span(h.start, h.end)) for h in sub])
+    if not hits:
+        return hits  # the common case: nothing below has anything to sort out
+    # Invisible characters inside a secret are part of it: cutting the secret removes them.
+    secret_spans = [(h.start, h.end) for h in hits if h.category == "secret"]
+    if secret_spans:
+        hits = [
+            h
+            for h in hits
+            if h.detector != "hidden_unicode"
+            or not any(s <= h.start and h.end <= e for s, e in secret_spans)
+        ]
+    if "[REDACTED:" in text:
+        markers = [m.span() for m in _MARKER.finditer(text)]
+        hits = [h for h in hits if not any(s <= h.start < e for s, e in markers)]
+    # One hit per span and category: the first detector wins (named formats run first).
+    unique: dict[tuple[int, int, str], Hit] = {}
+    for hit in hits:
+        unique.setdefault((hit.start, hit.end, hit.category), hit)
+    return sorted(unique.values(), key=lambda h: (h.start, -h.end))
