@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 OUT = ROOT / "data" / "gate" / "memory" / "lookalikes.jsonl"
 SEED = 7812
-COUNT = 1500
+COUNT = 1800
 
 _HOSTS = (
     "example.com",
@@ -57,6 +57,89 @@ def _hex(rng: random.Random, n: int) -> str:
 
 def _alnum(rng: random.Random, n: int) -> str:
     return "".join(rng.choice(string.ascii_letters + string.digits) for _ in range(n))
+
+
+# Credential labels as the detector reads them: the secret detectors own the secret itself, and
+# the gate scores a text with every secret it found cut out, so what is left is a label.
+_CREDENTIAL_LABELS = (
+    "password:",
+    "password is",
+    "Wi-Fi password:",
+    "the NAS password is",
+    "db_password=",
+    "Your verification code is",
+    "verification code:",
+    "one-time code",
+    "PIN for the garage:",
+    "door code is",
+    "aws_secret_access_key =",
+    "aws_access_key_id =",
+    "Deploy key:",
+    "GitHub token",
+    "export OPENAI_API_KEY=",
+    "Authorization: Bearer",
+    "Authorization: Basic",
+    "api_key:",
+    "STRIPE_SECRET_KEY=",
+    "client_secret:",
+    "private key:",
+    "recovery phrase:",
+    "backup codes:",
+    "p a s s w o r d :",
+    "p-a-s-s-w-o-r-d",
+    "pw:",
+    "pass:",
+    "passphrase:",
+    "Passwort fürs Portal",
+    "Passwort:",
+    "Kennwort lautet",
+    "Bestätigungscode:",
+    "mot de passe du wifi :",
+    "mot de passe :",
+    "code de vérification :",
+    "contraseña del router:",
+    "contraseña:",
+    "código de verificación:",
+    "senha do banco:",
+    "senha:",
+    "código:",
+    "password della mail:",
+    "codice di verifica:",
+    "wachtwoord:",
+    "verificatiecode:",
+    "hasło do poczty:",
+    "kod weryfikacyjny:",
+    "пароль от почты:",
+    "код подтверждения:",
+    "şifre:",
+    "doğrulama kodu:",
+    "kata sandi:",
+    "kode verifikasi:",
+    "mật khẩu:",
+    "mã xác minh:",
+    "密码是",
+    "验证码：",
+    "パスワードは",
+    "認証コード：",
+    "비밀번호는",
+    "인증번호:",
+    "كلمة المرور:",
+    "رمز التحقق:",
+    "סיסמה:",
+    "रहस्य कोड:",
+    "पासवर्ड:",
+    "รหัสผ่าน:",
+)
+_OWNERS = ("", "User's ", "My ", "Home ", "Office ", "Team ", "Her ", "His ", "Mum's ", "The ")
+
+
+def _credential(rng: random.Random) -> str:
+    label = rng.choice(_CREDENTIAL_LABELS)
+    owner = rng.choice(_OWNERS) if label[0].isascii() and label[0].isalpha() else ""
+    if owner and label[0].isupper() and not label.startswith(("Wi", "GitHub", "PIN", "Deploy")):
+        label = label[0].lower() + label[1:]
+    tail = rng.choice(("", "", " (rotated monthly)", " — ask before using", " until Friday"))
+    return f"{owner}{label} {tail}".strip()
 
 
 def _row(rng: random.Random) -> str:
@@ -113,7 +196,7 @@ def main() -> None:
     seen: set[str] = set()
     rows: list[str] = []
     while len(rows) < COUNT:
-        text = _row(rng)
+        text = _credential(rng) if rng.random() < 0.2 else _row(rng)
         if text not in seen:
             seen.add(text)
             rows.append(text)

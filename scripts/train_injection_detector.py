@@ -16,7 +16,7 @@ Data (all committed under `data/gate/`, licenses beside it):
 Features are `langchain_contextchef.gate._learned.feature_ids` of the folded text, the very
 function the gate scores with. The model is an L2-regularised logistic regression (liblinear,
 pinned seed), its weights stored as little-endian int16 with one scale. The threshold is the
-lowest on a fixed grid at which the tuning rows refuse at most 1% of benign memories and at
+lowest on a fixed grid at which the tuning rows refuse at most 0.5% of benign memories and at
 most 3% of the public benign texts. The test splits of the public datasets and the held-back
 memory set are not read here.
 """
@@ -48,7 +48,7 @@ C = 4.0
 MEMORY_BENIGN_WEIGHT = 6.0
 MEMORY_INJECTION_WEIGHT = 3.0
 THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(4, 20))
-MAX_MEMORY_BENIGN_REFUSED = 0.01
+MAX_MEMORY_BENIGN_REFUSED = 0.005  # half the goal: a tuning estimate is optimistic
 MAX_PUBLIC_BENIGN_REFUSED = 0.03
 DATA = ROOT / "data" / "gate"
 OUT = ROOT / "langchain_contextchef" / "gate" / "_data"

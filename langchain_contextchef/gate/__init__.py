@@ -52,12 +52,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from typing import TypeAlias
 
+from langchain_contextchef.gate._hit import Hit
 from langchain_contextchef.gate._learned import default_threshold
 from langchain_contextchef.gate._limits import limit_findings
 from langchain_contextchef.gate._model import Judgement, ModelCheck, OnError, SecondLineVerdict
 from langchain_contextchef.gate._numbers import luhn_valid
 from langchain_contextchef.gate._redact import Span, effective_action, redact, repeats
-from langchain_contextchef.gate._scan import scan
+from langchain_contextchef.gate._scan import LEARNED, remainder_hit, scan
 from langchain_contextchef.gate._seed import seed_findings
 from langchain_contextchef.gate._types import (
     POLICIES,
@@ -382,12 +383,16 @@ class WriteGate:
             fields.append(("type", candidate.type))
         texts = dict(fields)
         redactions: dict[FindingField, list[Span]] = {}
+        scored: list[tuple[FindingField, Hit]] = []
         for field_name, text in fields:
             # Keys and types are identifiers: the trained detector reads them only when they
             # are written as prose (four words or more), where an instruction could hide.
             prose = field_name in ("value", "description") or len(text.split()) >= 4
             threshold = self.injection_threshold if prose else None
             for hit in scan(text, injection_threshold=threshold):
+                if hit.detector == LEARNED:
+                    scored.append((field_name, hit))
+                    continue
                 policy = self.secrets if hit.category == "secret" else self.injection
                 finding = Finding(
                     hit.detector, hit.category, hit.reason, (hit.start, hit.end), field_name
@@ -396,6 +401,8 @@ class WriteGate:
                 if action == "redact":
                     redactions.setdefault(field_name, []).append((hit.start, hit.end, hit.label))
                 judged.append((finding, action))
+            if field_name in redactions and field_name in ("value", "description"):
+                self._judge_remainder(field_name, text, redactions, judged)
         for check in self.checks:
             for finding in _as_findings(check, check.fn(candidate)):
                 action = effective_action(finding, check.policy)
@@ -405,6 +412,19 @@ class WriteGate:
                 judged.append((finding, action))
         if redactions:
             judged.extend(repeats(texts, redactions, judged))
+        # The classifier's findings count in fields without a secret (a secret's field, copies
+        # included, is the secret detectors' to judge: see `_scan`).
+        with_secret = {f.field for f, _ in judged if f.category == "secret"}
+        for field_name, hit in scored:
+            if field_name in with_secret:
+                continue
+            finding = Finding(
+                hit.detector, hit.category, hit.reason, (hit.start, hit.end), field_name
+            )
+            action = effective_action(finding, self.injection)
+            if action == "redact":
+                redactions.setdefault(field_name, []).append((hit.start, hit.end, hit.label))
+            judged.append((finding, action))
 
         verdict: GateAction = "allow"
         for _, finding_action in judged:
@@ -417,6 +437,29 @@ class WriteGate:
         return GateDecision(
             verdict, value, description, tuple(f for f, _ in judged), kind=candidate.kind
         )
+
+    def _judge_remainder(
+        self,
+        field_name: FindingField,
+        text: str,
+        redactions: dict[FindingField, list[Span]],
+        judged: list[tuple[Finding, GateAction]],
+    ) -> None:
+        """Under `redact`, cut the whole field when what the cuts left still instructs.
+
+        A redacted write never stores half an order: the classifier reads the rest of the
+        field, and when it still scores at or over the threshold the field goes whole.
+        """
+        threshold = self.injection_threshold
+        if threshold is None or self.injection != "redact":
+            return
+        left = redact(text, redactions[field_name])
+        hit = remainder_hit(left, threshold)
+        if hit is None:
+            return
+        finding = Finding(hit.detector, hit.category, hit.reason, (0, len(text)), field_name)
+        redactions[field_name].append((0, len(text), hit.label))
+        judged.append((finding, "redact"))
 
 
 def _as_findings(check: CustomCheck, result: object) -> list[Finding]:

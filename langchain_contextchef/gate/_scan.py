@@ -40,30 +40,55 @@ from langchain_contextchef.gate._views import (
     spaced_views,
 )
 
-__all__ = ["scan"]
+__all__ = ["LEARNED", "remainder_hit", "scan"]
 
 # The gate's own placeholder must never trip the gate ("password: [REDACTED:password]").
 _MARKER = re.compile(r"\[REDACTED:[a-z_]{0,40}\]")
 
 _MAX_DEPTH = 2
 _HIDDEN_REASON = "invisible or text-direction unicode characters"
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_MIN_WORDS = 4
+_MIN_WORDS_AROUND_MARKER = 12
+_LONG_TOKEN = 12  # a longer run of letters is text without spaces (Chinese, Japanese, Thai)
+
+
+def _words(text: str, enough: int) -> int:
+    """About how many words of two letters or more `text` holds, stopping at `enough`."""
+    count = 0
+    for match in _WORD.finditer(text):
+        size = match.end() - match.start()
+        count += size // 4 if size > _LONG_TOKEN else 1
+        if count >= enough:
+            break
+    return count
+
+
 LEARNED = "learned_injection"
 """The detector name of the trained classifier's findings."""
 
 
-def _learned(text: str, threshold: float | None, view: str) -> list[Hit]:
+def _learned(text: str, threshold: float | None, view: str, length: int) -> list[Hit]:
     """The trained classifier's finding on one view, if it scores at or over `threshold`."""
-    if threshold is None or not text.strip():
+    if threshold is None:
         return []
-    # The gate's own placeholders say nothing about intent; score the text around them.
-    score = load_model().score(_MARKER.sub(" ", text) if "[REDACTED:" in text else text)
+    needed = _MIN_WORDS
+    if "[REDACTED:" in text:
+        # A text the gate already cut: the placeholders say nothing about intent, and a short
+        # rest is a label around a secret ("use [REDACTED:otp] as your login code"), which
+        # the secret detectors judged. A long rest is scored as any text.
+        text = _MARKER.sub(" ", text)
+        needed = _MIN_WORDS_AROUND_MARKER
+    if _words(text, needed) < needed:
+        return []  # a label, a name, spaced letters: too little text for a score to mean anything
+    score = load_model().score(text)
     if score < threshold:
         return []
     reason = (
         f"text the trained injection detector scores {score:.2f} "
         f"(threshold {threshold:.2f}) in its {view}"
     )
-    return [Hit(LEARNED, "injection", reason, "instruction", 0, len(text))]
+    return [Hit(LEARNED, "injection", reason, "instruction", 0, length)]
 
 
 def _hidden(text: str) -> list[Hit]:
@@ -108,14 +133,19 @@ def _scan_view(
     else:
         forward = probe(text)
         found = core_hits(forward, secrets=secrets, injection=injection)
-    if injection:
-        found.extend(_learned(text, threshold, "folded view" if depth == 0 else "decoded view"))
     collapsed, squeezed = spaced_views(text)
     for view in collapsed:
         _merge_view(found, view, core_hits(probe(view.text), secrets=secrets, injection=injection))
     if injection:
         for view in squeezed:
             _merge_view(found, view, squeezed_hits(view.text))
+    if injection and threshold is not None and not found:
+        # The classifier is the voice for what no detector recognised: a detector's finding is
+        # exact and says which words to cut, and a text holding a secret is the secret
+        # detectors' to judge (refused, or cut under `secrets="redact"`); around credentials
+        # the classifier reads labels such as "login code" as the vocabulary of attacks.
+        where = "folded view" if depth == 0 else "decoded view"
+        found.extend(_learned(text, threshold, where, len(text)))
     if depth < _MAX_DEPTH:
         for decoded in decoded_views(text, budget, long_run=forward.long_run):
             inner = fold(decoded.text)
@@ -132,6 +162,23 @@ def _scan_view(
                 mapped.extend(_hidden(decoded.text))
             _merge_view(found, decoded, mapped)
     return found
+
+
+def remainder_hit(text: str, threshold: float) -> Hit | None:
+    """The classifier's finding on what is left of a text once the flagged phrases are cut.
+
+    Under a `redact` policy the gate cuts each flagged phrase; when the rest still reads as an
+    instruction to a model, the whole text goes (the span covers `text`).
+
+    Args:
+        text: The text after redaction (placeholders are ignored).
+        threshold: The classifier's threshold.
+
+    Returns:
+        A hit spanning the whole text, or `None` when the rest scores below the threshold.
+    """
+    hits = _learned(fold(text).text, threshold, "text left once the flagged parts are cut", 0)
+    return hits[0].moved(0, len(text)) if hits else None
 
 
 def scan(
