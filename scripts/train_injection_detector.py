@@ -143,7 +143,7 @@ def choose_threshold(probabilities: list[float], rows: list[Row]) -> float:
 def train(data: Path = DATA) -> tuple[array, dict[str, object]]:
     """Fit the model; return the int16 weights and the metadata the package reads."""
     train_rows, tune_rows = load(data)
-    model = LogisticRegression(C=C, solver="liblinear", random_state=SEED, max_iter=1000, tol=1e-6)
+    model = LogisticRegression(C=C, solver="liblinear", random_state=SEED, max_iter=1000, tol=1e-4)
     model.fit(
         _matrix(train_rows),
         [r.label for r in train_rows],
