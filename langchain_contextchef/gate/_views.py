@@ -137,6 +137,11 @@ _WORD_GROUPS = re.compile(r"(?<!\S)(?:[^\s\d]{4}\s{1,8}){4,}[^\s\d]{1,4}(?!\S)")
 # A digit next to a letter: every mixed group has one. Written with a single class first, so
 # the engine skips to the (rare) digits in C.
 _MIXED = re.compile(r"[0-9](?:(?<=[A-Za-z][0-9])|[A-Za-z])")
+# What else marks a group as part of a key or a password: a capital inside a word ("OnCE"),
+# or a symbol against a letter or a digit ("Tv!4").
+_KEYISH = re.compile(
+    r"[0-9](?:(?<=[A-Za-z][0-9])|[A-Za-z])|[a-z][A-Z]|[!#$%&*?@^~][A-Za-z0-9]|[A-Za-z0-9][!#$%&*?@^~]"
+)
 _GROUP_CELL = re.compile(r"\S+")
 _MIXED_GROUPS = 2
 _WORD_GROUPS_MIN = 5  # groups of four (the last may be shorter) in an instruction cut so
@@ -154,11 +159,11 @@ def _dotted_cells(text: str, start: int, end: int) -> list[Piece]:
 
 def _group_runs(text: str) -> list[tuple[int, int, list[Piece]]]:
     runs: list[tuple[int, int, list[Piece]]] = []
-    if _MIXED.search(text) is not None:
+    if _MIXED.search(text) is not None or _KEYISH.search(text) is not None:
         for size, pattern in _GROUP_RUNS:
             for match in pattern.finditer(text):
                 cells = _cells(text, match.start(), match.end(), _GROUP_CELL)
-                mixed = sum(_MIXED.search(cell) is not None for cell, _, _ in cells)
+                mixed = sum(_KEYISH.search(cell) is not None for cell, _, _ in cells)
                 if mixed >= _MIXED_GROUPS or (size == 4 and len(cells) >= _WORD_GROUPS_MIN):
                     runs.append((match.start(), match.end(), cells))
                 if len(runs) >= MAX_RUNS:
