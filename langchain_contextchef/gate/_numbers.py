@@ -89,6 +89,11 @@ def _card(match: re.Match[str]) -> bool:
     return _ID_LABEL.search(before) is None
 
 
+def _labelled_card(match: re.Match[str]) -> bool:
+    digits = re.sub(r"[^0-9]", "", match.group(1))
+    return 12 <= len(digits) <= 19 and luhn_valid(digits)
+
+
 NUMBER_DETECTORS: tuple[Detector, ...] = (
     detector(
         "one_time_code",
@@ -144,7 +149,22 @@ NUMBER_DETECTORS: tuple[Detector, ...] = (
         # (years, prices, times) are shorter, and this search skips to digits in C.
         hint=r"\d(?:(?:[ .\-/]| - )?\d){5}",
     ),
+    # A number called a card: any ISO/IEC 7812 length (12 to 19 digits) that passes Luhn,
+    # whatever its brand prefix ("my card 3530 1113 3330 000").
+    detector(
+        "labelled_card",
+        "secret",
+        "a payment card number",
+        "card_number",
+        r"(?:card|carte|tarjeta|karte|kaart|cartao|carta|karta|kartu|kart|卡|カード|카드)"
+        r"[^\d\n]{0,25}?((?:\d[ .\-]?){11,18}\d)(?![\d])",
+        _I,
+        group=1,
+        validate=_labelled_card,
+        triggers=("card", "cart", "tarjeta", "kart", "kaart", "卡", "カード", "카드"),
+        needs_digits=True,
+    ),
 )
 
-CARD = NUMBER_DETECTORS[-1]
-"""The payment card detector alone (the reversed view runs only this one of the three)."""
+CARD = next(d for d in NUMBER_DETECTORS if d.name == "payment_card")
+"""The payment card detector alone (the reversed view runs only this one of them)."""

@@ -279,6 +279,54 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         needs_digits=True,
         needs_long_run=True,  # woken by every colon
     ),
+    # Provider prefixes whose random part is hex or base62 (DigitalOcean, Shopify, Vault,
+    # Grafana service accounts, Square, Slack app tokens), and Mailgun's `key-` keys.
+    detector(
+        "provider_token",
+        "secret",
+        "an access token (known provider prefix)",
+        "token",
+        _L + r"(?:do[por]_v1_[0-9a-f]{64}|shp(?:at|ss|ca|pa)_[0-9a-fA-F]{32}"
+        r"|hv[sbr]\.[A-Za-z0-9_\-]{24,}|glsa_[A-Za-z0-9]{32}_[0-9a-fA-F]{8}"
+        r"|sq0(?:atp|csp)-[0-9A-Za-z_\-]{22,43}|xapp-\d-[A-Z0-9]+-\d+-[a-z0-9]{20,})" + _R,
+        triggers=(
+            "dop_v1_",
+            "doo_v1_",
+            "dor_v1_",
+            "shpat_",
+            "shpss_",
+            "shpca_",
+            "shppa_",
+            "hvs.",
+            "hvb.",
+            "hvr.",
+            "glsa_",
+            "sq0atp-",
+            "sq0csp-",
+            "xapp-",
+        ),
+    ),
+    detector(
+        "mailgun_key",
+        "secret",
+        "an API key (Mailgun format)",
+        "api_key",
+        _L + r"key-[0-9a-zA-Z]{32}" + _R,
+        validate=_mixed,
+        triggers=("key-",),
+    ),
+    detector(
+        "session_cookie",
+        "secret",
+        "a session cookie",
+        "token",
+        r"(?:sessionid|session_id|session|sid|phpsessid|jsessionid|connect\.sid)\s*[=:]\s*"
+        r"[\"']?([0-9A-Za-z%._\-]{24,})",
+        _I,
+        group=1,
+        validate=_group_random(1),
+        triggers=("session", "sid"),
+    ),
     detector(
         "pypi_token",
         "secret",
