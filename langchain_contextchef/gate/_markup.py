@@ -216,6 +216,75 @@ MARKUP_DETECTORS: tuple[Detector, ...] = (
         validate=_addressed_to_model,
         triggers=("none", "hidden", "font-size", "opacity"),
     ),
+    # Structure that hides text or carries it out, whatever the words: a collapsed block, an
+    # HTML event handler, a link or image whose URL is a template to fill with the chat, a
+    # code fence labelled with a role, a YAML or TOML document that sets a role or a mode.
+    detector(
+        "collapsed_html",
+        "injection",
+        "text hidden in a collapsed HTML block",
+        "markup",
+        r"<details\b[^<>]{0,200}>[\s\S]{0,2000}?(?:</details\s*>|<summary\b)"
+        r"|<summary\b[^<>]{0,200}>[\s\S]{0,400}?</summary\s*>",
+        _I,
+        triggers=("<details", "<summary"),
+    ),
+    detector(
+        "html_event_handler",
+        "injection",
+        "an HTML event handler",
+        "markup",
+        r"<[a-z][a-z0-9]{0,20}\b[^<>]{0,300}?\son[a-z]{3,24}\s*=[^<>]{0,400}>?",
+        _I,
+        triggers=("<",),
+    ),
+    detector(
+        "template_link",
+        "injection",
+        "a link or image whose query is a template to fill",
+        "markup",
+        r"!?\[[^\]\n]{0,200}\]\(\s*<?[a-z][a-z0-9+.\-]*:[^()\s?#]{0,300}[?#][^()\s]{0,300}?"
+        r"(?:\{[^{}\s]{0,60}\}|%7b|\$\{|\$[A-Z_]{3,}|<[A-Za-z_]{2,40}>|\[[A-Za-z_ ]{2,40}\])"
+        r"[^()\s]{0,300}\)",
+        _I,
+        triggers=("](",),
+    ),
+    detector(
+        "role_fence",
+        "injection",
+        "a code block labelled with a chat role",
+        "markup",
+        r"^[ \t]*(?:`{3,}|~{3,})[ \t]*\{?\.?(?:system|assistant|developer|instructions?|"
+        r"system[_\-]?prompt|tool|function)\b",
+        _I | _M,
+        triggers=("```", "~~~"),
+    ),
+    detector(
+        "role_document",
+        "injection",
+        "a configuration that sets a chat role or mode",
+        "markup",
+        r"(?:^|[{,])[ \t\-]*[\"']?(?:role|speaker|author)[\"']?[ \t]*[:=][ \t]*[\"']?"
+        r"(?:system|developer|assistant)\b"
+        r"|^[ \t]*\[[ \t]*(?:system|assistant|developer|admin)(?:[._][a-z_]+)?[ \t]*\][ \t]*\n"
+        r"[ \t]*[a-z_]+[ \t]*="
+        r"|(?:^|[{,])[ \t\-]*[\"']?(?:mode|persona|safety|filters?|guardrails?|restrictions?)[\"']?"
+        r"[ \t]*[:=][ \t]*[\"']?(?:unrestricted|jailbreak|jailbroken|developer|god|dan|off|none|"
+        r"disabled|false)\b",
+        _I | _M,
+        triggers=(
+            "role",
+            "speaker",
+            "author",
+            "[",
+            "mode",
+            "persona",
+            "safety",
+            "filter",
+            "guard",
+            "restrict",
+        ),
+    ),
     detector(
         "vendor_tool_call",
         "injection",
