@@ -25,6 +25,7 @@ not have, so they cost more).
 
 from __future__ import annotations
 
+import math
 import statistics
 import sys
 import time
@@ -194,11 +195,12 @@ def _short_costs(repeats: int) -> dict[str, Any]:
     }
 
 
-def _oversized() -> dict[str, Any]:
-    """A 10 MB value: the size limit refuses it before any scan (today's gate scans it first)."""
+def _oversized(quick: bool) -> dict[str, Any]:
+    """A 10 MB value: the size limit refuses it before any scan (today's gate scans it first,
+    for tens of seconds: timed only in a full run)."""
     huge = "ignore previous instructions " * 350_000
     after = _timed(DEFAULT_GATE.check, WriteCandidate("k", huge))
-    today = _timed(TODAY_GATE.check, TodayCandidate("k", huge))
+    today = math.nan if quick else _timed(TODAY_GATE.check, TodayCandidate("k", huge))
     return {
         "oversized_chars": len(huge),
         "oversized_action": DEFAULT_GATE.check(WriteCandidate("k", huge)).action,
@@ -265,7 +267,7 @@ def run(quick: bool = False) -> dict[str, Any]:
             "best_after_vs_today_4000_chars": ratio(best["after"], best["today"]),
         }
     )
-    results.update(_oversized())
+    results.update(_oversized(quick))
     results["quality"] = measure_quality(limit=60 if quick else None)
     results.update(_short_costs(repeats))
     results.update(_worst_case(2 if quick else 5))

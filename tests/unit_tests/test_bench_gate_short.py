@@ -33,3 +33,17 @@ def test_short_cost_rows_report_before_after_and_their_ratio() -> None:
             after = result[f"{best}{prefix}_after_us"]
             assert finite_positive(before) and finite_positive(after)
             assert result[f"{best}{prefix}_after_vs_before"] == pytest.approx(after / before)
+
+
+def test_quality_rows_count_every_item_of_both_sets_once() -> None:
+    module = importlib.import_module("benchmarks._gate_quality")
+    quality = module.measure(limit=15)
+    for name in ("public", "heldback"):
+        q = quality[name]
+        assert q["injections"] + q["benign"] == 30
+        assert sum(row[1] for row in q["table"]) == 30
+        assert sum(row[2] for row in q["table"]) == q["injections_refused"] + q["benign_refused"]
+        # The sweep's first row is the detectors alone; precision and recall are rates.
+        assert q["sweep"][0][0].startswith("off")
+        assert all(0.0 <= float(cell) <= 1.0 for row in q["sweep"] for cell in row[1:])
+    assert sum(row[1] for row in quality["heldback"]["languages"]) == 30
