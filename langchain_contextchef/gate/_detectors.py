@@ -27,7 +27,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from langchain_contextchef.gate._entropy import bare_token_hits, has_long_run, key_body_hits
+from langchain_contextchef.gate._entropy import (
+    bare_token_hits,
+    has_long_run,
+    key_body_hits,
+    seed_phrase_hits,
+)
 from langchain_contextchef.gate._hit import Hit
 from langchain_contextchef.gate._instructions import INSTRUCTION_DETECTORS
 from langchain_contextchef.gate._markup import MARKUP_DETECTORS, tool_call_hits
@@ -177,6 +182,7 @@ def core_hits(probed: Probe, *, secrets: bool = True, injection: bool = True) ->
                 hits.extend(otp_hits(lowered, lexical))
         hits.extend(bare_token_hits(view, long_run=long_run))
         hits.extend(key_body_hits(view, long_run=long_run))
+        hits.extend(seed_phrase_hits(lowered))
     if injection:
         if lexical:
             hits.extend(injection_hits(lowered, present=lexical))

@@ -18,12 +18,20 @@ from __future__ import annotations
 
 import base64
 import binascii
+import functools
 import math
 import re
+from importlib import resources
 
 from langchain_contextchef.gate._hit import Hit
 
-__all__ = ["bare_token_hits", "decodes_to_text", "has_long_run", "key_body_hits"]
+__all__ = [
+    "bare_token_hits",
+    "decodes_to_text",
+    "has_long_run",
+    "key_body_hits",
+    "seed_phrase_hits",
+]
 
 # Sixteen characters of the base64/URL-safe alphabet in a row. Every token, key body, base64
 # or hex run the gate looks at holds one, and most prose does not (words are shorter), so one
@@ -229,4 +237,62 @@ def key_body_hits(view: str, *, long_run: bool | None = None) -> list[Hit]:
                 start + len(body),
             )
         )
+    return hits
+
+
+# --------------------------------------------------------------------------- seed phrases
+
+# A wallet's recovery phrase: 12 to 24 words of the BIP-39 list in a row, separated by spaces,
+# commas or numbering ("1. abandon 2. ability ..."). Prose rarely strings more than seven of
+# these words together; twelve is the shortest phrase a wallet issues.
+_SEED_WORDS = 12
+_LETTERS = re.compile(r"(?<![a-z])[a-z]{3,8}(?![a-z])")
+_SEED_GAP = re.compile(r"[\s,;\-]*(?:\d{1,2}[.):]?[\s,;\-]*)?")
+_SEED_REASON = "a wallet recovery phrase (BIP-39 words)"
+
+
+@functools.cache
+def _bip39() -> frozenset[str]:
+    data = resources.files("langchain_contextchef.gate") / "_data" / "bip39_english.txt"
+    return frozenset(data.read_text(encoding="utf-8").split())
+
+
+def seed_phrase_hits(lowered: str) -> list[Hit]:
+    """Runs of at least twelve BIP-39 words (a recovery phrase), in `lowered` offsets.
+
+    Args:
+        lowered: The folded, lower-cased view.
+
+    Returns:
+        One hit per run, covering the whole run.
+
+    Example:
+        ```python
+        from langchain_contextchef.gate._entropy import seed_phrase_hits
+
+        phrase = (
+            "abandon ability able about above absent absorb abstract absurd abuse access accident"
+        )
+        assert len(seed_phrase_hits(f"my seed: {phrase}")) == 1
+        assert seed_phrase_hits("the average person will spend about six years dreaming") == []
+        ```
+    """
+    words = _bip39()
+    hits: list[Hit] = []
+    start = end = count = 0
+    for match in _LETTERS.finditer(lowered):
+        joined = count > 0 and _SEED_GAP.fullmatch(lowered, end, match.start()) is not None
+        if match.group(0) in words:
+            if not joined:
+                if count >= _SEED_WORDS:
+                    hits.append(Hit("seed_phrase", "secret", _SEED_REASON, "secret", start, end))
+                start, count = match.start(), 0
+            count += 1
+            end = match.end()
+            continue
+        if count >= _SEED_WORDS:
+            hits.append(Hit("seed_phrase", "secret", _SEED_REASON, "secret", start, end))
+        count = 0
+    if count >= _SEED_WORDS:
+        hits.append(Hit("seed_phrase", "secret", _SEED_REASON, "secret", start, end))
     return hits

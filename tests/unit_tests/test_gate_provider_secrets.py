@@ -57,3 +57,32 @@ def test_a_card_called_a_card_is_refused_at_every_iso_length(length: int) -> Non
     # Not Luhn-valid: a number, not a card.
     wrong = number[:-1] + str((int(number[-1]) + 1) % 10)
     assert DEFAULT_GATE.check(WriteCandidate("k", f"my card {wrong}")).action == "allow"
+
+
+SEED = "legal winner thank year wave sausage worth useful legal winner thank yellow"
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        f"My wallet seed: {SEED}",
+        "Recovery words: " + SEED.upper(),
+        "backup: " + ", ".join(f"{i}. {w}" for i, w in enumerate(SEED.split(), start=1)),
+        f"Ledger phrase {SEED} zoo wrong",  # 14 words: any run of twelve or more
+    ],
+)
+def test_a_wallet_recovery_phrase_is_refused_and_cut(value: str) -> None:
+    assert DEFAULT_GATE.check(WriteCandidate("k", value)).action == "reject"
+    decision = WriteGate(secrets="redact").check(WriteCandidate("k", value))
+    assert decision.action == "redact"
+    assert "sausage" not in decision.value.lower()
+    assert [f.detector for f in decision.findings] == ["seed_phrase"]
+
+
+def test_eleven_seed_words_or_ordinary_prose_are_stored() -> None:
+    eleven = " ".join(SEED.split()[:11])
+    for value in (
+        f"words to practise spelling: {eleven}",
+        "The average person will spend about six years of their life dreaming",
+    ):
+        assert DEFAULT_GATE.check(WriteCandidate("k", value)).action == "allow", value
