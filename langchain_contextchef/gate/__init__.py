@@ -403,6 +403,10 @@ class WriteGate:
                 judged.append((finding, action))
             if field_name in redactions and field_name in ("value", "description"):
                 self._judge_remainder(field_name, text, redactions, judged)
+        if not any(f.category == "secret" for f, _ in judged):
+            # Nothing whole was found: look for a secret cut across lines or fields.
+            split = _split_secrets(candidate)
+            judged.extend((f, effective_action(f, self.secrets)) for f in split)
         for check in self.checks:
             for finding in _as_findings(check, check.fn(candidate)):
                 action = effective_action(finding, check.policy)
@@ -460,6 +464,38 @@ class WriteGate:
         finding = Finding(hit.detector, hit.category, hit.reason, (0, len(text)), field_name)
         redactions[field_name].append((0, len(text), hit.label))
         judged.append((finding, "redact"))
+
+
+# Detectors of unlabelled randomness would read any joined list of ids as one token.
+_UNJOINABLE = frozenset({"bare_token", "key_body", "seed_phrase"})
+
+
+def _split_secrets(candidate: WriteCandidate) -> list[Finding]:
+    """Secrets cut in two: across the lines of the value, or between description and value.
+
+    Each piece alone may be too short for any format; joined, the key is whole. Only hits that
+    cross a joint count (the rest was judged field by field); they have no span in one field,
+    so they reject even under `redact`.
+    """
+    value, description = candidate.value, candidate.description or ""
+    joins: list[tuple[str, list[int], str]] = []
+    if "\n" in value:
+        pieces = value.split("\n")
+        joints = [sum(len(p) for p in pieces[: i + 1]) for i in range(len(pieces) - 1)]
+        joins.append(("".join(pieces), joints, "split across lines"))
+    if description.strip():
+        before, after = description.rstrip(), value.lstrip()
+        joins.append((before + after, [len(before)], "split between description and value"))
+        before, after = value.rstrip(), description.lstrip()
+        joins.append((before + after, [len(before)], "split between value and description"))
+    found: list[Finding] = []
+    for text, joints, how in joins:
+        for hit in scan(text, injection=False):
+            if hit.detector in _UNJOINABLE or not any(hit.start < j < hit.end for j in joints):
+                continue
+            found.append(Finding(hit.detector, "secret", f"{hit.reason}, {how}", None, "value"))
+            break
+    return found
 
 
 def _as_findings(check: CustomCheck, result: object) -> list[Finding]:

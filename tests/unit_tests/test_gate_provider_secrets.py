@@ -86,3 +86,35 @@ def test_eleven_seed_words_or_ordinary_prose_are_stored() -> None:
         "The average person will spend about six years of their life dreaming",
     ):
         assert DEFAULT_GATE.check(WriteCandidate("k", value)).action == "allow", value
+
+
+@pytest.mark.parametrize(
+    ("value", "description", "how"),
+    [
+        ("deploy key sk-proj-AbCdEf12\n34GhIjKl56MnOpQr78", None, "split across lines"),
+        ("GHIJKLMNOP", "aws key AKIAABCDEF", "split between description and value"),
+        ("sT5vW7xY9zA1bC3dE5fG7h", "token ghp_aB3dE5gH7jK9mN1pQ3", "between description and value"),
+    ],
+)
+def test_a_key_cut_across_lines_or_fields_is_judged_joined(
+    value: str, description: str | None, how: str
+) -> None:
+    for gate in (DEFAULT_GATE, WriteGate(secrets="redact")):
+        decision = gate.check(WriteCandidate("k", value, description=description))
+        # No span in one field: there is nothing to cut, so even redact refuses.
+        assert decision.action == "reject"
+        assert any(how in f.reason and f.span is None for f in decision.findings)
+
+
+@pytest.mark.parametrize(
+    ("value", "description"),
+    [
+        ("Shopping list:\nmilk\neggs\nbread", None),
+        ("ids:\nab12cd34\nef56gh78\nij90kl12\nmn34op56", None),
+        ("Prefers tea", "Drinks"),
+    ],
+)
+def test_ordinary_lines_and_descriptions_stay_apart(value: str, description: str | None) -> None:
+    assert DEFAULT_GATE.check(WriteCandidate("k", value, description=description)).action == (
+        "allow"
+    )
