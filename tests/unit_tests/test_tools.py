@@ -365,7 +365,8 @@ def test_context_create_memory(call: Any) -> None:
 
 
 def test_context_str_replace_memory(call: Any) -> None:
-    memory = mem(on_memory_update=lambda k, v, o: v is None or "forbidden" not in v)
+    # The host vetoes "vetoed" ("forbidden" now meets the gate's injection classifier first).
+    memory = mem(on_memory_update=lambda k, v, o: v is None or "vetoed" not in v)
     memory.set("style", "tabs and tabs, spaces", description="fmt")
     before = dump(memory.store)
     assert ctx(call, memory, "str_replace", "memory/style", old_str="nope", new_str="x") == (
@@ -377,7 +378,7 @@ def test_context_str_replace_memory(call: Any) -> None:
         "surrounding text for it to match exactly one place."
     )
     assert ctx(
-        call, memory, "str_replace", "memory/style", old_str="spaces", new_str="forbidden"
+        call, memory, "str_replace", "memory/style", old_str="spaces", new_str="vetoed"
     ) == ("Error: the write to context://memory/style was rejected by the host.")
     assert ctx(call, memory, "str_replace", "memory/style", new_str="x") == REQUIRED.format(
         "old_str"
