@@ -53,7 +53,6 @@ from langchain_contextchef.memory._context import (
     MemoryContext,
 )
 from langchain_contextchef.memory._memory import Memory
-from langchain_contextchef.memory._privacy import PrivacyMethods
 from langchain_contextchef.memory._retention import apurge_store, purge_store
 from langchain_contextchef.memory._snapshot_import import (
     ImportReport,
@@ -87,7 +86,6 @@ __all__ = [
     "MemoryConfig",
     "MemoryContext",
     "MemoryPlacement",
-    "PrivacyMethods",
     "PurgeReport",
     "PurgeSummary",
     "Refusal",
