@@ -57,6 +57,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "consent",
             "retention",
             "audit",
+            "profiles",
         ),
     ),
     ("plans", ("_sections", "_plan", "encryption")),
