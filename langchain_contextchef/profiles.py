@@ -43,6 +43,7 @@ __all__ = [
     "PROFILE_TYPE",
     "ProfileEditError",
     "Profiles",
+    "UnknownProfileError",
     "apply_edit",
     "changed_leaves",
     "dump_profile",
@@ -58,6 +59,13 @@ PROFILE_TYPE = "profile"
 """The memory type of every profile entry."""
 
 _OPS = ("add", "replace", "remove")
+
+
+class UnknownProfileError(KeyError):
+    """A profile name that `MemoryConfig(profiles=...)` does not declare."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
 
 
 class ProfileEditError(ValueError):

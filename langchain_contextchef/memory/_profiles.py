@@ -31,6 +31,7 @@ from langchain_contextchef.memory.results import WriteResult
 from langchain_contextchef.profiles import (
     PROFILE_TYPE,
     ProfileEditError,
+    UnknownProfileError,
     apply_edit,
     changed_leaves,
     dump_profile,
@@ -49,7 +50,8 @@ def schema_of(ctx: MemoryContext, name: str) -> type[BaseModel]:
     """The schema of the profile `name`.
 
     Raises:
-        KeyError: If no profile of that name is declared; the message lists those that are.
+        UnknownProfileError: A `KeyError` if no profile of that name is declared; the message
+            lists those that are.
     """
     profiles = ctx.config.profile_schemas
     if profiles is None or name not in profiles:
@@ -58,7 +60,7 @@ def schema_of(ctx: MemoryContext, name: str) -> type[BaseModel]:
             f"No profile named {name!r} (declared: {declared}). Declare it with "
             f'MemoryConfig(profiles={{"{name}": YourModel}}).'
         )
-        raise KeyError(msg)
+        raise UnknownProfileError(msg)
     return profiles[name]
 
 
