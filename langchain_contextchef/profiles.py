@@ -170,9 +170,12 @@ class Profiles(Mapping[str, type[BaseModel]]):
                 "that does not fit the schema is refused."
             )
         lines = [how]
-        for name, schema in self._items:
-            lines.append(f"Profile {name}: {_fields_text(schema)}.")
+        lines += [f"Profile {name}: {self.fields(name)}." for name in self._by_name]
         return "\n".join(lines)
+
+    def fields(self, name: str) -> str:
+        """The fields of the profile `name` and their types, in one line."""
+        return _fields_text(self._by_name[name])
 
 
 def _type_text(prop: Mapping[str, Any]) -> str:

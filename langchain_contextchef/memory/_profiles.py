@@ -20,7 +20,7 @@ from pydantic import BaseModel, ValidationError
 from langchain_contextchef._plan import Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.errors import DamagedEntryError
-from langchain_contextchef.gate import WriteCandidate
+from langchain_contextchef.gate import GateDecision, WriteCandidate, WriteGate
 from langchain_contextchef.memory._checks import UNSET
 from langchain_contextchef.memory._context import MemoryContext, read_one
 from langchain_contextchef.memory._model_write import check_writable, model_write
@@ -75,9 +75,11 @@ def _gate_leaves(
     document: dict[str, Any],
     provenance: Provenance,
     is_new: bool,
+    gate: WriteGate | None,
 ) -> Plan[WriteResult | bool]:
     """Judge each changed leaf on its own; a refusal, else whether a leaf was redacted."""
     redacted = False
+    decision: GateDecision | None
     for path in changed_leaves(before, document):
         value = leaf(document, path)
         text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -89,7 +91,10 @@ def _gate_leaves(
             written_by=provenance.written_by,
             is_new=is_new,
         )
-        decision = yield from judge(ctx, candidate)
+        if gate is not None:  # the caller's own gate (a reflector's), deterministic checks only
+            decision = gate.check_deterministic(candidate)
+        else:
+            decision = yield from judge(ctx, candidate)
         if decision is None or decision.action == "allow":
             continue
         where = name + "/" + "/".join(path)
@@ -110,6 +115,7 @@ def edit_profile(
     *,
     provenance: Provenance | None = None,
     expected_version: int | None = None,
+    gate: WriteGate | None = None,
 ) -> Plan[WriteResult]:
     """Apply a model's edit to the profile `name`, creating the document when it is absent.
 
@@ -121,6 +127,8 @@ def edit_profile(
             problem is reported.
         provenance: Who asks; defaults to "written by the model".
         expected_version: Compare-and-set: the version the writer saw.
+        gate: A gate that judges each changed leaf instead of the memory's own (a
+            reflector's, when the memory has none).
 
     Returns:
         What happened; a refused edit (`refused` with a `profile` or `gate` refusal, `stale`,
@@ -153,7 +161,7 @@ def edit_profile(
             first = first or problem
     if document is None:
         return _refused(name, str(first or "no edit was given"))
-    gated = yield from _gate_leaves(ctx, name, before, document, cause, existing is None)
+    gated = yield from _gate_leaves(ctx, name, before, document, cause, existing is None, gate)
     if isinstance(gated, WriteResult):
         return gated
     try:
