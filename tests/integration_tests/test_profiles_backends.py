@@ -13,6 +13,7 @@ import multiprocessing
 import uuid
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 from langchain.agents import create_agent
@@ -87,7 +88,7 @@ def test_an_agent_fills_a_profile_over_three_turns(
         memory = chef.get_memory()
         model = RecordingModel(script=_script())
         agent = create_agent(model, middleware=[ContextChefMiddleware(chef)])
-        messages: list[object] = []
+        messages: list[Any] = []
         for text in ["I'm Ada.", "I'm 36.", "I write Go.", "Who am I?"]:
             state = agent.invoke({"messages": [*messages, HumanMessage(text)]})
             messages = state["messages"]

@@ -49,7 +49,8 @@ def _memory(**config: object) -> Memory:
 def _doc(memory: Memory) -> dict[str, object]:
     value = memory.get("user")
     assert value is not None
-    return json.loads(value)
+    doc: dict[str, object] = json.loads(value)
+    return doc
 
 
 # ---- the pure part --------------------------------------------------------------------------
