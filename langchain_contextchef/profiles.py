@@ -154,23 +154,18 @@ class Profiles(Mapping[str, type[BaseModel]]):
     def _guidance_text(self, vocabulary: str) -> str:
         if vocabulary == "legacy":
             how = (
-                'Profiles are typed JSON entries (type="profile"). Change one with '
-                "modify_memory action=update (or create_memory) and value either a JSON "
-                "object of fields to set (null removes a field) or a list of operations "
-                'such as [{"op":"add","path":"/languages/-","value":"Go"}]; '
-                "an edit that does not fit the schema is refused."
+                "Profiles are typed JSON entries: update one with modify_memory, key=<profile> "
+                'value={"field": value} (null removes a field; JSON Patch ops work too), or '
+                "key=<profile>/<field> value=<value>."
             )
         else:
             how = (
-                'Profiles are typed JSON entries (type="profile"). Edit one with the context '
-                "tool: create context://memory/<profile> with file_text a JSON object of fields "
-                "to set (null removes one) or a list of operations such as "
-                '[{"op":"add","path":"/languages/-","value":"Go"}]; create '
-                "context://memory/<profile>/<field> sets one field, delete removes it; an edit "
-                "that does not fit the schema is refused."
+                "Profiles are typed JSON entries: create context://memory/<profile> with "
+                'file_text {"field": value} (null removes a field; JSON Patch ops work too), '
+                "or context://memory/<profile>/<field> with the value; delete it to remove it."
             )
         lines = [how]
-        lines += [f"Profile {name}: {self.fields(name)}." for name in self._by_name]
+        lines += [f"Profile {name}: {self.fields(name)}" for name in self._by_name]
         return "\n".join(lines)
 
     def fields(self, name: str) -> str:
@@ -178,26 +173,29 @@ class Profiles(Mapping[str, type[BaseModel]]):
         return _fields_text(self._by_name[name])
 
 
+_SHORT = {"string": "str", "integer": "int", "number": "float", "boolean": "bool"}
+
+
 def _type_text(prop: Mapping[str, Any]) -> str:
     if "enum" in prop:
-        return "one of " + "|".join(json.dumps(v, ensure_ascii=False) for v in prop["enum"])
+        return "|".join(json.dumps(v, ensure_ascii=False) for v in prop["enum"])
     if "const" in prop:
         return json.dumps(prop["const"], ensure_ascii=False)
     options = prop.get("anyOf") or prop.get("oneOf")
     if options:
         kinds = [_type_text(o) for o in options if o.get("type") != "null"]
-        return " or ".join(dict.fromkeys(kinds)) or "null"
+        return "|".join(dict.fromkeys(kinds)) or "null"
     kind = prop.get("type")
     if kind == "array":
-        return "list of " + _type_text(prop.get("items", {}))
+        return "[" + _type_text(prop.get("items", {})) + "]"
     if "$ref" in prop or kind == "object":
         return "object"
-    return str(kind) if kind else "any"
+    return _SHORT.get(str(kind), str(kind)) if kind else "any"
 
 
 def _fields_text(schema: type[BaseModel]) -> str:
     properties = schema.model_json_schema().get("properties", {})
-    return ", ".join(f"{name} ({_type_text(prop)})" for name, prop in properties.items())
+    return "{" + ", ".join(f"{name}: {_type_text(p)}" for name, p in properties.items()) + "}"
 
 
 # ---- edits --------------------------------------------------------------------------------

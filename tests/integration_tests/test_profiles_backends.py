@@ -128,7 +128,7 @@ def test_an_agent_fills_a_profile_over_three_turns(
     with _spawn() as pool:
         text = pool.submit(worker.compile_once, *backend, scope).result(timeout=300)
     assert rendered in text
-    assert "Profile user: name (string), city (string), age (integer)" in text
+    assert "Profile user: {name: str, city: str, age: int, languages: [str]" in text
     with open_store(*backend) as store:
         memory = ContextChef(store=store, memory=worker.CONFIG, scope=scope).get_memory()
         assert memory.profile("user") == worker.UserProfile(name="Ada", age=36, languages=["Go"])

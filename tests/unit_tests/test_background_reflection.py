@@ -264,7 +264,7 @@ def test_the_reflector_fills_the_profile_through_the_gate() -> None:
     clock.advance(30)
     scheduler.run_due()
     assert "Typed profiles" in model.prompts[0]
-    assert "- user: name (string), city (string), editor (string)" in model.prompts[0]
+    assert "- user: {name: str, city: str, editor: str}" in model.prompts[0]
     assert memory.profile("user") == UserProfile(name="Ada", city="Oslo", editor="vim")
     report = scheduler.reports["t1"]
     assert [(o.key, o.action) for o in report.outcomes] == [

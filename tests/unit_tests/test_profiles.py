@@ -121,8 +121,10 @@ def test_declared_profiles_are_checked_and_hashable() -> None:
     with pytest.raises(ValueError, match="may not contain '/'"):
         MemoryConfig(profiles={"a/b": UserProfile})
     guidance = profiles.guidance("unified")
-    assert "Profile user: name (string), age (integer), tone (one of " in guidance
-    assert "languages (list of string), address (object)" in guidance
+    assert guidance.endswith(
+        'Profile user: {name: str, age: int, tone: "formal"|"casual", languages: [str], '
+        "address: object}"
+    )
 
 
 def test_a_profile_name_is_allowed_even_with_allowed_keys() -> None:
@@ -359,5 +361,5 @@ def test_the_profile_renders_compactly_with_its_schema_in_the_instruction() -> N
     assert '<entry key="user" type="profile">{"name":"Ada","address":{"city":"Oslo"}}</entry>' in (
         text
     )
-    assert "Profile user: name (string), age (integer)" in text
+    assert "Profile user: {name: str, age: int" in text
     assert "null" not in text.split("<memory>")[1]
