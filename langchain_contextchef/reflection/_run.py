@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from langchain_core.messages import BaseMessage
 
@@ -180,14 +181,8 @@ class ReflectionRun:
         name, field = profile
         try:
             edits = field_edit(field, value) if field else [parse_edit(value)]
-            current = self.existing.get(name)
-            if current is not None and not field:
-                schema = self.memory.config.profile_schemas[name]  # type: ignore[index]
-                after = validate_document(
-                    schema, apply_edit(load_document(current.value), edits[0])
-                )
-                if after == current.value:
-                    return ReflectionOutcome(name, "skipped", candidate, "the profile is unchanged")
+            if self._unchanged(name, edits):
+                return ReflectionOutcome(name, "skipped", candidate, "the profile is unchanged")
         except ProfileEditError as problem:
             return ReflectionOutcome(
                 name, "refused", candidate, f"the profile {name} was not changed: {problem}"
@@ -201,6 +196,20 @@ class ReflectionRun:
             self.memory.context, name, edits, provenance=provenance, gate=self.gate
         )
         return _outcome_of(result, name, candidate)
+
+    def _unchanged(self, name: str, edits: Sequence[Any]) -> bool:
+        """Whether the first edit that fits leaves the stored profile as it is."""
+        current = self.existing.get(name)
+        schemas = self.memory.config.profile_schemas
+        if current is None or schemas is None:
+            return False
+        before = load_document(current.value)
+        for edit in edits:
+            try:
+                return validate_document(schemas[name], apply_edit(before, edit)) == current.value
+            except ProfileEditError:
+                continue
+        return False
 
     def _retired(self, candidate: ReflectionCandidate, target: str) -> tuple[str, ...]:
         # Keys the proposal names as replaced, spelled as they exist; unknown ones are dropped

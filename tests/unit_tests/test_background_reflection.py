@@ -452,3 +452,25 @@ def test_the_server_scheduler_asks_for_a_delayed_rollback_run() -> None:
     }
     with pytest.raises(ValueError, match="rollback"):
         ServerReflectionScheduler(Client(), multitask_strategy="interrupt")  # type: ignore[arg-type]
+
+
+def test_a_profile_proposal_that_changes_nothing_is_skipped() -> None:
+    def answer(prompt: str) -> ReflectionResult:
+        return ReflectionResult(
+            candidates=[
+                _candidate("user", '{"city": "Oslo"}', "I live in Oslo"),
+                _candidate("user/city", "Oslo", "I live in Oslo"),
+            ]
+        )
+
+    _, memory, scheduler, clock = _setup(answer)
+    memory.set_profile("user", UserProfile(city="Oslo"))
+    scheduler.notify("t1", [HumanMessage("I live in Oslo", id="m1")])
+    clock.advance(30)
+    scheduler.run_due()
+    report = scheduler.reports["t1"]
+    assert [(o.action, o.reason) for o in report.outcomes] == [
+        ("skipped", "the profile is unchanged"),
+        ("skipped", "the profile is unchanged"),
+    ]
+    assert [r.version for r in memory.history("user")] == [1]
