@@ -440,12 +440,24 @@ class AsyncReflectionScheduler(_Threads):
         memory: Memory | None = None,
         config: RunnableConfig | None = None,
     ) -> None:
-        """A thread has new messages: cancel its waiting run and schedule a new one."""
+        """A thread has new messages: cancel its waiting run and schedule a new one.
+
+        Raises:
+            RuntimeError: Without a running event loop (use `ReflectionScheduler` there).
+        """
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            msg = (
+                "AsyncReflectionScheduler.notify needs a running event loop; outside one, "
+                "use ReflectionScheduler (a worker thread)."
+            )
+            raise RuntimeError(msg) from None
         self._touch(thread, messages, memory, config)
         waiting = self._waiting.get(thread)
         if waiting is not None and waiting not in self._active:
             waiting.cancel()  # a new message cancels the waiting run (never one in progress)
-        task = asyncio.get_running_loop().create_task(self._after(thread))
+        task = loop.create_task(self._after(thread))
         self._waiting[thread] = task
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)

@@ -474,3 +474,27 @@ def test_a_profile_proposal_that_changes_nothing_is_skipped() -> None:
         ("skipped", "the profile is unchanged"),
     ]
     assert [r.version for r in memory.history("user")] == [1]
+
+
+async def test_the_asyncio_scheduler_retries_a_failed_run() -> None:
+    model = ScriptedReflectorModel(responses=[""], prompts=[], failures_left=1)
+    reflector = MemoryReflector(model, Memory(InMemoryStore()))
+    waited: list[float] = []
+
+    async def sleep(seconds: float) -> None:
+        waited.append(seconds)
+
+    scheduler = AsyncReflectionScheduler(reflector, delay=30, retry_delay=10, sleep=sleep)
+    scheduler.notify("t1", _said(1))
+    await scheduler.drain()
+    assert waited == [30, 10]
+    assert (scheduler.stats.failures, scheduler.stats.runs) == (1, 1)
+    assert _users_in(model.prompts[0]) == ["message 0"]
+
+
+def test_the_asyncio_scheduler_needs_a_running_loop() -> None:
+    reflector = MemoryReflector(ScriptedReflectorModel(responses=[""]), Memory(InMemoryStore()))
+    scheduler = AsyncReflectionScheduler(reflector, delay=30)
+    with pytest.raises(RuntimeError, match="use ReflectionScheduler"):
+        scheduler.notify("t1", _said(1))
+    assert scheduler.pending() == []
