@@ -22,6 +22,7 @@ from langgraph.store.memory import InMemoryStore
 from pydantic import BaseModel
 
 from langchain_contextchef import ContextChef, Memory, MemoryConfig
+from langchain_contextchef.consent import ConsentPolicy
 from langchain_contextchef.middleware import ContextChefMiddleware
 from langchain_contextchef.reflection import (
     AsyncReflectionScheduler,
@@ -498,3 +499,30 @@ def test_the_asyncio_scheduler_needs_a_running_loop() -> None:
     with pytest.raises(RuntimeError, match="use ReflectionScheduler"):
         scheduler.notify("t1", _said(1))
     assert scheduler.pending() == []
+
+
+def test_a_reflected_profile_edit_waits_for_consent_like_a_model_write() -> None:
+    def answer(prompt: str) -> ReflectionResult:
+        return ReflectionResult(candidates=[_candidate("user/city", "Oslo", "I live in Oslo")])
+
+    model = ScriptedReflectorModel(responses=[""], answer=answer, prompts=[])
+    config = MemoryConfig(profiles={"user": UserProfile}, consent=ConsentPolicy(), audit=True)
+    memory = Memory(InMemoryStore(), config)
+    clock = FakeClock()
+    scheduler = ReflectionScheduler(
+        MemoryReflector(model, memory), delay=30, clock=clock, start=False
+    )
+    scheduler.notify("t1", [HumanMessage("I live in Oslo", id="m1")])
+    clock.advance(30)
+    scheduler.run_due()
+    (outcome,) = scheduler.reports["t1"].outcomes
+    (waiting,) = memory.proposals()
+    assert (outcome.action, outcome.reason) == (
+        "refused",
+        f"awaits the user's approval (proposal {waiting.id})",
+    )
+    assert memory.get("user") is None
+    assert (waiting.key, waiting.value) == ("user", '{"city":"Oslo"}')
+    memory.approve_proposal(waiting.id)
+    assert memory.profile("user") == UserProfile(city="Oslo")
+    assert [r.action for r in memory.audit("user")] == ["proposed", "proposal_approved", "created"]
