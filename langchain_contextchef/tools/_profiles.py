@@ -21,7 +21,7 @@ from langchain_contextchef._context_paths import ContextPath, memory_uri
 from langchain_contextchef._literals import ToolVocabulary
 from langchain_contextchef._plan import Plan
 from langchain_contextchef.entry import Provenance
-from langchain_contextchef.memory import MemoryContext
+from langchain_contextchef.memory import MemoryContext, WriteResult
 from langchain_contextchef.memory._plans import edit_profile, read_one, recall_entry
 from langchain_contextchef.memory._texts import nothing_at, unreadable
 from langchain_contextchef.profiles import (
@@ -59,8 +59,9 @@ def _edits(name: str, field: str, text: str) -> list[Edit]:
         raise  # unreachable: `_refuse` raises
 
 
-def _done(name: str, field: str) -> str:
-    return f"Updated {memory_uri(name)}" + (f" (field {field})." if field else ".")
+def _done(result: WriteResult, name: str, field: str) -> str:
+    verb = "Created" if result.status == "created" else "Updated"
+    return f"{verb} {memory_uri(name)}" + (f" (field {field})." if field else ".")
 
 
 def write_profile_text(
@@ -76,7 +77,7 @@ def write_profile_text(
     result = yield from edit_profile(
         ctx, name, _edits(name, field, text), provenance=provenance, expected_version=version
     )
-    return result.for_model(_done(name, field), vocabulary=vocabulary)
+    return result.for_model(_done(result, name, field), vocabulary=vocabulary)
 
 
 def remove_field(

@@ -93,7 +93,7 @@ def test_an_agent_fills_a_profile_over_three_turns(
             state = agent.invoke({"messages": [*messages, HumanMessage(text)]})
             messages = state["messages"]
         results = {m.tool_call_id: m.content for m in messages if isinstance(m, ToolMessage)}
-        assert results["t1"] == "Updated context://memory/user."
+        assert results["t1"] == "Created context://memory/user."
         assert str(results["t2a"]).startswith(
             "Error: the profile context://memory/user was not changed: it does not fit "
             "UserProfile: age: Input should be a valid integer"
@@ -138,6 +138,10 @@ def test_an_agent_fills_a_profile_over_three_turns(
 def test_two_processes_editing_different_fields_both_land(
     backend: tuple[str, str], scope: tuple[str, ...]
 ) -> None:
+    with open_store(*backend) as store:  # an empty profile: every edit below is an update
+        ContextChef(store=store, memory=worker.CONFIG, scope=scope).get_memory().set_profile(
+            "user", {}
+        )
     context = multiprocessing.get_context("spawn")
     with context.Manager() as manager, _spawn() as pool:
         barrier = manager.Barrier(2)
@@ -155,7 +159,7 @@ def test_two_processes_editing_different_fields_both_land(
         final = memory.profile("user")
         assert final == worker.UserProfile(editor=f"editor-{EDITS - 1}", shell=f"shell-{EDITS - 1}")
         history = memory.history("user")
-        assert [r.version for r in history] == list(range(1, 2 * EDITS + 1))
+        assert [r.version for r in history] == list(range(1, 2 * EDITS + 2))
         # Every version keeps what the other process wrote before it: no edit was lost.
         seen = {"editor": -1, "shell": -1}
         for record in history:

@@ -290,7 +290,7 @@ def _call(memory: Memory, name: str, **args: object) -> str:
 def test_legacy_tools_edit_profiles_and_fields() -> None:
     memory = _memory()
     assert _call(memory, "create_memory", key="user", value='{"name": "Ada"}') == (
-        "Updated context://memory/user."
+        "Created context://memory/user."
     )
     assert _call(memory, "modify_memory", action="update", key="user/age", value="36") == (
         "Updated context://memory/user (field age)."
@@ -311,7 +311,7 @@ def test_legacy_tools_edit_profiles_and_fields() -> None:
 def test_the_unified_tool_addresses_a_profile_and_its_fields() -> None:
     memory = _memory()
     named = _call(memory, "context", command="create", path="memory/user/name", file_text="Ada")
-    assert named == "Updated context://memory/user (field name)."
+    assert named == "Created context://memory/user (field name)."
     created = _call(
         memory, "context", command="create", path="memory/user/address/city", file_text="Oslo"
     )
