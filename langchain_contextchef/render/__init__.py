@@ -36,7 +36,6 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeAlias
 
 from langchain_contextchef._literals import MemoryFormat, ToolVocabulary, check_literal
 from langchain_contextchef.entry import EntryRenderer, MemoryEntry
@@ -62,7 +61,6 @@ __all__ = [
     "EntryRenderer",
     "ParsedEntry",
     "PerEntry",
-    "Vocabulary",
     "entry_counters",
     "entry_text",
     "escape_attribute",
@@ -75,8 +73,6 @@ __all__ = [
     "unescape",
 ]
 
-Vocabulary: TypeAlias = ToolVocabulary
-"""Which memory tools the model has (an alias of `_literals.ToolVocabulary`)."""
 
 ANCHOR_LINE = "The blocks above show where things stand right now; base your next step on them."
 """Closing line of the last user turn when dynamic state or implicit context is appended."""
@@ -86,7 +82,7 @@ def _check_vocabulary(vocabulary: str) -> None:
     check_literal("vocabulary", vocabulary, ToolVocabulary)
 
 
-def memory_instruction(vocabulary: Vocabulary = "legacy") -> str:
+def memory_instruction(vocabulary: ToolVocabulary = "legacy") -> str:
     """Return the default memory instruction for a tool vocabulary.
 
     The text says what `<memory>` is and names the memory tools once; it never contains
@@ -119,7 +115,7 @@ def render_memory_block(
     entries: Sequence[MemoryEntry],
     *,
     allowed_keys: Sequence[str] | None = None,
-    vocabulary: Vocabulary = "legacy",
+    vocabulary: ToolVocabulary = "legacy",
     index: Sequence[MemoryEntry] = (),
     unlisted: int = 0,
     evicted_keys: Sequence[str] = (),

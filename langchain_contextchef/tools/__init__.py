@@ -80,7 +80,7 @@ __all__ = [
     "ModifyMemoryTool",
     "ProviderToolCall",
     "RecallMemoryTool",
-    "ToolsMode",
+    "ToolVocabulary",
     "ahandle_tool",
     "context_schema",
     "create_memory_schema",
@@ -95,8 +95,6 @@ __all__ = [
     "unpack_tool_call",
 ]
 
-ToolsMode: TypeAlias = ToolVocabulary
-"""`legacy`: `create_memory` + `modify_memory`; `unified`: one `context` tool."""
 
 OWNED_TOOL_NAMES: frozenset[str] = frozenset(TOOL_HANDLERS)
 """Tool names `dispatch` handles, in either mode (`recall_memory` is offered in recall mode)."""
@@ -387,7 +385,7 @@ class RecallMemoryTool(MemoryTool):
 
 def make_tools(
     *,
-    mode: ToolsMode,
+    mode: ToolVocabulary,
     allowed_keys: Sequence[str] | None,
     resolver: MemoryResolver,
     dynamic_modify_keys: Sequence[str] | None = None,
