@@ -18,7 +18,8 @@ kagent-ts can read the folder and an import here gets the original type back.
 
 File names are derived from keys and never leave the folder: a kebab-case key such as
 `use-pnpm` becomes `use-pnpm.md`; any other key (`../x`, `Home City`, `a/b`) becomes a slug
-plus a hash of the key (`x-5d41402abc.md`). The key itself travels in the `name` field.
+plus a hash of the key (`../x` becomes `x-d6b96a97d1.md`). The key itself travels in the
+`name` field.
 
 Example:
     ```python
