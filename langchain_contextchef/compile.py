@@ -65,10 +65,6 @@ __all__ = [
     "CompiledPayload",
     "Compiler",
     "DynamicState",
-    "check_messages",
-    "compile_plan",
-    "fit_block",
-    "last_user_text",
     "user_message_marker",
 ]
 
