@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -336,7 +337,7 @@ def test_the_worker_thread_runs_a_due_reflection_by_itself() -> None:
         for _ in range(200):  # the worker wakes at the due time; wait for it, not for a time
             if scheduler.stats.runs:
                 break
-            asyncio.run(asyncio.sleep(0.05))
+            time.sleep(0.05)
     assert scheduler.stats.runs == 1
     assert _users_in(model.prompts[0]) == ["message 0"]
 
