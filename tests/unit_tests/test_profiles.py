@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 from typing import Literal
 
 import pytest
@@ -10,7 +11,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.store.memory import InMemoryStore
 from pydantic import BaseModel, Field
 
-from langchain_contextchef import ContextChef, Memory, MemoryConfig
+from langchain_contextchef import ContextChef, Memory, MemoryConfig, RetentionPolicy
 from langchain_contextchef.consent import ConsentPolicy
 from langchain_contextchef.gate import WriteGate
 from langchain_contextchef.memory.config import MODEL_WRITE
@@ -363,3 +364,19 @@ def test_the_profile_renders_compactly_with_its_schema_in_the_instruction() -> N
     )
     assert "Profile user: {name: str, age: int" in text
     assert "null" not in text.split("<memory>")[1]
+
+
+def test_retention_by_the_profile_type_retires_a_profile_to_history() -> None:
+    now = [datetime(2026, 1, 1, tzinfo=timezone.utc)]
+    retention = RetentionPolicy(max_age={"profile": timedelta(days=30)})
+    config = MemoryConfig(profiles={"user": UserProfile}, retention=retention)
+    memory = Memory(InMemoryStore(), config, clock=lambda: now[0])
+    memory.set_profile("user", UserProfile(name="Ada"))
+    now[0] += timedelta(days=29)
+    assert memory.read_for_compile().expired_keys == []
+    now[0] += timedelta(days=2)
+    assert memory.read_for_compile().expired_keys == ["user"]
+    assert memory.profile("user") is None
+    assert [(r.status, r.entry.value) for r in memory.history("user")] == [
+        ("expired", '{"name":"Ada"}')
+    ]
