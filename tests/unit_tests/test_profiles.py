@@ -380,3 +380,15 @@ def test_retention_by_the_profile_type_retires_a_profile_to_history() -> None:
     assert [(r.status, r.entry.value) for r in memory.history("user")] == [
         ("expired", '{"name":"Ada"}')
     ]
+
+
+async def test_the_async_tool_path_edits_a_profile() -> None:
+    memory = _memory()
+    args = {"command": "create", "path": "memory/user/tone", "file_text": "casual"}
+    assert await memory.arun(dispatch("context", args, memory)) == (
+        "Created context://memory/user (field tone)."
+    )
+    bad = {"command": "create", "path": "memory/user/tone", "file_text": "loud"}
+    refused = await memory.arun(dispatch("context", bad, memory))
+    assert refused.startswith("Error: the profile context://memory/user was not changed")
+    assert await memory.aprofile("user") == UserProfile(tone="casual")
