@@ -134,7 +134,7 @@ def app(tmp_path: Path) -> Path:
 async def test_langgraph_dev_runs_the_scheduled_reflection(app: Path) -> None:
     with langgraph_dev(app) as url:
         client = sdk.get_client(url=url)
-        scheduler = ServerReflectionScheduler(client, "reflect", delay=2)
+        scheduler = ServerReflectionScheduler(client, "reflect", delay=5)
         thread_id = (await client.threads.create())["thread_id"]
         conversation: list[BaseMessage] = [HumanMessage("I edit in vim", id="u1")]
         await scheduler.anotify(thread_id, conversation)
