@@ -82,9 +82,11 @@ class FakeToolCallingModel(BaseChatModel):
     bound for the latest call. It runs sync and async and streams (text word by word, then
     the tool calls), so it fits `create_agent`, `ToolNode` graphs and LCEL chains.
 
-    Args:
+    Attributes:
         replies: The replies, one per call; a call past the last one raises `ValueError`.
         respond: Instead of `replies`, `(messages) -> reply`, called on every call.
+        requests: The messages each call received, in order (the memory block included).
+        tool_names: The names of the tools bound for the latest call.
 
     Example:
         ```python

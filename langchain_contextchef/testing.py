@@ -63,13 +63,12 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from langchain_contextchef._context_paths import memory_uri
-from langchain_contextchef._fake_chat_model import FakeToolCallingModel, Reply, tool_call
+from langchain_contextchef._fake_chat_model import FakeToolCallingModel, tool_call
 from langchain_contextchef.render import parse_memory_block
 
 __all__ = [
     "FakeToolCallingModel",
     "Preference",
-    "Reply",
     "ScriptedChatModel",
     "extract_preferences",
     "tool_call",
