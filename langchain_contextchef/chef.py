@@ -108,8 +108,8 @@ class ContextChef:
         context_budget: A token budget for the whole call (`ContextBudget`): each compile
             reports tokens per layer in `meta.tokens`, trims memory first when the call is
             over budget, and raises `ContextBudgetExceeded` when it still does not fit.
-        turn_unit: What one turn of a turn-based TTL is. `"model_call"` (the default, the
-            seed's meaning): every compile advances the clock, so an agent that calls the
+        turn_unit: What one turn of a turn-based TTL is. `"model_call"` (the default, as in
+            ContextChef): every compile advances the clock, so an agent that calls the
             model three times for one user message spends three turns. `"user_message"`:
             the clock advances once per new user message (the last `HumanMessage`, known by
             its id, else by its position and content), however many model calls answer it.

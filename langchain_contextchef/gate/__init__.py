@@ -419,7 +419,7 @@ def _as_findings(check: CustomCheck, result: object) -> list[Finding]:
 def seed_policy(
     min_confidence: float = 0.9, *, require_source: bool = True, policy: Policy = "reject"
 ) -> CustomCheck:
-    """The write policy from the context-engineering seed, as a ready check.
+    """A ready check that admits only writes that say where they come from and how sure they are.
 
     A write passes only if it carries provenance, its confidence is at least
     `min_confidence`, its sensitivity is not `restricted`, and (by default) it names a source.
@@ -427,7 +427,8 @@ def seed_policy(
 
     Args:
         min_confidence: Lowest accepted `Provenance.confidence`, from 0 to 1.
-        require_source: Also require `Provenance.source` (the seed's `sourceRef`).
+        require_source: Also require `Provenance.source` (a reference to where the fact
+            was found).
         policy: What a failing write gets; `reject` by default, `quarantine` to review it.
 
     Returns:
