@@ -84,7 +84,8 @@ class FakeToolCallingModel(BaseChatModel):
 
     Attributes:
         replies: The replies, one per call; a call past the last one raises `ValueError`.
-        respond: Instead of `replies`, `(messages) -> reply`, called on every call.
+        respond: Instead of `replies`, `(messages) -> reply`, called on every call (a plain
+            function, in async runs too).
         requests: The messages each call received, in order (the memory block included).
         tool_names: The names of the tools bound for the latest call.
 
