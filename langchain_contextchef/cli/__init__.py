@@ -1,5 +1,16 @@
 """`contextchef`: inspect and edit the memory in a store from the command line, or run the demo.
 
+The package (this face holds `main`, the `contextchef` entry point)::
+
+    _parser, _options   the command line's shape; what `--store`, `--scope`, `--ttl` mean
+    _stores, _access    which store `--store` names; the scope and input files a command reaches
+    _read_commands      `scopes`, `list`, `show`, `history`, `turns`
+    _write_commands     `set`, `delete`, `export`, `import`
+    _privacy_commands   `purge`, the proposals, `audit`, `rotate-key`
+    _preview            `preview` and `demo`
+    _text               how commands print: times, TTLs, clipped values, aligned tables
+    __main__            `python -m langchain_contextchef.cli`
+
 Commands (each takes `--store PATH`, default `./.context`, or `--store postgresql://...` or
 `sqlite:///file.db`, and `--scope a/b`; with `CONTEXTCHEF_ENCRYPTION_KEYS` set, the store is
 read and written through `EncryptedStore`):

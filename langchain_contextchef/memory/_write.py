@@ -30,7 +30,8 @@ from langchain_contextchef.entry import (
 )
 from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.gate import GateDecision, WriteCandidate
-from langchain_contextchef.memory import _audit, _history, texts
+from langchain_contextchef.memory import _audit, _history
+from langchain_contextchef.memory import _texts as texts
 from langchain_contextchef.memory._checks import (
     UNSET,
     check_importance,
@@ -52,7 +53,7 @@ from langchain_contextchef.memory._context import (
 from langchain_contextchef.memory._events import changed
 from langchain_contextchef.memory._recall import enforce_cap
 from langchain_contextchef.memory._section import exclusive
-from langchain_contextchef.memory.texts import Refusal
+from langchain_contextchef.memory._texts import Refusal
 from langchain_contextchef.ttl import ResolvedExpiry, Turns, parse_ttl, resolve_ttl
 
 __all__ = [

@@ -1,5 +1,14 @@
 """Reflection: after a conversation ends, a chat model proposes memories and code decides.
 
+The package face re-exports the public names; each module imports only those above it::
+
+    _schema      what the model proposes (candidates) and what the reflector reports
+    _evidence    key normalisation and finding the message an evidence quote comes from
+    _prompt      the system prompt and how memories and the conversation are shown
+    _run         one reflection's state, and the judging and writing of each candidate
+    _reflector   `MemoryReflector`: the runnable, its settings and its plan
+    _hooks       the integration points (after-agent hooks, a LangGraph node)
+
 `MemoryReflector` shows a chat model the finished conversation and the memories already
 stored, asks it for candidates through structured output (`ReflectionResult`), and then
 judges every candidate deterministically before anything is written:
@@ -16,15 +25,6 @@ judges every candidate deterministically before anything is written:
 
 Nothing a candidate contains can make the reflector raise: each one ends up in the
 `ReflectionReport` as created, updated, skipped, quarantined or refused, with a reason.
-
-The package face re-exports the public names; the modules behind it are layered downward::
-
-    _schema      what the model proposes (candidates) and what the reflector reports
-    _evidence    key normalisation and finding the message an evidence quote comes from
-    _prompt      the system prompt and how memories and the conversation are shown
-    _run         one reflection's state, and the judging and writing of each candidate
-    _reflector   `MemoryReflector`: the runnable, its settings and its plan
-    _hooks       the integration points (after-agent hooks, a LangGraph node)
 
 Example:
     ```python

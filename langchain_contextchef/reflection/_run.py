@@ -15,12 +15,13 @@ from dataclasses import dataclass, field
 
 from langchain_core.messages import BaseMessage
 
+import langchain_contextchef.memory._texts as texts
 from langchain_contextchef._plan import Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.gate import WriteCandidate, WriteGate
-from langchain_contextchef.memory import Memory, WriteResult, texts
-from langchain_contextchef.memory.plans import model_write
-from langchain_contextchef.memory.texts import Refusal
+from langchain_contextchef.memory import Memory, WriteResult
+from langchain_contextchef.memory._plans import model_write
+from langchain_contextchef.memory._texts import Refusal
 from langchain_contextchef.reflection._evidence import find_source, normalise_key, source_of
 from langchain_contextchef.reflection._schema import (
     MEMORY_TYPES,

@@ -30,7 +30,7 @@ from langchain_contextchef._plan import Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory import MemoryContext, WriteResult
-from langchain_contextchef.memory.plans import (
+from langchain_contextchef.memory._plans import (
     KNOWN_ABSENT,
     check_allowed,
     check_writable,
@@ -43,7 +43,7 @@ from langchain_contextchef.memory.plans import (
     read_one,
     recall_entry,
 )
-from langchain_contextchef.memory.texts import (
+from langchain_contextchef.memory._texts import (
     already_exists,
     damaged_reason,
     nothing_at,

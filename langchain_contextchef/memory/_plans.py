@@ -9,7 +9,7 @@ Example:
     from langgraph.store.memory import InMemoryStore
     from langchain_contextchef.memory import Memory
     from langchain_contextchef.memory.config import MODEL_WRITE
-    from langchain_contextchef.memory.plans import model_write, read_one
+    from langchain_contextchef.memory._plans import model_write, read_one
 
 
     def create_once(ctx, key, value):
