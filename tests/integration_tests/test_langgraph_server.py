@@ -20,14 +20,7 @@ It runs on `FileSystemStore` and on PostgreSQL (`PostgresStore`).
 
 from __future__ import annotations
 
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
@@ -35,6 +28,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.langgraph_server import langgraph_dev as serve
 from tests.support.optional import fail_in_ci_else_skip, require
 from tests.support.postgres import PostgresServer, create_database, drop_database
 
@@ -46,94 +40,17 @@ pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = ROOT / "examples" / "langgraph_server"
-START_TIMEOUT = 120.0
-"""Seconds `langgraph dev` gets to answer `/ok` (it imports the graphs first)."""
 
 ALICE_INTRO = "I'm Alice, I write Python"
 BOB_INTRO = "I'm Bob, I write TypeScript"
 RECALL = "What do you remember about me?"
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _langgraph_cli() -> str:
-    cli = Path(sys.executable).parent / "langgraph"
-    if not cli.exists():
-        found = shutil.which("langgraph")
-        if found is None:
-            fail_in_ci_else_skip(
-                'the langgraph command is missing (pip install "langgraph-cli[inmem]")'
-            )
-        return found
-    return str(cli)
-
-
 @contextmanager
 def langgraph_dev(app: Path, store: str) -> Iterator[str]:
-    """Serve the example in `app` with `langgraph dev`; yields its URL, stops it on exit."""
-    port = _free_port()
-    env = {
-        **os.environ,
-        "CONTEXTCHEF_MODEL": "scripted",
-        "CONTEXTCHEF_STORE": store,
-        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-        "LANGSMITH_TRACING": "false",
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-    }
-    log_path = app / f"server-{port}.log"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(
-            [
-                _langgraph_cli(),
-                "dev",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(port),
-                "--no-browser",
-                "--no-reload",
-            ],
-            cwd=app,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"langgraph dev exited with {process.returncode}:\n{_tail(log_path)}")
-            try:
-                with urllib.request.urlopen(f"{url}/ok", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(
-                    f"langgraph dev did not answer in {START_TIMEOUT} s:\n{_tail(log_path)}"
-                )
-            time.sleep(0.3)
+    """Serve the example in `app` with the scripted model and `store`; yields its URL."""
+    with serve(app, {"CONTEXTCHEF_MODEL": "scripted", "CONTEXTCHEF_STORE": store}) as url:
         yield url
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
-
-
-def _tail(path: Path) -> str:
-    return path.read_text(errors="replace")[-4000:]
 
 
 def _client(url: str, token: str) -> Any:

@@ -12,16 +12,7 @@ message, and that a proposed secret is refused by the write gate.
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
-import signal
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +20,8 @@ import pytest
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 from langchain_contextchef.reflection import ServerReflectionScheduler
-from tests.support.optional import fail_in_ci_else_skip, require
+from tests.support.langgraph_server import langgraph_dev
+from tests.support.optional import require
 
 require("langgraph_api", 'pip install "langgraph-cli[inmem]"')
 sdk = require("langgraph_sdk", 'pip install "langgraph-cli[inmem]"')
@@ -37,75 +29,7 @@ sdk = require("langgraph_sdk", 'pip install "langgraph-cli[inmem]"')
 pytestmark = pytest.mark.slow
 
 APP = Path(__file__).resolve().with_name("reflection_server")
-ROOT = Path(__file__).resolve().parents[2]
-START_TIMEOUT = 120.0
 TOKEN = "ghp_" + "x7Kq2Lm9Pz4Rt8Wv1Yb6Nc3Hd5Jf0Sg2Ae7U"
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-def _cli() -> str:
-    cli = Path(sys.executable).parent / "langgraph"
-    if cli.exists():
-        return str(cli)
-    found = shutil.which("langgraph")
-    if found is None:
-        fail_in_ci_else_skip(
-            'the langgraph command is missing (pip install "langgraph-cli[inmem]")'
-        )
-    return found
-
-
-@contextmanager
-def langgraph_dev(app: Path) -> Iterator[str]:
-    """Serve `app` with `langgraph dev` on a free port; yields its URL, stops it on exit."""
-    port = _free_port()
-    env = {
-        **os.environ,
-        "LANGGRAPH_CLI_NO_ANALYTICS": "1",
-        "LANGSMITH_TRACING": "false",
-        "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")]),
-    }
-    log_path = app / "server.log"
-    with log_path.open("wb") as log:
-        command = [_cli(), "dev", "--host", "127.0.0.1", "--port", str(port)]
-        process = subprocess.Popen(
-            [*command, "--no-browser", "--no-reload"],
-            cwd=app,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + START_TIMEOUT
-        while True:
-            if process.poll() is not None:
-                pytest.fail(f"langgraph dev exited: {log_path.read_text(errors='replace')[-3000:]}")
-            try:
-                with urllib.request.urlopen(f"{url}/ok", timeout=2) as answer:
-                    if answer.status == 200:
-                        break
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                pytest.fail(f"no answer in {START_TIMEOUT} s: {log_path.read_text()[-3000:]}")
-            time.sleep(0.3)
-        yield url
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGTERM)
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(process.pid, signal.SIGKILL)
-                process.wait(timeout=10)
 
 
 async def _settled(client: Any, thread_id: str, count: int) -> list[dict[str, Any]]:
