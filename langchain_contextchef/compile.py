@@ -4,7 +4,7 @@ One plan per compile, run by the sync or the async driver:
 
 1. the `on_before_compile` hook (implicit context) and the dynamic state are rendered;
 2. memory's compile read sweeps expired entries, advances the turn clock and selects
-   (`memory.plans.compile_read`);
+   (`memory._plans.compile_read`);
 3. the selected entries are fitted to the memory token budget and rendered (`fit_block`);
 4. with a `ContextBudget`, every layer is counted and memory is trimmed first
    (`fit_context`);
@@ -46,7 +46,7 @@ from langchain_contextchef.budget import (
 )
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory import CompileRead, MemoryContext
-from langchain_contextchef.memory.plans import compile_read
+from langchain_contextchef.memory._plans import compile_read
 from langchain_contextchef.query import conversation_query
 from langchain_contextchef.render import (
     entry_counters,
@@ -65,10 +65,6 @@ __all__ = [
     "CompiledPayload",
     "Compiler",
     "DynamicState",
-    "check_messages",
-    "compile_plan",
-    "fit_block",
-    "last_user_text",
     "user_message_marker",
 ]
 
@@ -397,6 +393,9 @@ def compile_plan(
         instruction = options.instruction
         if instruction is None:
             instruction = memory_instruction(settings.vocabulary)
+            profiles = options.profile_schemas
+            if profiles is not None:  # static per config: the schemas, never the documents
+                instruction += "\n" + profiles.guidance(settings.vocabulary)
         count = token_counter(ctx.config.token_counter).text
         budget = _memory_budget(settings, ctx)
 

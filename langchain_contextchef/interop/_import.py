@@ -13,12 +13,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
+import langchain_contextchef.memory._texts as texts
 from langchain_contextchef.entry import Provenance, parse_time
 from langchain_contextchef.gate import DEFAULT_GATE, WriteCandidate, WriteGate
 from langchain_contextchef.interop._front_matter import body_form, parse_memory_file
 from langchain_contextchef.interop._layout import INDEX_FILE
-from langchain_contextchef.memory import Memory, texts
-from langchain_contextchef.memory.texts import Refusal
+from langchain_contextchef.memory import Memory
+from langchain_contextchef.memory._texts import Refusal
 
 __all__ = ["ImportReceipt", "ImportedFile", "RefusedFile", "import_kagent"]
 

@@ -21,6 +21,7 @@ from langchain_contextchef.memory import _consent
 from langchain_contextchef.memory._checks import UNSET, check_key, check_text
 from langchain_contextchef.memory._context import MemoryContext, read_one
 from langchain_contextchef.memory._section import exclusive
+from langchain_contextchef.memory._texts import Refusal
 from langchain_contextchef.memory._write import (
     gate_check,
     read_before_write,
@@ -29,7 +30,6 @@ from langchain_contextchef.memory._write import (
     write,
 )
 from langchain_contextchef.memory.results import WriteResult, WriteStatus
-from langchain_contextchef.memory.texts import Refusal
 
 __all__ = ["check_allowed", "check_writable", "model_delete", "model_write", "veto"]
 

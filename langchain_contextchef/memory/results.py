@@ -1,7 +1,7 @@
 """What memory operations report back: `WriteResult`, `CompileRead`, `ForgetReceipt`.
 
 Results are data. A `WriteResult` says exactly what a model-path write did; its texts for
-the model come from `memory.texts`, the one module that words outcomes.
+the model come from `memory._texts`, the one module that words outcomes.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Literal, TypeAlias
 from langchain_contextchef._context_paths import memory_uri
 from langchain_contextchef._literals import ToolVocabulary
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.memory import texts
+from langchain_contextchef.memory import _texts as texts
 from langchain_contextchef.memory._cache import ScopeSlot
-from langchain_contextchef.memory.texts import Refusal
+from langchain_contextchef.memory._texts import Refusal
 
 if TYPE_CHECKING:
     from langchain_contextchef.consent import Proposal

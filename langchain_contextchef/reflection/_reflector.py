@@ -20,8 +20,8 @@ from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_contextchef._plan import Invoke, Plan
 from langchain_contextchef.gate import DEFAULT_GATE, WriteGate
 from langchain_contextchef.memory import Memory
+from langchain_contextchef.memory._plans import read_entries
 from langchain_contextchef.memory.config import MODEL_WRITE
-from langchain_contextchef.memory.plans import read_entries
 from langchain_contextchef.reflection._prompt import REFLECTION_SYSTEM_PROMPT, reflection_prompt
 from langchain_contextchef.reflection._run import ReflectionRun
 from langchain_contextchef.reflection._schema import (
@@ -163,7 +163,8 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
         self, messages: list[BaseMessage], memory: Memory, config: RunnableConfig | None
     ) -> Plan[ReflectionReport]:
         entries = yield from read_entries(memory.context)
-        prompt = reflection_prompt(self.system_prompt, entries, messages)
+        profiles = memory.config.profile_schemas
+        prompt = reflection_prompt(self.system_prompt, entries, messages, profiles)
         raw = yield Invoke(self._structured, prompt, config)
         parsed, understood = coerce_result(raw)
         if not understood:

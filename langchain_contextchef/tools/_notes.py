@@ -17,8 +17,8 @@ from langchain_contextchef._context_paths import ContextPath
 from langchain_contextchef._plan import Io, Plan, gather
 from langchain_contextchef.entry import Provenance, format_time
 from langchain_contextchef.memory import MemoryContext
-from langchain_contextchef.memory.plans import judge_note, read_items
-from langchain_contextchef.memory.texts import already_exists, nothing_at
+from langchain_contextchef.memory._plans import judge_note, read_items
+from langchain_contextchef.memory._texts import already_exists, nothing_at
 from langchain_contextchef.tools import _args
 from langchain_contextchef.tools._text_ops import (
     insert_edit,

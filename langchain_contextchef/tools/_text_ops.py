@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from langchain_contextchef._context_paths import ContextPath
-from langchain_contextchef.memory.texts import nothing_at
+from langchain_contextchef.memory._texts import nothing_at
 from langchain_contextchef.tools._args import integer, optional_text, refuse, text
 
 __all__ = [

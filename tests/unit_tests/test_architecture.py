@@ -57,6 +57,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "consent",
             "retention",
             "audit",
+            "profiles",
         ),
     ),
     ("plans", ("_sections", "_plan", "encryption")),
@@ -68,7 +69,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
     ("facade", ("prompt", "chef")),
     (
         "integrations",
-        ("middleware", "evaluation", "demo", "testing", "cli", "__main__"),
+        ("middleware", "evaluation", "demo", "testing", "_fake_chat_model", "cli", "__main__"),
     ),
 ]
 
@@ -114,6 +115,21 @@ def test_the_memory_engine_knows_nothing_of_presentation() -> None:
             assert not {_short(t) for t in targets} & {"render", "splice", "compile", "prompt"}
 
 
+# The named internal doors: a private module that the listed packages (and only they) may
+# import from outside its own package. `memory._plans` holds the plans the tools, the compile,
+# reflection and interop compose; `memory._texts` words the outcomes those layers report.
+INTERNAL_DOORS: dict[str, tuple[str, ...]] = {
+    "memory._plans": ("tools", "compile", "reflection", "interop"),
+    "memory._texts": ("tools", "compile", "reflection", "interop"),
+}
+
+
+def _through_a_door(importer: str, target: str) -> bool:
+    users = INTERNAL_DOORS.get(_short(target), ())
+    top = _short(importer).split(".")[0]
+    return top in users
+
+
 @pytest.mark.parametrize(
     "package",
     [
@@ -136,9 +152,39 @@ def test_private_modules_are_used_only_inside_their_package(package: str) -> Non
         for a, targets in GRAPH.items()
         if not a.startswith(f"langchain_contextchef.{package}")
         for b in targets
-        if b.startswith(private)
+        if b.startswith(private) and not _through_a_door(a, b)
     ]
     assert offenders == []
+
+
+def test_the_internal_doors_exist_and_are_used() -> None:
+    for door, users in INTERNAL_DOORS.items():
+        assert (PACKAGE / (door.replace(".", "/") + ".py")).is_file(), door
+        importers = {
+            _short(a).split(".")[0]
+            for a, targets in GRAPH.items()
+            if f"langchain_contextchef.{door}" in targets
+        }
+        assert set(users) & importers, f"nothing outside uses {door}; drop it from INTERNAL_DOORS"
+
+
+def test_no_group_of_top_level_modules_shares_a_prefix() -> None:
+    # A prefix shared by several top-level modules (`_gate_*`, `_render_*`) is a package that
+    # does not exist yet: it does not fold in a listing and its privacy cannot be guarded.
+    stems = [
+        p.stem.lstrip("_") for p in PACKAGE.glob("*.py") if p.stem not in {"__init__", "__main__"}
+    ]
+    prefixes: dict[str, list[str]] = {}
+    for stem in stems:
+        if "_" in stem:
+            prefixes.setdefault(stem.split("_")[0], []).append(stem)
+    groups = {prefix: names for prefix, names in prefixes.items() if len(names) >= 3}
+    assert groups == {}, f"make a package of each group: {groups}"
+
+
+def test_the_top_level_stays_small() -> None:
+    modules = list(PACKAGE.glob("*.py"))
+    assert len(modules) <= 30, f"{len(modules)} modules directly in the package; group them"
 
 
 def test_no_module_imports_an_underscore_name_from_another_package() -> None:
@@ -156,30 +202,47 @@ def test_no_module_imports_an_underscore_name_from_another_package() -> None:
     assert offenders == []
 
 
+def _code_lines(source: str) -> int:
+    """Lines that hold code: docstrings, comments and blank lines are not counted."""
+    docstring_lines: set[int] = set()
+    for node in ast.walk(ast.parse(source)):
+        body = getattr(node, "body", None)
+        if isinstance(body, list) and body and isinstance(body[0], ast.Expr):
+            value = body[0].value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                docstring_lines.update(range(body[0].lineno, (body[0].end_lineno or 0) + 1))
+    count = 0
+    for number, line in enumerate(source.splitlines(), start=1):
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#") and number not in docstring_lines:
+            count += 1
+    return count
+
+
+CODE_LINE_CAP = 450
+
+
 @pytest.mark.parametrize(
     "path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE))
 )
-def test_no_module_is_over_600_lines(path: Path) -> None:
-    lines = len(path.read_text(encoding="utf-8").splitlines())
-    assert lines <= 600, f"{path.relative_to(ROOT)} has {lines} lines; split it by concept"
+def test_no_module_is_over_the_code_line_cap(path: Path) -> None:
+    lines = _code_lines(path.read_text(encoding="utf-8"))
+    assert lines <= CODE_LINE_CAP, (
+        f"{path.relative_to(ROOT)} has {lines} code lines; split it by concept"
+    )
 
 
-def _memory_classes() -> list[type]:
-    """`Memory` and every class it inherits from that the memory engine defines (its mixins)."""
+def test_the_code_line_count_skips_docs_comments_and_blanks() -> None:
+    source = 'def f():\n    """Doc.\n\n    More.\n    """\n    # why\n\n    return 1\n'
+    assert _code_lines(source) == 2
+
+
+def test_memory_holds_public_methods_only() -> None:
     from langchain_contextchef.memory import Memory
 
-    own = "langchain_contextchef.memory."
-    return [cls for cls in Memory.__mro__ if cls.__module__.startswith(own)]
-
-
-def test_memory_is_checked_with_its_mixins() -> None:
-    # The check below must see every class that gives `Memory` its methods, not only its body.
-    names = {cls.__name__ for cls in _memory_classes()}
-    assert {"Memory", "PrivacyMethods", "ReviewMethods"} <= names
-
-
-@pytest.mark.parametrize("cls", _memory_classes(), ids=lambda c: c.__name__)
-def test_memory_holds_public_methods_only(cls: type) -> None:
+    cls = Memory
+    own = [c for c in Memory.__mro__ if c.__module__.startswith("langchain_contextchef")]
+    assert own == [Memory], "Memory is one class in one file; no mixins"
     path = Path(inspect.getfile(cls))
     tree = ast.parse(path.read_text(encoding="utf-8"))
     (body,) = [n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls.__name__]

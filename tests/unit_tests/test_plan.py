@@ -22,7 +22,7 @@ from langchain_contextchef._plan import Call, Exclusive, Io, Plan, gather, run_a
 from langchain_contextchef.compile import CompileSettings, compile_plan
 from langchain_contextchef.entry import MemoryChangeEvent
 from langchain_contextchef.memory import Memory, MemoryConfig
-from langchain_contextchef.memory.plans import (
+from langchain_contextchef.memory._plans import (
     compile_read,
     model_delete,
     model_write,
