@@ -8,13 +8,14 @@ The package (this face holds `WriteGate`, `CustomCheck`, `seed_policy` and `DEFA
     _triggers                the prefilter: which trigger words a view holds, in one pass
     _detectors, _patterns    the detector families; what a pattern detector is
     _hit                     `Hit`, the span in the original text that every detector returns
-    _secrets, _entropy       named key formats, labelled credentials; bare random tokens
+    _secrets, _entropy       named key formats, labelled credentials; bare random tokens, seeds
     _numbers                 one-time codes, PINs and payment cards
     _instructions, _markup   instructions in English prose; markup addressed to a model
     _lexicon, _multilingual  the word lists (`_data/lexicons.json`); their matchers
     _limits, _redact         size and count limits; what a finding lets the gate cut
     _seed                    the check behind `seed_policy`
     _model                   `ModelCheck`, the optional second line (a model judges the write)
+    _learned                 the trained injection classifier (`_data/injection_model.*`)
 
 Every model write passes through a `WriteGate` before it reaches the store: memory entries
 and notes, and every field of them (key, value, description, type). The gate runs built-in
@@ -36,11 +37,20 @@ What each family of findings gets (the `secrets` and `injection` policies; defau
 | anything found only once decoded, reversed or de-spaced | as found | reject | the whole encoded run is replaced |
 | overrides, new roles, system-prompt changes (15 languages, leetspeak) | injection | reject | the phrase is replaced |
 | role lines, chat-template tokens, hidden comments, forged tool calls | injection | reject | the markup is replaced |
+| collapsed blocks, event handlers, template links, role fences and documents | injection | reject | the markup is replaced |
+| what the trained classifier scores at or over `injection_threshold` | injection | reject | the whole text is replaced |
+| a key cut across lines, or between description and value | secret | reject | reject (no single span) |
 | invisible characters (Cf, bidi, tags, selectors outside emoji, fillers) | injection | reject | the characters are removed |
 | anything in the key or the type | as found | reject | reject (a key cannot be rewritten) |
 
+The trained classifier (on by default, `WriteGate(injection_threshold=None)` turns it off)
+reads what no detector recognised: paraphrases, other languages, instructions dressed as
+preferences. It is a linear model over hashed n-grams whose weights ship with the package
+(no network, no dependency), trained by `scripts/train_injection_detector.py`; the README
+gives its measured precision and recall at several thresholds.
+
 It is hygiene against common leaks and injections, not a security boundary: a determined
-writer can phrase an instruction no pattern knows. `ModelCheck` adds an optional second line,
+writer can phrase an instruction neither the patterns nor the classifier know. `ModelCheck` adds an optional second line,
 a model that judges what the patterns let through (off by default; it costs a model call per
 write and sends the redacted write to that model).
 
@@ -199,6 +209,10 @@ class WriteGate:
         second_line: A `ModelCheck` to run after the deterministic checks, on writes they did
             not reject (it sees the redacted text). `None` (the default) turns it off.
         max_note_chars: Longest note accepted (`kind="notes"`), or `None` for no limit.
+        injection_threshold: The trained injection classifier's threshold on its score (0 to
+            1]: texts that score at or over it are injection findings. Lower refuses more
+            injections and more of your users' own preferences; `None` turns it off. Defaults
+            to `DEFAULT_INJECTION_THRESHOLD`, chosen by the training script.
 
     Example:
         ```python
