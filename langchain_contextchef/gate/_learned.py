@@ -41,6 +41,7 @@ _DIGIT = re.compile(r"\d")
 _MAX_GRAM_CHARS = 64  # character n-grams come from a word's first 64 characters
 _CACHE_LIMIT = 60_000
 _word_cache: dict[str, tuple[int, ...]] = {}
+_bigram_cache: dict[str, int] = {}
 
 
 def _hash(feature: str) -> int:
@@ -68,8 +69,7 @@ def _word_features(token: str) -> tuple[int, ...]:
 
 
 def _normal(text: str) -> str:
-    lowered = text.lower()
-    return _DIGIT.sub("0", lowered) if any(c.isdigit() for c in lowered) else lowered
+    return _DIGIT.sub("0", text.lower())
 
 
 def feature_ids(text: str) -> set[int]:
@@ -92,8 +92,18 @@ def feature_ids(text: str) -> set[int]:
     found: set[int] = set()
     for token in tokens:
         found.update(_word_features(token))
-    found.update(_hash(f"b {a} {b}") for a, b in zip(tokens, tokens[1:], strict=False))
+    found.update(map(_bigram, tokens, tokens[1:]))
     return found
+
+
+def _bigram(first: str, second: str) -> int:
+    key = f"b {first} {second}"
+    cached = _bigram_cache.get(key)
+    if cached is None:
+        if len(_bigram_cache) >= _CACHE_LIMIT:
+            _bigram_cache.clear()
+        cached = _bigram_cache[key] = _hash(key)
+    return cached
 
 
 @dataclass(frozen=True)
@@ -118,7 +128,7 @@ class Model:
         if not ids:
             return 1.0 / (1.0 + math.exp(-self.bias))
         weights = self.weights
-        total = sum([weights[i] for i in ids])
+        total = sum(map(weights.__getitem__, ids))
         margin = self.bias + total / math.sqrt(len(ids))
         if margin < -30:
             return 0.0
