@@ -377,9 +377,9 @@ def test_context_str_replace_memory(call: Any) -> None:
         "Error: old_str appears more than once in context://memory/style. Include enough "
         "surrounding text for it to match exactly one place."
     )
-    assert ctx(
-        call, memory, "str_replace", "memory/style", old_str="spaces", new_str="vetoed"
-    ) == ("Error: the write to context://memory/style was rejected by the host.")
+    assert ctx(call, memory, "str_replace", "memory/style", old_str="spaces", new_str="vetoed") == (
+        "Error: the write to context://memory/style was rejected by the host."
+    )
     assert ctx(call, memory, "str_replace", "memory/style", new_str="x") == REQUIRED.format(
         "old_str"
     )
