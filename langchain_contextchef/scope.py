@@ -10,6 +10,9 @@ is read or written, with an error that says what to write instead:
 * a brace that is not part of a complete template (`"{user_id"`, `"user}"`) is refused;
 * a tenant value must be a non-empty string without surrounding whitespace: `1` and `"1"`, or
   `True` and `"True"`, must not name the same tenant by accident, and a blank id is missing.
+* the runtime context and `config["configurable"]` never override each other: when both name
+  a field they must agree, so a config passed to a call inside a graph run cannot be silently
+  outvoted by the run's context (or the other way round).
 
 Example:
     ```python
@@ -150,6 +153,17 @@ def _tenant_value(name: str, value: Any, scope: tuple[str, ...]) -> str:
     return value
 
 
+def _mismatch(name: str, from_context: Any, from_config: Any, scope: tuple[str, ...]) -> None:
+    msg = (
+        f"The memory scope {scope!r} got two different values for {name!r}: {from_context!r} "
+        f'from the runtime context and {from_config!r} from config["configurable"]. Neither '
+        "overrides the other, so nothing was read or written. Inside a graph run, the run's "
+        "context counts unless you pass context=...: to address another tenant, pass both "
+        "config and context for it, or make the run's context and configurable agree."
+    )
+    raise ScopeError(msg)
+
+
 def check_scope(scope: Scope) -> tuple[str, ...]:
     """Validate a scope when it is configured, before any run fills it.
 
@@ -194,9 +208,11 @@ def resolve_scope(
 ) -> tuple[str, ...]:
     """Fill a scope's templates and return the concrete namespace prefix.
 
-    Values are looked up first in `context` (LangGraph's runtime context: a dataclass, a
-    pydantic model or a mapping), then in `config["configurable"]`. Each must be a non-empty
-    string without surrounding whitespace.
+    Each field is looked up in `context` (LangGraph's runtime context: a dataclass, a
+    pydantic model or a mapping) and in `config["configurable"]`. Neither overrides the other:
+    when both name a field (a `None` names nothing), they must name the same tenant, or
+    `ScopeError` is raised, so a call can never silently act on a tenant other than the one
+    it passed. The value must be a non-empty string without surrounding whitespace.
 
     Args:
         scope: The scope, e.g. `("users", "{user_id}")`.
@@ -209,16 +225,20 @@ def resolve_scope(
     Raises:
         TypeError: If `scope` is a string or not a sequence of labels.
         ScopeError: If a label is malformed, or a template field is missing, `None`, empty,
-            not a string, or padded with whitespace. The message names the field.
+            not a string, or padded with whitespace, or if the context and the config name
+            different values for it. The message names the field.
     """
     labels = check_scope(scope)
     configurable: Mapping[str, Any] = (config or {}).get("configurable") or {}
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)
-        present, value = _lookup(context, name)
-        if not present or value is None:
-            present, value = _lookup(configurable, name)
-        return encode_label(_tenant_value(name, value if present else None, labels))
+        in_context, from_context = _lookup(context, name)
+        in_config, from_config = _lookup(configurable, name)
+        named = [v for ok, v in ((in_context, from_context), (in_config, from_config)) if ok]
+        named = [v for v in named if v is not None]
+        if len(named) == 2 and (type(named[0]) is not type(named[1]) or named[0] != named[1]):
+            _mismatch(name, from_context, from_config, labels)
+        return encode_label(_tenant_value(name, named[0] if named else None, labels))
 
     return tuple(_FIELD.sub(fill, label) for label in labels)
