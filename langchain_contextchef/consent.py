@@ -105,8 +105,14 @@ class ConsentPolicy:
     With neither `types` nor `keys`, every write by a listed writer needs consent; otherwise a
     write needs it when its memory type is in `types` or its key matches one of `keys`.
 
+    A write is judged on every entry it changes: an update under both the entry's current
+    type and the type it would get, and each entry it retires through `supersedes` as an
+    update and as a delete of that entry (so `actions=["delete"]` also holds a write that
+    would retire a covered entry).
+
     Attributes:
-        types: Memory types whose writes need consent (an update counts the entry's type).
+        types: Memory types whose writes need consent (an update counts the entry's current
+            type and its new one).
         keys: `fnmatch` patterns of keys whose writes need consent, e.g. `"user/*"`.
         actions: Which writes are held: `create`, `update`, `delete`.
         writers: Whose writes are held; the developer path (`Memory.set`) never asks.
@@ -227,6 +233,7 @@ class Proposal:
         value: The text the write would store (`None` for a delete), after the gate.
         old_value: The value stored now (`None` for a create).
         type: The memory type the entry would have.
+        old_type: The memory type the entry has now (`None` for a create).
         description: The description the write would store.
         provenance: Who proposed it (the model's tool call id, ...).
         scope: The memory's scope.
@@ -250,6 +257,7 @@ class Proposal:
     provenance: Provenance
     scope: tuple[str, ...]
     supersedes: tuple[str, ...] = ()
+    old_type: str | None = None
     base_version: int = 0
     proposed_at: datetime | None = None
     status: ProposalStatus = "pending"
@@ -268,6 +276,7 @@ class Proposal:
             "old_value": self.old_value,
             "new_value": self.value,
             "type": self.type,
+            "old_type": self.old_type,
             "description": self.description,
             "supersedes": list(self.supersedes),
             "provenance": self.provenance.to_stored(),
@@ -284,6 +293,7 @@ class Proposal:
             "value": self.value,
             "old_value": self.old_value,
             "type": self.type,
+            "old_type": self.old_type,
             "description": self.description,
             "provenance": self.provenance.to_stored(),
             "scope": list(self.scope),
@@ -318,6 +328,7 @@ class Proposal:
             provenance=Provenance.from_stored(data.get("provenance") or {}),
             scope=tuple(data.get("scope") or ()),
             supersedes=tuple(data.get("supersedes") or ()),
+            old_type=data.get("old_type"),
             base_version=int(data.get("base_version") or 0),
             proposed_at=parse_time(proposed) if isinstance(proposed, str) else None,
             status=data.get("status", "pending"),

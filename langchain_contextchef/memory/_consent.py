@@ -54,6 +54,7 @@ __all__ = [
     "Consent",
     "ask",
     "can_interrupt",
+    "covers_write",
     "done_status",
     "pending",
     "proposal_id",
@@ -138,6 +139,37 @@ def _covered(
     )
 
 
+_RETIRING: tuple[ConsentAction, ...] = ("update", "delete")
+"""What retiring an entry through `supersedes` counts as: it changes the entry and removes it."""
+
+
+def covers_write(
+    ctx: MemoryContext,
+    action: ConsentAction,
+    key: str,
+    type_: str | None,
+    provenance: Provenance,
+    existing: MemoryEntry | None,
+    supersedes: Sequence[MemoryEntry] = (),
+) -> bool:
+    """Whether the policy covers any entry this write changes.
+
+    The entry itself is judged under its new type and, when it exists, its current one (an
+    update that changes the type must not escape a policy on either). Every entry the write
+    retires through `supersedes` is judged too, as an update and as a delete of that entry.
+    """
+    types = {type_ if type_ is not None else (existing.type if existing else None)}
+    if existing is not None:
+        types.add(existing.type)
+    if any(_covered(ctx, action, key, each, provenance) for each in types):
+        return True
+    return any(
+        _covered(ctx, retiring, old.key, old.type, provenance)
+        for old in supersedes
+        for retiring in _RETIRING
+    )
+
+
 def _outcome(proposal: Proposal) -> WriteResult:
     status: WriteStatus = proposal.result.get("status", "proposed")
     return WriteResult(status, proposal.key, proposal=proposal)
@@ -152,11 +184,9 @@ def replay(
     matches resume values to interrupts by their order within the task.
     """
     policy = ctx.config.consent
-    if (
-        policy is None
-        or action not in policy.actions
-        or provenance.written_by not in policy.writers
-    ):
+    # Not filtered by `action`: a write the policy does not hold by its own action may still
+    # be held for an entry it retires (see `covers_write`).
+    if policy is None or provenance.written_by not in policy.writers:
         return None
     if _task_token(provenance) is None:  # no stable identity: every proposal is new
         return None
@@ -259,7 +289,7 @@ def ask(
         ValueError: If the graph was resumed with something that is not a decision.
     """
     entry_type = type if type is not None else (existing.type if existing else None)
-    if not _covered(ctx, action, key, entry_type, provenance):
+    if not covers_write(ctx, action, key, type, provenance, existing, supersedes):
         return None
     policy = ctx.config.consent
     assert policy is not None
@@ -270,6 +300,7 @@ def ask(
         value=value,
         old_value=existing.value if existing is not None else None,
         type=entry_type,
+        old_type=existing.type if existing is not None else None,
         description=description,
         provenance=provenance,
         scope=ctx.scope,

@@ -1,0 +1,164 @@
+"""Consent at its edges, through a graph with a checkpointer and `Command(resume=...)`.
+
+* Bypass: consent is judged on every entry a write changes. A `supersedes` list that would
+  retire an entry the policy covers (by type, by key pattern, or a delete-only policy) pauses
+  the graph, and so does an update that changes the type of a covered entry.
+* Wedge: a resume value that is not a decision raises a clear error and leaves the question
+  pending, so a later valid resume (plain, or addressed by interrupt id) is applied.
+* Stale approval: a person approves what they were shown; if the entry changed while the
+  graph waited, the approval is refused ("changed since") and nothing is written.
+
+Runs on every store backend; the checkpoint is LangGraph's `SqliteSaver` on a file.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langgraph.checkpoint.sqlite import SqliteSaver
+from langgraph.store.base import BaseStore
+from langgraph.types import Command
+
+from langchain_contextchef.consent import ConsentPolicy
+from langchain_contextchef.memory import Memory, MemoryConfig
+from langchain_contextchef.tools import default_resolver, make_tools
+from tests.support.graphs import tool_loop
+from tests.support.models import RecordingModel, tool_call
+from tests.support.stores import dump
+
+SCOPE = ("users", "ada")
+RUN = {"user_id": "ada"}
+
+
+@pytest.fixture
+def checkpointer(tmp_path: Path) -> Iterator[SqliteSaver]:
+    conn = sqlite3.connect(tmp_path / "checkpoints.db", check_same_thread=False)
+    yield SqliteSaver(conn)
+    conn.close()
+
+
+def tool_messages(messages: list[BaseMessage]) -> list[ToolMessage]:
+    return [m for m in messages if isinstance(m, ToolMessage)]
+
+
+def app_for(
+    store: BaseStore,
+    checkpointer: SqliteSaver,
+    config: MemoryConfig,
+    call: AIMessage,
+    mode: str = "legacy",
+) -> Any:
+    resolver = default_resolver(config, scope=("users", "{user_id}"))
+    tools = make_tools(mode=mode, allowed_keys=None, resolver=resolver)  # type: ignore[arg-type]
+    model = RecordingModel(script=[call, AIMessage("ok")])
+    return tool_loop(model, tools, store, checkpointer)
+
+
+def thread(name: str) -> Any:
+    return {"configurable": {"thread_id": name, **RUN}}
+
+
+# ---- bypass: supersedes and type changes ------------------------------------------------------
+
+POLICIES = {
+    "by type": ConsentPolicy(types=["preference"]),
+    "by key pattern": ConsentPolicy(keys=["user/*"]),
+    "delete only": ConsentPolicy(actions=["delete"]),
+}
+
+SUPERSEDING_CALLS = {
+    "create_memory": (
+        "legacy",
+        {"key": "style", "value": "dry", "type": "fact", "supersedes": ["user/tone"]},
+    ),
+    "context create": (
+        "unified",
+        {
+            "command": "create",
+            "path": "memory/style",
+            "file_text": "dry",
+            "type": "fact",
+            "supersedes": ["user/tone"],
+        },
+    ),
+}
+
+
+@pytest.mark.parametrize("policy", sorted(POLICIES))
+@pytest.mark.parametrize("via", sorted(SUPERSEDING_CALLS))
+def test_retiring_a_covered_entry_through_supersedes_asks_first(
+    store: BaseStore, checkpointer: SqliteSaver, policy: str, via: str
+) -> None:
+    config = MemoryConfig(consent=POLICIES[policy])
+    memory = Memory(store, config, scope=SCOPE)
+    memory.set("user/tone", "formal", type="preference")
+    before = dump(store)
+    mode, args = SUPERSEDING_CALLS[via]
+    name = "context" if mode == "unified" else "create_memory"
+    app = app_for(store, checkpointer, config, tool_call(name, args), mode)
+
+    paused = app.invoke({"messages": [HumanMessage("Be dry.")]}, thread(via + policy))
+    (asked,) = paused["__interrupt__"]
+    assert (asked.value["key"], asked.value["supersedes"]) == ("style", ["user/tone"])
+    assert dump(store) == before  # nothing retired while the person decides
+
+    done = app.invoke(Command(resume={"type": "reject"}), thread(via + policy))
+    (result,) = tool_messages(done["messages"])
+    assert result.status == "error" and "declined" in result.text
+    assert memory.get("user/tone") == "formal" and memory.get("style") is None
+    assert [e.key for e in memory.list()] == ["user/tone"]
+
+
+def test_approving_the_superseding_write_retires_the_entry(
+    store: BaseStore, checkpointer: SqliteSaver
+) -> None:
+    config = MemoryConfig(consent=ConsentPolicy(actions=["delete"]))
+    memory = Memory(store, config, scope=SCOPE)
+    memory.set("user/tone", "formal", type="preference")
+    _, args = SUPERSEDING_CALLS["create_memory"]
+    app = app_for(store, checkpointer, config, tool_call("create_memory", args))
+    app.invoke({"messages": [HumanMessage("Be dry.")]}, thread("approve"))
+    done = app.invoke(Command(resume="approve"), thread("approve"))
+    (result,) = tool_messages(done["messages"])
+    assert result.status == "success" and "supersedes context://memory/user/tone" in result.text
+    assert memory.get("style") == "dry" and memory.get("user/tone") is None
+
+
+@pytest.mark.parametrize(("old_type", "new_type"), [("preference", "fact"), ("fact", "preference")])
+def test_changing_the_type_on_an_update_asks_under_both_types(
+    store: BaseStore, checkpointer: SqliteSaver, old_type: str, new_type: str
+) -> None:
+    config = MemoryConfig(consent=ConsentPolicy(types=["preference"]))
+    memory = Memory(store, config, scope=SCOPE)
+    memory.set("tone", "formal", type=old_type)
+    before = dump(store)
+    args = {"action": "update", "key": "tone", "value": "dry", "type": new_type}
+    app = app_for(store, checkpointer, config, tool_call("modify_memory", args))
+
+    paused = app.invoke({"messages": [HumanMessage("Be dry.")]}, thread(old_type))
+    (asked,) = paused["__interrupt__"]
+    assert (asked.value["old_type"], asked.value["type"]) == (old_type, new_type)
+    assert dump(store) == before
+
+    app.invoke(Command(resume={"type": "reject"}), thread(old_type))
+    entry = memory.get_entry("tone")
+    assert entry is not None and (entry.value, entry.type) == ("formal", old_type)
+
+
+def test_an_update_within_uncovered_types_still_goes_through(
+    store: BaseStore, checkpointer: SqliteSaver
+) -> None:
+    # The rule judges the entry's types, not every write: fact -> event asks nobody.
+    config = MemoryConfig(consent=ConsentPolicy(types=["preference"]))
+    memory = Memory(store, config, scope=SCOPE)
+    memory.set("city", "Oslo", type="fact")
+    args = {"action": "update", "key": "city", "value": "Bergen", "type": "event"}
+    app = app_for(store, checkpointer, config, tool_call("modify_memory", args))
+    done = app.invoke({"messages": [HumanMessage("I moved.")]}, thread("free"))
+    assert "__interrupt__" not in done
+    assert memory.get("city") == "Bergen"
