@@ -32,6 +32,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from langgraph.constants import CONFIG_KEY_CHECKPOINTER
+from langgraph.errors import GraphInterrupt
 from langgraph.store.base import GetOp, PutOp
 from langgraph.types import interrupt
 
@@ -53,6 +54,7 @@ from langchain_contextchef.memory.results import WriteResult, WriteStatus
 __all__ = [
     "Consent",
     "ask",
+    "ask_person",
     "can_interrupt",
     "covers_write",
     "done_status",
@@ -130,6 +132,43 @@ def pending(ctx: MemoryContext) -> Plan[list[Proposal]]:
     return sorted(waiting, key=lambda p: (p.proposed_at or _EPOCH, p.id))
 
 
+def _decision(answer: Any, action: ConsentAction) -> ConsentDecision:
+    decision = parse_decision(answer)
+    if decision.kind == "edit" and action == "delete":
+        msg = "A delete cannot be edited: resume with 'approve' or 'reject'."
+        raise ValueError(msg)
+    return decision
+
+
+def ask_person(payload: dict[str, Any], action: ConsentAction) -> ConsentDecision:
+    """Pause the graph with `payload` until a person answers with a decision; return it.
+
+    LangGraph keeps every resume value of a task and hands them back by the order of the
+    `interrupt()` calls that asked. An answer that is not a decision is therefore skipped by
+    asking again: with a later resume value at hand, that is the answer; without one, the
+    resume that brought the bad answer fails with `ValueError`, and the question stays
+    pending, so the next resume (plain, or addressed to the interrupt's id) is read in turn.
+    A rerun of the task skips the same bad answers, so it consumes the same resume values.
+
+    Raises:
+        GraphInterrupt: The first time (LangGraph pauses the graph).
+        ValueError: If the newest answer is not a decision; nothing is written.
+    """
+    answer = interrupt(payload)
+    while True:
+        try:
+            return _decision(answer, action)
+        except ValueError as bad:
+            try:
+                answer = interrupt(payload)
+            except GraphInterrupt:
+                msg = (
+                    f"{bad} Nothing was written, and the question is still waiting: resume "
+                    "the thread again with a decision."
+                )
+                raise ValueError(msg) from None
+
+
 def _covered(
     ctx: MemoryContext, action: ConsentAction, key: str, type_: str | None, provenance: Provenance
 ) -> bool:
@@ -194,7 +233,7 @@ def replay(
     if proposal is None:
         return None
     if proposal.result.get("via") == "interrupt" and can_interrupt():
-        yield Call(interrupt, (proposal.to_payload(),), "consent")
+        yield Call(ask_person, (proposal.to_payload(), action), "consent")
     return _outcome(proposal)
 
 
@@ -327,17 +366,13 @@ def ask(
         )
         yield Io(ops + _audit.record_ops(ctx, record))
         return Consent(proposal, WriteResult("proposed", key, proposal=proposal), None, None)
-    answer = yield Call(interrupt, (proposal.to_payload(),), "consent")
-    decision = parse_decision(answer)
+    decision: ConsentDecision = yield Call(ask_person, (proposal.to_payload(), action), "consent")
     done: WriteStatus = "rejected" if decision.kind == "reject" else done_status(action)
     settled, extra = settled_ops(ctx, proposal, decision, done, via="interrupt", version=version)
     if decision.kind == "reject":
         yield Io(extra)
         return Consent(settled, WriteResult("rejected", key, proposal=settled), None, None)
     if decision.kind == "edit":
-        if action == "delete":
-            msg = "A delete cannot be edited: resume with 'approve' or 'reject'."
-            raise ValueError(msg)
         described = decision.description if decision.description is not None else description
         return Consent(settled, None, decision.value, described, extra)
     return Consent(settled, None, value, description, extra)

@@ -19,13 +19,18 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain.agents import create_agent
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.sqlite import SqliteSaver
 from langgraph.store.base import BaseStore
+from langgraph.store.memory import InMemoryStore
 from langgraph.types import Command
 
+from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.consent import ConsentPolicy
 from langchain_contextchef.memory import Memory, MemoryConfig
+from langchain_contextchef.middleware import ContextChefMiddleware
 from langchain_contextchef.tools import default_resolver, make_tools
 from tests.support.graphs import tool_loop
 from tests.support.models import RecordingModel, tool_call
@@ -162,3 +167,79 @@ def test_an_update_within_uncovered_types_still_goes_through(
     done = app.invoke({"messages": [HumanMessage("I moved.")]}, thread("free"))
     assert "__interrupt__" not in done
     assert memory.get("city") == "Bergen"
+
+
+# ---- wedge: a bad resume leaves the question pending ------------------------------------------
+
+BAD_RESUMES: list[Any] = [{"type": "bogus"}, {"type": "edit"}, 42, ["approve"]]
+
+
+@pytest.mark.parametrize("addressed", ["plain", "by interrupt id"])
+def test_bad_resumes_fail_clearly_and_a_later_valid_one_is_applied(
+    store: BaseStore, checkpointer: SqliteSaver, addressed: str
+) -> None:
+    config = MemoryConfig(consent=ConsentPolicy(), audit=True)
+    memory = Memory(store, config, scope=SCOPE)
+    args = {"key": "tone", "value": "dry"}
+    app = app_for(store, checkpointer, config, tool_call("create_memory", args))
+    paused = app.invoke({"messages": [HumanMessage("Be dry.")]}, thread(addressed))
+    (asked,) = paused["__interrupt__"]
+    before = dump(store)
+
+    for bad in BAD_RESUMES:
+        resume = {asked.id: bad} if addressed == "by interrupt id" else bad
+        with pytest.raises(ValueError, match="the question is still waiting"):
+            app.invoke(Command(resume=resume), thread(addressed))
+        assert dump(store) == before
+        assert [i.id for i in app.get_state(thread(addressed)).interrupts] == [asked.id]
+
+    resume = {asked.id: "approve"} if addressed == "by interrupt id" else "approve"
+    done = app.invoke(Command(resume=resume), thread(addressed))
+    assert "__interrupt__" not in done
+    (result,) = tool_messages(done["messages"])
+    assert result.status == "success" and result.text.endswith("The user approved it.")
+    assert memory.get("tone") == "dry"
+    assert [r.action for r in memory.audit("tone")] == ["proposal_approved", "created"]
+
+
+def test_a_bad_answer_to_the_second_question_of_a_rename_keeps_the_first(
+    store: BaseStore, checkpointer: SqliteSaver
+) -> None:
+    # The rerun skips the bad answer exactly as the failed run did, so the copy's approval
+    # is not handed to the delete, and the copy is made once.
+    config = MemoryConfig(consent=ConsentPolicy(), audit=True)
+    memory = Memory(store, config, scope=SCOPE)
+    memory.set("old", "v1")
+    move = {"command": "rename", "path": "memory/old", "new_path": "memory/new"}
+    app = app_for(store, checkpointer, config, tool_call("context", move), "unified")
+    first = app.invoke({"messages": [HumanMessage("rename")]}, thread("mv"))
+    assert [i.value["action"] for i in first["__interrupt__"]] == ["create"]
+    second = app.invoke(Command(resume="approve"), thread("mv"))
+    assert [i.value["action"] for i in second["__interrupt__"]] == ["delete"]
+    with pytest.raises(ValueError, match="A delete cannot be edited"):
+        app.invoke(Command(resume={"type": "edit", "value": "v2"}), thread("mv"))
+    assert (memory.get("new"), memory.get("old")) == ("v1", "v1")
+
+    done = app.invoke(Command(resume={"type": "reject"}), thread("mv"))
+    (result,) = tool_messages(done["messages"])
+    assert "declined" in result.text
+    assert (memory.get("new"), memory.get("old")) == ("v1", "v1")
+    assert [r.action for r in memory.audit("new")] == ["proposal_approved", "created"]
+    assert [r.action for r in memory.audit("old")][-1] == "proposal_rejected"
+
+
+async def test_create_agent_answers_after_a_bad_resume() -> None:
+    store = InMemoryStore()
+    chef = ContextChef(store=store, memory=MemoryConfig(consent=ConsentPolicy()))
+    script = [tool_call("create_memory", {"key": "k", "value": "v"}), AIMessage("ok")]
+    model = RecordingModel(script=script)
+    agent = create_agent(
+        model, middleware=[ContextChefMiddleware(chef)], checkpointer=InMemorySaver()
+    )
+    run: Any = {"configurable": {"thread_id": "agent"}}
+    (asked,) = (await agent.ainvoke({"messages": [HumanMessage("x")]}, run))["__interrupt__"]
+    with pytest.raises(ValueError, match="still waiting"):
+        await agent.ainvoke(Command(resume={"type": "bogus"}), run)
+    done = await agent.ainvoke(Command(resume={asked.id: "approve"}), run)
+    assert [m.status for m in tool_messages(done["messages"])] == ["success"]
+    assert chef.get_memory().get("k") == "v"
