@@ -9,7 +9,8 @@ applied:
   (`Proposal.to_payload()`: key, old value, new value, type, provenance). The graph pauses;
   resuming it with `Command(resume=...)` carrying `"approve"`, `{"type": "edit", "value":
   ...}` or `{"type": "reject"}` applies, edits or drops the write, and the tool then tells
-  the model what the person decided;
+  the model what the person decided. A resume value that is not a decision raises
+  `ValueError` and leaves the question waiting for the next resume;
 * anywhere else (a script, a graph without a checkpointer, a background reflector), the
   proposal waits in the store beside the entries, and the model is told that the write awaits
   the user. `Memory.proposals()`, `Memory.approve_proposal(id)` and
