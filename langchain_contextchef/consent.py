@@ -239,8 +239,9 @@ class Proposal:
         provenance: Who proposed it (the model's tool call id, ...).
         scope: The memory's scope.
         supersedes: Keys the write would retire.
-        base_version: The version of the entry the proposal was made against (0: none);
-            approving a stored proposal after the entry changed is refused.
+        base_version: The version of the entry the proposal was made against (0: none),
+            shown to the person as `version`; an approval after the entry changed is refused
+            (a stored proposal's, and one given through an interrupt).
         proposed_at: When the write was proposed.
         status: `pending`, or how it was settled.
         decided_at: When it was settled.
@@ -266,6 +267,11 @@ class Proposal:
     reason: str | None = None
     result: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def asked_in_graph(self) -> bool:
+        """Whether this proposal waits on a LangGraph interrupt (answered by resuming it)."""
+        return self.status == "pending" and self.result == {"via": "interrupt"}
+
     def to_payload(self) -> dict[str, Any]:
         """The JSON-ready value of the LangGraph interrupt that asks for this decision."""
         return {
@@ -275,6 +281,7 @@ class Proposal:
             "key": self.key,
             "uri": memory_uri(self.key),
             "old_value": self.old_value,
+            "version": self.base_version,
             "new_value": self.value,
             "type": self.type,
             "old_type": self.old_type,

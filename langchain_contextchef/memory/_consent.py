@@ -49,6 +49,7 @@ from langchain_contextchef.consent import (
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.memory import _audit
 from langchain_contextchef.memory._context import PROPOSALS_NAMESPACE, MemoryContext, read_items
+from langchain_contextchef.memory._texts import Refusal
 from langchain_contextchef.memory.results import WriteResult, WriteStatus
 
 __all__ = [
@@ -128,7 +129,8 @@ def pending(ctx: MemoryContext) -> Plan[list[Proposal]]:
     """The proposals that wait for a person, oldest first."""
     items = yield from read_items(proposals_ns(ctx))
     found = [Proposal.from_stored(item.value) for item in items]
-    waiting = [p for p in found if p.status == "pending"]
+    # A proposal asked through an interrupt is answered by resuming its graph, not here.
+    waiting = [p for p in found if p.status == "pending" and not p.asked_in_graph]
     return sorted(waiting, key=lambda p: (p.proposed_at or _EPOCH, p.id))
 
 
@@ -211,6 +213,9 @@ def covers_write(
 
 def _outcome(proposal: Proposal) -> WriteResult:
     status: WriteStatus = proposal.result.get("status", "proposed")
+    if status == "stale":
+        refusal = Refusal("stale_approval", proposal.key, expected_version=proposal.base_version)
+        return WriteResult(status, proposal.key, refusal=refusal, proposal=proposal)
     return WriteResult(status, proposal.key, proposal=proposal)
 
 
@@ -230,7 +235,7 @@ def replay(
     if _task_token(provenance) is None:  # no stable identity: every proposal is new
         return None
     proposal = yield from read_proposal(ctx, proposal_id(ctx, action, key, provenance))
-    if proposal is None:
+    if proposal is None or proposal.asked_in_graph:  # not settled yet: ask (again) below
         return None
     if proposal.result.get("via") == "interrupt" and can_interrupt():
         yield Call(ask_person, (proposal.to_payload(), action), "consent")
@@ -366,7 +371,30 @@ def ask(
         )
         yield Io(ops + _audit.record_ops(ctx, record))
         return Consent(proposal, WriteResult("proposed", key, proposal=proposal), None, None)
-    decision: ConsentDecision = yield Call(ask_person, (proposal.to_payload(), action), "consent")
+    # What the person is shown is recorded before the graph pauses: LangGraph reruns this
+    # task on resume against the store as it is then, and an approval applies only to the
+    # version the person saw.
+    shown = yield from read_proposal(ctx, proposal.id)
+    if shown is None or not shown.asked_in_graph:
+        shown = dataclasses.replace(proposal, result={"via": "interrupt"})
+        yield Io([PutOp(proposals_ns(ctx), shown.id, shown.to_stored(), index=False)])
+    decision: ConsentDecision = yield Call(ask_person, (shown.to_payload(), action), "consent")
+    current = existing.version if existing is not None else 0
+    if decision.kind != "reject" and current != shown.base_version:
+        why = ConsentDecision(
+            "reject",
+            reason=(
+                f"the entry changed since the user was asked (version {current}, they saw "
+                f"version {shown.base_version}); nothing was written"
+            ),
+        )
+        settled, extra = settled_ops(ctx, shown, why, "stale", via="interrupt", version=None)
+        yield Io(extra)
+        refusal = Refusal(
+            "stale_approval", key, current=existing, expected_version=shown.base_version
+        )
+        result = WriteResult("stale", key, existing, refusal=refusal, proposal=settled)
+        return Consent(settled, result, None, None)
     done: WriteStatus = "rejected" if decision.kind == "reject" else done_status(action)
     settled, extra = settled_ops(ctx, proposal, decision, done, via="interrupt", version=version)
     if decision.kind == "reject":

@@ -47,6 +47,11 @@ def checkpointer(tmp_path: Path) -> Iterator[SqliteSaver]:
     conn.close()
 
 
+def entries(store: BaseStore) -> list[Any]:
+    """Everything stored but the proposals (a pause records what the person is shown)."""
+    return [row for row in dump(store) if row[0][-1] != "memory_proposals"]
+
+
 def tool_messages(messages: list[BaseMessage]) -> list[ToolMessage]:
     return [m for m in messages if isinstance(m, ToolMessage)]
 
@@ -102,7 +107,7 @@ def test_retiring_a_covered_entry_through_supersedes_asks_first(
     config = MemoryConfig(consent=POLICIES[policy])
     memory = Memory(store, config, scope=SCOPE)
     memory.set("user/tone", "formal", type="preference")
-    before = dump(store)
+    before = entries(store)
     mode, args = SUPERSEDING_CALLS[via]
     name = "context" if mode == "unified" else "create_memory"
     app = app_for(store, checkpointer, config, tool_call(name, args), mode)
@@ -110,7 +115,7 @@ def test_retiring_a_covered_entry_through_supersedes_asks_first(
     paused = app.invoke({"messages": [HumanMessage("Be dry.")]}, thread(via + policy))
     (asked,) = paused["__interrupt__"]
     assert (asked.value["key"], asked.value["supersedes"]) == ("style", ["user/tone"])
-    assert dump(store) == before  # nothing retired while the person decides
+    assert entries(store) == before  # nothing retired while the person decides
 
     done = app.invoke(Command(resume={"type": "reject"}), thread(via + policy))
     (result,) = tool_messages(done["messages"])
@@ -141,14 +146,14 @@ def test_changing_the_type_on_an_update_asks_under_both_types(
     config = MemoryConfig(consent=ConsentPolicy(types=["preference"]))
     memory = Memory(store, config, scope=SCOPE)
     memory.set("tone", "formal", type=old_type)
-    before = dump(store)
+    before = entries(store)
     args = {"action": "update", "key": "tone", "value": "dry", "type": new_type}
     app = app_for(store, checkpointer, config, tool_call("modify_memory", args))
 
     paused = app.invoke({"messages": [HumanMessage("Be dry.")]}, thread(old_type))
     (asked,) = paused["__interrupt__"]
     assert (asked.value["old_type"], asked.value["type"]) == (old_type, new_type)
-    assert dump(store) == before
+    assert entries(store) == before
 
     app.invoke(Command(resume={"type": "reject"}), thread(old_type))
     entry = memory.get_entry("tone")
@@ -243,3 +248,72 @@ async def test_create_agent_answers_after_a_bad_resume() -> None:
     done = await agent.ainvoke(Command(resume={asked.id: "approve"}), run)
     assert [m.status for m in tool_messages(done["messages"])] == ["success"]
     assert chef.get_memory().get("k") == "v"
+
+
+# ---- stale approval: the person approves the version they were shown --------------------------
+
+STALE_CASES = {
+    "update": ("modify_memory", {"action": "update", "key": "tone", "value": "dry"}, "dry"),
+    "delete": ("modify_memory", {"action": "delete", "key": "tone"}, None),
+    "str_replace": (
+        "context",
+        {"command": "str_replace", "path": "memory/tone", "old_str": "formal", "new_str": "dry"},
+        "dry",
+    ),
+}
+
+
+EDIT = {"type": "edit", "value": "bone dry"}
+# A delete cannot be edited (the wedge tests cover that refusal).
+ANSWERS = [(case, "approve") for case in sorted(STALE_CASES)] + [
+    (case, EDIT) for case in sorted(STALE_CASES) if case != "delete"
+]
+
+
+@pytest.mark.parametrize(("case", "answer"), ANSWERS)
+def test_an_approval_is_refused_when_the_entry_changed_while_waiting(
+    store: BaseStore, checkpointer: SqliteSaver, case: str, answer: Any
+) -> None:
+    name, args, _ = STALE_CASES[case]
+    config = MemoryConfig(consent=ConsentPolicy(), audit=True)
+    memory = Memory(store, config, scope=SCOPE)
+    memory.set("tone", "formal and warm" if case == "str_replace" else "formal")
+    mode = "unified" if name == "context" else "legacy"
+    app = app_for(store, checkpointer, config, tool_call(name, args), mode)
+    paused = app.invoke({"messages": [HumanMessage("Be dry.")]}, thread(case))
+    (asked,) = paused["__interrupt__"]
+    assert asked.value["version"] == 1
+
+    # Someone changes it while the person decides (an edit's old text is still there).
+    changed = "formal and casual" if case == "str_replace" else "casual"
+    memory.set("tone", changed)
+    done = app.invoke(Command(resume=answer), thread(case))
+
+    (result,) = tool_messages(done["messages"])
+    assert result.status == "error"
+    assert "context://memory/tone changed since the user was asked" in result.text
+    assert f"they saw version 1, and it is now version 2, holding:\n{changed}\n" in result.text
+    entry = memory.get_entry("tone")
+    assert entry is not None and (entry.value, entry.version) == (changed, 2)
+    assert memory.proposals() == []
+    (settled,) = [r for r in memory.audit("tone") if r.action.startswith("proposal_")]
+    assert settled.action == "proposal_rejected" and "changed since" in (settled.note or "")
+
+
+@pytest.mark.parametrize("case", sorted(STALE_CASES))
+def test_an_approval_of_an_unchanged_entry_still_applies(
+    store: BaseStore, checkpointer: SqliteSaver, case: str
+) -> None:
+    name, args, expected = STALE_CASES[case]
+    config = MemoryConfig(consent=ConsentPolicy())
+    memory = Memory(store, config, scope=SCOPE)
+    memory.set("tone", "formal")
+    mode = "unified" if name == "context" else "legacy"
+    app = app_for(store, checkpointer, config, tool_call(name, args), mode)
+    app.invoke({"messages": [HumanMessage("Be dry.")]}, thread(case))
+    # While the graph waits, the question is not a stored proposal anyone else can settle.
+    assert memory.proposals() == []
+    done = app.invoke(Command(resume="approve"), thread(case))
+    (result,) = tool_messages(done["messages"])
+    assert result.status == "success", result.text
+    assert memory.get("tone") == expected
