@@ -42,7 +42,15 @@ from typing import Any, NamedTuple, TypeAlias, TypeVar
 from langchain_core.callbacks.manager import adispatch_custom_event, dispatch_custom_event
 from langchain_core.runnables import Runnable, RunnableConfig
 from langchain_core.runnables.config import var_child_runnable_config
-from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, SearchOp
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    ListNamespacesOp,
+    MatchCondition,
+    Op,
+    PutOp,
+    SearchOp,
+)
 from typing_extensions import assert_never
 
 from langchain_contextchef._sections import aexclusive, exclusive
@@ -58,6 +66,7 @@ __all__ = [
     "Step",
     "Unreadable",
     "gather",
+    "namespaces_under",
     "run_async",
     "run_sync",
 ]
@@ -158,6 +167,25 @@ def gather(**reads: _Read) -> Plan[SimpleNamespace]:
         else:
             answers[name] = results[slot]
     return SimpleNamespace(**answers)
+
+
+NAMESPACE_PAGE = 1000
+
+
+def namespaces_under(prefix: Sequence[str] = ()) -> Plan[list[tuple[str, ...]]]:
+    """Every namespace of the store under `prefix` (all of them for `()`), sorted.
+
+    The one paging loop over `list_namespaces`: a page shorter than the page size is the last.
+    """
+    condition = (MatchCondition("prefix", tuple(prefix)),) if prefix else None
+    found: set[tuple[str, ...]] = set()
+    offset = 0
+    while True:
+        (page,) = yield Io((ListNamespacesOp(condition, limit=NAMESPACE_PAGE, offset=offset),))
+        found.update(tuple(namespace) for namespace in page)
+        if len(page) < NAMESPACE_PAGE:
+            return sorted(found)
+        offset += NAMESPACE_PAGE
 
 
 def _inside_run() -> bool:

@@ -65,10 +65,6 @@ __all__ = [
     "CompiledPayload",
     "Compiler",
     "DynamicState",
-    "check_messages",
-    "compile_plan",
-    "fit_block",
-    "last_user_text",
     "user_message_marker",
 ]
 
@@ -397,6 +393,9 @@ def compile_plan(
         instruction = options.instruction
         if instruction is None:
             instruction = memory_instruction(settings.vocabulary)
+            profiles = options.profile_schemas
+            if profiles is not None:  # static per config: the schemas, never the documents
+                instruction += "\n" + profiles.guidance(settings.vocabulary)
         count = token_counter(ctx.config.token_counter).text
         budget = _memory_budget(settings, ctx)
 

@@ -64,6 +64,7 @@ from langgraph.store.base import (
     SearchOp,
 )
 
+from langchain_contextchef._plan import namespaces_under, run_async, run_sync
 from langchain_contextchef._sections import aexclusive, exclusive
 from langchain_contextchef.errors import ContextChefError
 
@@ -75,7 +76,6 @@ SEALED_FIELD = "__sealed__"
 CHECK_NAMESPACE = ("contextchef_encryption",)
 _CHECK_KEY = "check"
 _CHECK_TEXT = b"langchain-contextchef key check"
-_PAGE = 1000
 _BULK = 1_000_000
 
 
@@ -331,16 +331,6 @@ class EncryptedStore(BaseStore):
 
     # ---- rotation ---------------------------------------------------------------------------
 
-    def _namespaces(self, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
-        found: list[tuple[str, ...]] = []
-        offset = 0
-        while True:
-            page = self.store.list_namespaces(prefix=prefix or None, limit=_PAGE, offset=offset)
-            found += [tuple(ns) for ns in page]
-            if len(page) < _PAGE:
-                return sorted(set(found))
-            offset += _PAGE
-
     def _rotated(self, items: Sequence[Item], namespace: tuple[str, ...]) -> list[PutOp]:
         ops: list[PutOp] = []
         for item in items:
@@ -390,7 +380,7 @@ class EncryptedStore(BaseStore):
         """
         self._ensure_key()
         count = 0
-        for namespace in self._namespaces(tuple(prefix)):
+        for namespace in run_sync(namespaces_under(prefix), self.store):
             with exclusive(self, _scope_of(namespace)):
                 items = self.store.search(namespace, limit=_BULK)
                 ops = self._rotated(items, namespace)
@@ -403,17 +393,7 @@ class EncryptedStore(BaseStore):
         """Async `rotate`."""
         await self._aensure_key()
         count = 0
-        found: set[tuple[str, ...]] = set()
-        offset = 0
-        while True:
-            page = await self.store.alist_namespaces(
-                prefix=tuple(prefix) or None, limit=_PAGE, offset=offset
-            )
-            found |= {tuple(ns) for ns in page}
-            if len(page) < _PAGE:
-                break
-            offset += _PAGE
-        for namespace in sorted(found):
+        for namespace in await run_async(namespaces_under(prefix), self.store):
             async with aexclusive(self, _scope_of(namespace)):
                 items = await self.store.asearch(namespace, limit=_BULK)
                 ops = self._rotated(items, namespace)

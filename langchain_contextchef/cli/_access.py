@@ -18,10 +18,8 @@ from langgraph.store.base import BaseStore
 from langchain_contextchef.cli._options import DEFAULT_STORE, PROG, SCOPES_SHOWN, CliError
 from langchain_contextchef.cli._stores import is_uri, open_uri, with_keys
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.memory import FORGET_NAMESPACES, Memory, MemoryConfig
+from langchain_contextchef.memory import Memory, MemoryConfig, list_scopes
 from langchain_contextchef.store import FileSystemStore
-
-_NAMESPACE_PAGE = 1000
 
 
 def scope_text(scope: tuple[str, ...]) -> str:
@@ -57,14 +55,7 @@ def open_store(args: argparse.Namespace, *, create: bool) -> BaseStore:
 
 def store_scopes(store: BaseStore) -> list[tuple[str, ...]]:
     """Every scope that holds memory entries, history, a turn clock or notes, sorted."""
-    found: set[tuple[str, ...]] = set()
-    offset = 0
-    while True:
-        page = store.list_namespaces(limit=_NAMESPACE_PAGE, offset=offset)
-        found.update(tuple(ns[:-1]) for ns in page if ns and ns[-1] in FORGET_NAMESPACES)
-        if len(page) < _NAMESPACE_PAGE:
-            return sorted(found)
-        offset += _NAMESPACE_PAGE
+    return list_scopes(store)
 
 
 def fail_if_unknown_scope(memory: Memory, args: argparse.Namespace) -> None:

@@ -2,22 +2,26 @@
 
 `Memory` is the public face; `MemoryConfig` says how it behaves. Inside, every operation is a
 plan over a `MemoryContext` (scope, config, clock), run by `Memory.run` / `Memory.arun`.
-The modules are layered strictly downward::
+The modules, from the bottom up: each imports only modules on its own line or above (the
+import graph has no cycle; ARCHITECTURE.md has a row for each)::
 
     config, _checks          options and argument checks
-    texts, results           outcomes as data, and the one module that words them
-    _context                 the scope's layout in the store; op builders and read plans
+    _texts, _cache           the one module that words outcomes; the cached slot of each scope
+    results                  outcomes as data
+    _context                 the scope's layout in the store; op builders, read plans, scopes
+    _stamp, _section         the scope's stamp; exclusive sections tracked by it
     _history, _events        history records; change reports
-    _recall                  recall and eviction (least recently used)
-    _write, _model_write     the write core, the developer path, the model path
+    _audit, _recall          audit records; recall and eviction (least recently used)
+    _consent                 consent proposals: an interrupt, or stored; replaying decisions
+    _write, _model_write     the write core and the developer path; the model path
+    _profiles                typed profiles: a model edit, typed reads and writes
+    _consent_apply           settling stored proposals
+    _retention               the sweep rule; purge one scope or all; listing scopes
     _compile_read            sweep, clock, select: what a compile learns
     _governance, _snapshot   review, history, revert, forget; snapshot and restore
-    _audit, _consent,        the audit trail; consent proposals (interrupt or stored) and
-    _consent_apply,          settling them; retention (sweep rule, purge one scope or all)
-    _retention
-    _privacy                 the privacy methods of `Memory` (a mixin)
     _memory                  `Memory`, the facade and the door
-    plans                    the plans other layers (tools, compile, reflection) compose
+    _snapshot_import         loading a snapshot through the developer path
+    _plans                   the plans other layers (tools, compile, reflection) compose
 
 Example:
     Two scopes of one store, and the history a model update keeps (`Memory`'s own docstring
@@ -53,7 +57,12 @@ from langchain_contextchef.memory._context import (
     MemoryContext,
 )
 from langchain_contextchef.memory._memory import Memory
-from langchain_contextchef.memory._retention import apurge_store, purge_store
+from langchain_contextchef.memory._retention import (
+    alist_scopes,
+    apurge_store,
+    list_scopes,
+    purge_store,
+)
 from langchain_contextchef.memory._snapshot_import import (
     ImportReport,
     import_snapshot,
@@ -91,10 +100,12 @@ __all__ = [
     "Refusal",
     "WriteResult",
     "WriteStatus",
+    "alist_scopes",
     "apurge_store",
     "cache_stats",
     "clear_cache",
     "import_snapshot",
+    "list_scopes",
     "purge_store",
     "read_snapshot",
     "set_cache_limit",

@@ -23,7 +23,7 @@ from typing import Any, Literal, TypeVar
 
 from langgraph.store.base import GetOp, Item, PutOp, SearchOp
 
-from langchain_contextchef._plan import Io, Plan, Unreadable, gather
+from langchain_contextchef._plan import Io, Plan, Unreadable, gather, namespaces_under
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory._cache import ScopeSlot, slot_for
@@ -43,6 +43,7 @@ __all__ = [
     "MemoryContext",
     "clock_op",
     "now_utc",
+    "scopes_under",
     "entries_and_damaged",
     "entries_of",
     "entry_of",
@@ -89,7 +90,18 @@ FORGET_NAMESPACES: tuple[str, ...] = (
     AUDIT_NAMESPACE,
     PROPOSALS_NAMESPACE,
 )
-"""Every label under a scope that `Memory.forget` empties."""
+"""Every label under a scope: what `Memory.forget` empties and what makes a scope exist."""
+
+
+def scopes_under(prefix: Sequence[str] = ()) -> Plan[list[tuple[str, ...]]]:
+    """Every scope under `prefix` that holds anything of its own (`FORGET_NAMESPACES`), sorted.
+
+    The one answer to "which scopes does this store hold": `purge_store` visits these and
+    `contextchef scopes` lists them.
+    """
+    namespaces = yield from namespaces_under(prefix)
+    return sorted({ns[:-1] for ns in namespaces if ns and ns[-1] in FORGET_NAMESPACES})
+
 
 CLOCK_KEY = "clock"
 """The item beside the entries that holds the turn clock."""

@@ -22,15 +22,12 @@ from langchain_contextchef.consent import Proposal
 from langchain_contextchef.entry import HistoryRecord, MemoryChangeEvent, MemoryEntry
 from langchain_contextchef.memory import _audit, _consent, _history
 from langchain_contextchef.memory._context import (
-    AUDIT_NAMESPACE,
-    HISTORY_NAMESPACE,
-    MEMORY_NAMESPACE,
-    PROPOSALS_NAMESPACE,
     MemoryContext,
     clock_op,
     entries_of,
     own,
     scan_op,
+    scopes_under,
     turn_of,
 )
 from langchain_contextchef.memory._events import changed
@@ -41,8 +38,6 @@ from langchain_contextchef.retention import RetentionPolicy
 
 __all__ = ["apurge_store", "due", "overdue", "purge", "purge_store", "sweep_ops"]
 
-_SCOPE_LABELS = (MEMORY_NAMESPACE, HISTORY_NAMESPACE, AUDIT_NAMESPACE, PROPOSALS_NAMESPACE)
-_PAGE = 1000
 _Record = TypeVar("_Record")
 
 
@@ -178,38 +173,37 @@ def purge(ctx: MemoryContext) -> Plan[PurgeReport]:
     )
 
 
-def _scopes_of(namespaces: Sequence[tuple[str, ...]]) -> set[tuple[str, ...]]:
-    return {tuple(ns[:-1]) for ns in namespaces if ns and ns[-1] in _SCOPE_LABELS}
-
-
-def _list_scopes(store: BaseStore, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
-    found: set[tuple[str, ...]] = set()
-    offset = 0
-    while True:
-        page = store.list_namespaces(prefix=prefix or None, limit=_PAGE, offset=offset)
-        found |= _scopes_of(page)
-        if len(page) < _PAGE:
-            return sorted(found)
-        offset += _PAGE
-
-
-async def _alist_scopes(store: BaseStore, prefix: tuple[str, ...]) -> list[tuple[str, ...]]:
-    found: set[tuple[str, ...]] = set()
-    offset = 0
-    while True:
-        page = await store.alist_namespaces(prefix=prefix or None, limit=_PAGE, offset=offset)
-        found |= _scopes_of(page)
-        if len(page) < _PAGE:
-            return sorted(found)
-        offset += _PAGE
-
-
 def _context(
     scope: tuple[str, ...], config: MemoryConfig, clock: Callable[[], datetime] | None
 ) -> MemoryContext:
     return (
         MemoryContext(scope, config, clock) if clock is not None else MemoryContext(scope, config)
     )
+
+
+def list_scopes(store: BaseStore, prefix: Sequence[str] = ()) -> list[tuple[str, ...]]:
+    """Every scope under `prefix` that holds entries, history, a clock, notes, audit or proposals.
+
+    The scopes `purge_store` visits and `contextchef scopes` lists, sorted.
+
+    Example:
+        ```python
+        from langgraph.store.memory import InMemoryStore
+        from langchain_contextchef import Memory
+        from langchain_contextchef.memory import list_scopes
+
+        store = InMemoryStore()
+        Memory(store, scope=("users", "ada")).set("tone", "dry")
+        Memory(store, scope=("teams", "core")).set("repo", "monorepo")
+        assert list_scopes(store, ("users",)) == [("users", "ada")]
+        ```
+    """
+    return run_sync(scopes_under(tuple(prefix)), store)
+
+
+async def alist_scopes(store: BaseStore, prefix: Sequence[str] = ()) -> list[tuple[str, ...]]:
+    """Async `list_scopes`."""
+    return await run_async(scopes_under(tuple(prefix)), store)
 
 
 def purge_store(
@@ -254,7 +248,7 @@ def purge_store(
     """
     config.refuse_async(COMPILE)
     reports: list[PurgeReport] = []
-    scopes = _list_scopes(store, tuple(prefix))
+    scopes = list_scopes(store, prefix)
     for scope in scopes:
         report = run_sync(purge(_context(scope, config, clock)), store)
         if report.total:
@@ -271,7 +265,7 @@ async def apurge_store(
 ) -> PurgeSummary:
     """Async `purge_store`."""
     reports: list[PurgeReport] = []
-    scopes = await _alist_scopes(store, tuple(prefix))
+    scopes = await alist_scopes(store, prefix)
     for scope in scopes:
         report = await run_async(purge(_context(scope, config, clock)), store)
         if report.total:

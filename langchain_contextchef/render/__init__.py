@@ -1,5 +1,13 @@
 r"""Pure rendering of memory entries and task state into prompt text.
 
+The package (this face holds `render_memory_block` and `memory_instruction`)::
+
+    _escape          escaping, so no stored text can close its element, and its reverse
+    _memory          the `<memory>` formats (compact, verbose), their wording, `entry_text`
+    _parse           `parse_memory_block`: a rendered block read back
+    _state           `<dynamic_state>` and `<implicit_context>`
+    _entry_tokens    each entry's token count, once per version, kept in the scope's cache
+
 Everything here is a pure function of its arguments: no I/O, no clock, no randomness, so the
 same input always gives the same bytes (which is what keeps prompt caches warm).
 
@@ -36,7 +44,6 @@ Example:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TypeAlias
 
 from langchain_contextchef._literals import MemoryFormat, ToolVocabulary, check_literal
 from langchain_contextchef.entry import EntryRenderer, MemoryEntry
@@ -62,7 +69,6 @@ __all__ = [
     "EntryRenderer",
     "ParsedEntry",
     "PerEntry",
-    "Vocabulary",
     "entry_counters",
     "entry_text",
     "escape_attribute",
@@ -75,8 +81,6 @@ __all__ = [
     "unescape",
 ]
 
-Vocabulary: TypeAlias = ToolVocabulary
-"""Which memory tools the model has (an alias of `_literals.ToolVocabulary`)."""
 
 ANCHOR_LINE = "The blocks above show where things stand right now; base your next step on them."
 """Closing line of the last user turn when dynamic state or implicit context is appended."""
@@ -86,7 +90,7 @@ def _check_vocabulary(vocabulary: str) -> None:
     check_literal("vocabulary", vocabulary, ToolVocabulary)
 
 
-def memory_instruction(vocabulary: Vocabulary = "legacy") -> str:
+def memory_instruction(vocabulary: ToolVocabulary = "legacy") -> str:
     """Return the default memory instruction for a tool vocabulary.
 
     The text says what `<memory>` is and names the memory tools once; it never contains
@@ -119,7 +123,7 @@ def render_memory_block(
     entries: Sequence[MemoryEntry],
     *,
     allowed_keys: Sequence[str] | None = None,
-    vocabulary: Vocabulary = "legacy",
+    vocabulary: ToolVocabulary = "legacy",
     index: Sequence[MemoryEntry] = (),
     unlisted: int = 0,
     evicted_keys: Sequence[str] = (),

@@ -1,27 +1,37 @@
-"""Storage backends: the embedded `FileSystemStore` and the atomic-update protocol.
+"""Storage backends: the embedded `FileSystemStore`.
 
-Any LangGraph `BaseStore` works as a backend. Stores that can also run a read-modify-write
-cycle under an exclusive lock implement `SupportsAtomicUpdate`; the Memory layer uses it to
-advance its persisted turn counter from several processes without losing increments.
-`FileSystemStore` also offers `lock(namespace)` / `alock(namespace)` (a namespace lock
-across threads, tasks and processes), crash recovery (`recover`, `RecoveryReport`) and
-refuses links under its root (`UnsafePathError`).
+The package (this face re-exports `FileSystemStore`, `RecoveryReport` and `UnsafePathError`)::
+
+    filesystem            `FileSystemStore`: batches, locks, TTL and search over the modules below
+    _paths, _fsio         namespaces and keys as file names; file I/O that never follows a link
+    _records              one item on disk: its JSON document and parsed record
+    _prepare              a batch, checked before it touches the disk
+    _writer, _journal     folder locks and commits; journals that make a batch all-or-nothing
+    _recovery             crash recovery: unfinished journals and dead writers' leftovers
+    _view, _listing       what a process knows of the tree; a folder's cached listing
+    _reads, _filters      get, search and list; search filters with LangGraph's operators
+    _expiry               TTL upkeep: deleting expired items, refreshing read ones
+    _locks, _lock_table   locks across threads and processes in `.locks`; one table per root
+    _semantic, _vectors   semantic search; cosine scores, vectorised when NumPy is installed
+
+Any LangGraph `BaseStore` works as a backend (`InMemoryStore`, `SqliteStore`, `PostgresStore`,
+...). `FileSystemStore` keeps one readable JSON file per item under a root folder and also
+offers `lock(namespace)` / `alock(namespace)` (a namespace lock across threads, tasks and
+processes), `atomic_update` (a read-modify-write of one item under that lock), crash
+recovery (`recover`, `RecoveryReport`) and refuses links under its root (`UnsafePathError`).
 
 Example:
     ```python
     import tempfile
-    from langchain_contextchef.store import FileSystemStore, SupportsAtomicUpdate
+    from langchain_contextchef.store import FileSystemStore
 
     store = FileSystemStore(tempfile.mkdtemp())
-    assert isinstance(store, SupportsAtomicUpdate)
     store.atomic_update(("clock",), "turn", lambda cur: {"turn": 1})
+    assert store.get(("clock",), "turn").value == {"turn": 1}
     ```
 """
 
 from __future__ import annotations
-
-from collections.abc import Callable, Mapping
-from typing import Any, Protocol, runtime_checkable
 
 from langchain_contextchef.store.filesystem import (
     FileSystemStore,
@@ -29,36 +39,4 @@ from langchain_contextchef.store.filesystem import (
     UnsafePathError,
 )
 
-__all__ = ["FileSystemStore", "RecoveryReport", "SupportsAtomicUpdate", "UnsafePathError"]
-
-
-@runtime_checkable
-class SupportsAtomicUpdate(Protocol):
-    """A store that can read, transform and write one item under an exclusive lock."""
-
-    def atomic_update(
-        self,
-        namespace: tuple[str, ...],
-        key: str,
-        fn: Callable[[dict[str, Any] | None], Mapping[str, Any]],
-    ) -> dict[str, Any]:
-        """Apply `fn` to the current value (`None` if absent) and store its result.
-
-        Args:
-            namespace: The item's namespace.
-            key: The item's key.
-            fn: Maps the current value to the new value; runs while the item is locked.
-
-        Returns:
-            The value written.
-        """
-        ...
-
-    async def aatomic_update(
-        self,
-        namespace: tuple[str, ...],
-        key: str,
-        fn: Callable[[dict[str, Any] | None], Mapping[str, Any]],
-    ) -> dict[str, Any]:
-        """Async twin of `atomic_update`."""
-        ...
+__all__ = ["FileSystemStore", "RecoveryReport", "UnsafePathError"]

@@ -122,14 +122,12 @@ from langchain_contextchef.store._reads import (
 from langchain_contextchef.store._records import TTL, check_value, value_of
 from langchain_contextchef.store._recovery import RecoveryReport
 from langchain_contextchef.store._semantic import SemanticIndex
-from langchain_contextchef.store._view import RACY_WINDOW_NS, DiskView
+from langchain_contextchef.store._view import DiskView
 from langchain_contextchef.store._writer import Write, Writer
 
 __all__ = ["FileSystemStore", "RecoveryReport", "UnsafePathError"]
 
 logger = logging.getLogger(__name__)
-
-_RACY_WINDOW_NS = RACY_WINDOW_NS  # kept under its historical name for benchmarks and tests
 
 
 def _now() -> float:

@@ -19,7 +19,7 @@ from langgraph.store.base import GetOp, InvalidNamespaceError, PutOp, SearchOp
 from langgraph.store.memory import InMemoryStore
 
 import langchain_contextchef.store.filesystem as fs_module
-from langchain_contextchef.store import FileSystemStore, SupportsAtomicUpdate
+from langchain_contextchef.store import FileSystemStore
 from langchain_contextchef.store._paths import encode_component
 from tests.support.clocks import FakeClock
 
@@ -541,8 +541,3 @@ async def test_async_bridges(store: FileSystemStore) -> None:
     assert (await store.aatomic_update(("a",), "k", lambda cur: {"v": cur["v"] + 1})) == {"v": 2}  # type: ignore[index]
     [result] = await store.abatch(iter([GetOp(("a",), "k")]))  # any iterable, even one-shot
     assert result is not None and result.value == {"v": 2}
-
-
-def test_supports_atomic_update_protocol(store: FileSystemStore) -> None:
-    assert isinstance(store, SupportsAtomicUpdate)
-    assert not isinstance(InMemoryStore(), SupportsAtomicUpdate)

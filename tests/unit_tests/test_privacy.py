@@ -73,3 +73,21 @@ def test_purge_without_retention_sweeps_only_what_expired() -> None:
     report = memory.purge()
     assert report.removed == ("flash",)
     assert [e.key for e in memory.list()] == ["tone", "later"]
+
+
+async def test_the_cli_and_purge_store_see_the_same_scopes() -> None:
+    # One definition of a scope's namespaces: a scope that holds only notes, or only a clock,
+    # is listed by `contextchef scopes` and visited by `purge_store` alike.
+    from langchain_contextchef.cli._access import store_scopes
+    from langchain_contextchef.memory import alist_scopes, list_scopes, purge_store
+
+    store = InMemoryStore()
+    Memory(store, scope=("users", "ada")).set("tone", "dry")
+    store.put(("users", "bob", "notes"), "todo.md", {"content": "call the bank"})
+    store.put(("users", "cy", "memory_meta"), "clock", {"turn": 3})  # the clock alone
+    store.put(("elsewhere",), "k", {"v": 1})  # not a scope: no memory label under it
+    listed = list_scopes(store)
+    assert listed == [("users", "ada"), ("users", "bob"), ("users", "cy")]
+    assert store_scopes(store) == listed
+    assert await alist_scopes(store, ("users",)) == listed
+    assert purge_store(store, MemoryConfig()).scopes == len(listed)

@@ -14,8 +14,8 @@ from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.render import Vocabulary, parse_memory_block, render_memory_block
-from langchain_contextchef.tools import OWNED_TOOL_NAMES, make_tools
+from langchain_contextchef.render import parse_memory_block, render_memory_block
+from langchain_contextchef.tools import OWNED_TOOL_NAMES, ToolVocabulary, make_tools
 from tests.support.suites.recall import RecallSuite, index_element
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
@@ -71,7 +71,7 @@ def test_evicted_notice_is_one_line_with_quoted_keys() -> None:
 
 
 @pytest.mark.parametrize("vocabulary", ["legacy", "unified"])
-def test_a_block_without_entries_lists_no_keys_in_use(vocabulary: Vocabulary) -> None:
+def test_a_block_without_entries_lists_no_keys_in_use(vocabulary: ToolVocabulary) -> None:
     # Only notices (evictions, entries left out for the budget): no "Keys already in use: ."
     for block in (
         render_memory_block([], evicted_keys=["gone"], vocabulary=vocabulary),
