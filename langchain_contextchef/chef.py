@@ -42,7 +42,7 @@ from langchain_contextchef._literals import (
     check_literal,
 )
 from langchain_contextchef._plan import NO_STORE, run_async, run_sync
-from langchain_contextchef._runtime import current_runtime
+from langchain_contextchef._runtime import current_runtime, scope_sources
 from langchain_contextchef.budget import ContextBudget
 from langchain_contextchef.compile import (
     BeforeCompileHook,
@@ -197,14 +197,38 @@ class ContextChef:
     ) -> Memory:
         """Return the `Memory` of the scope this call addresses.
 
+        Scope templates are filled from `context` and `config["configurable"]`; inside a graph
+        run, the one you leave out is the run's own. Neither overrides the other: if they
+        name different tenants, `ScopeError` is raised before anything is read or written.
+
         Args:
-            config: A `RunnableConfig` whose `configurable` fills scope templates.
-            context: The LangGraph runtime context (found automatically inside a graph).
+            config: A `RunnableConfig` whose `configurable` fills scope templates (inside a
+                graph run, the run's config when omitted).
+            context: The LangGraph runtime context (inside a graph run, the run's when
+                omitted).
             store: A store overriding the chef's (e.g. one injected by LangGraph).
 
         Raises:
             ContextChefError: If memory is disabled, or no store is available.
-            ScopeError: If a scope template value is missing.
+            ScopeError: If a scope template value is missing, or `context` and `config` (yours
+                or the run's) name different values for it.
+
+        Example:
+            ```python
+            from langgraph.store.memory import InMemoryStore
+            from langchain_contextchef import ContextChef
+            from langchain_contextchef.errors import ScopeError
+
+            chef = ContextChef(store=InMemoryStore(), scope=("users", "{user_id}"))
+            alice = {"configurable": {"user_id": "alice"}}
+            assert chef.get_memory(alice).scope == ("users", "alice")
+            try:
+                chef.get_memory(alice, context={"user_id": "bob"})
+            except ScopeError as error:
+                assert "two different values for 'user_id'" in str(error)
+            else:
+                raise AssertionError("a mismatch must raise")
+            ```
         """
         if self.memory_config is None:
             msg = (
@@ -215,8 +239,7 @@ class ContextChef:
         runtime = None
         if context is None or (store is None and self.store is None):
             runtime = current_runtime()
-        if context is None and runtime is not None:
-            context = runtime.context
+        config, context = scope_sources(config, context, runtime)
         # `is not None`, not truthiness: a store that defines __len__ may be empty and falsy.
         resolved_store = next(
             (s for s in (store, self.store, getattr(runtime, "store", None)) if s is not None),

@@ -9,7 +9,8 @@ applied:
   (`Proposal.to_payload()`: key, old value, new value, type, provenance). The graph pauses;
   resuming it with `Command(resume=...)` carrying `"approve"`, `{"type": "edit", "value":
   ...}` or `{"type": "reject"}` applies, edits or drops the write, and the tool then tells
-  the model what the person decided;
+  the model what the person decided. A resume value that is not a decision raises
+  `ValueError` and leaves the question waiting for the next resume;
 * anywhere else (a script, a graph without a checkpointer, a background reflector), the
   proposal waits in the store beside the entries, and the model is told that the write awaits
   the user. `Memory.proposals()`, `Memory.approve_proposal(id)` and
@@ -105,8 +106,14 @@ class ConsentPolicy:
     With neither `types` nor `keys`, every write by a listed writer needs consent; otherwise a
     write needs it when its memory type is in `types` or its key matches one of `keys`.
 
+    A write is judged on every entry it changes: an update under both the entry's current
+    type and the type it would get, and each entry it retires through `supersedes` as an
+    update and as a delete of that entry (so `actions=["delete"]` also holds a write that
+    would retire a covered entry).
+
     Attributes:
-        types: Memory types whose writes need consent (an update counts the entry's type).
+        types: Memory types whose writes need consent (an update counts the entry's current
+            type and its new one).
         keys: `fnmatch` patterns of keys whose writes need consent, e.g. `"user/*"`.
         actions: Which writes are held: `create`, `update`, `delete`.
         writers: Whose writes are held; the developer path (`Memory.set`) never asks.
@@ -227,12 +234,14 @@ class Proposal:
         value: The text the write would store (`None` for a delete), after the gate.
         old_value: The value stored now (`None` for a create).
         type: The memory type the entry would have.
+        old_type: The memory type the entry has now (`None` for a create).
         description: The description the write would store.
         provenance: Who proposed it (the model's tool call id, ...).
         scope: The memory's scope.
         supersedes: Keys the write would retire.
-        base_version: The version of the entry the proposal was made against (0: none);
-            approving a stored proposal after the entry changed is refused.
+        base_version: The version of the entry the proposal was made against (0: none),
+            shown to the person as `version`; an approval after the entry changed is refused
+            (a stored proposal's, and one given through an interrupt).
         proposed_at: When the write was proposed.
         status: `pending`, or how it was settled.
         decided_at: When it was settled.
@@ -250,12 +259,18 @@ class Proposal:
     provenance: Provenance
     scope: tuple[str, ...]
     supersedes: tuple[str, ...] = ()
+    old_type: str | None = None
     base_version: int = 0
     proposed_at: datetime | None = None
     status: ProposalStatus = "pending"
     decided_at: datetime | None = None
     reason: str | None = None
     result: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def asked_in_graph(self) -> bool:
+        """Whether this proposal waits on a LangGraph interrupt (answered by resuming it)."""
+        return self.status == "pending" and self.result == {"via": "interrupt"}
 
     def to_payload(self) -> dict[str, Any]:
         """The JSON-ready value of the LangGraph interrupt that asks for this decision."""
@@ -266,8 +281,10 @@ class Proposal:
             "key": self.key,
             "uri": memory_uri(self.key),
             "old_value": self.old_value,
+            "version": self.base_version,
             "new_value": self.value,
             "type": self.type,
+            "old_type": self.old_type,
             "description": self.description,
             "supersedes": list(self.supersedes),
             "provenance": self.provenance.to_stored(),
@@ -284,6 +301,7 @@ class Proposal:
             "value": self.value,
             "old_value": self.old_value,
             "type": self.type,
+            "old_type": self.old_type,
             "description": self.description,
             "provenance": self.provenance.to_stored(),
             "scope": list(self.scope),
@@ -318,6 +336,7 @@ class Proposal:
             provenance=Provenance.from_stored(data.get("provenance") or {}),
             scope=tuple(data.get("scope") or ()),
             supersedes=tuple(data.get("supersedes") or ()),
+            old_type=data.get("old_type"),
             base_version=int(data.get("base_version") or 0),
             proposed_at=parse_time(proposed) if isinstance(proposed, str) else None,
             status=data.get("status", "pending"),

@@ -13,6 +13,9 @@ is read or written, with an error that says what to write instead:
 * a brace that is not part of a complete template (`"{user_id"`, `"user}"`) is refused;
 * a tenant value must be a non-empty string without surrounding whitespace: `1` and `"1"`, or
   `True` and `"True"`, must not name the same tenant by accident, and a blank id is missing.
+* the runtime context and `config["configurable"]` never override each other: when both name
+  a field they must agree, so a config passed to a call inside a graph run cannot be silently
+  outvoted by the run's context (or the other way round).
 
 Example:
     ```python
@@ -138,17 +141,31 @@ def _lookup(source: Any, name: str) -> tuple[bool, Any]:
     return False, None
 
 
-def _value_of(name: str, context: Any, configurable: Mapping[str, Any]) -> Any:
-    """The value a template names: `name`, or `name.field` for one field of that value."""
+def _value_of(
+    name: str, context: Any, configurable: Mapping[str, Any], scope: tuple[str, ...]
+) -> Any:
+    """The value a template names: `name`, or `name.field` for one field of that value.
+
+    The context and the config never override each other: when both name the value, they
+    must agree, or `ScopeError` is raised.
+    """
     head, _, field_name = name.partition(".")
-    present, value = (False, None)
+    from_context: Any = None
     if not head.startswith(_AUTH_PREFIX):
         # The server's auth values come only from the run's config, where a client cannot
         # put them; a client-supplied runtime context never stands in for them.
-        present, value = _lookup(context, head)
-    if not present or value is None:
-        present, value = _lookup(configurable, head)
-    if not present or value is None:
+        present, found = _lookup(context, head)
+        from_context = found if present else None
+    present, found = _lookup(configurable, head)
+    from_config = found if present else None
+    if (
+        from_context is not None
+        and from_config is not None
+        and (type(from_context) is not type(from_config) or from_context != from_config)
+    ):
+        _mismatch(head, from_context, from_config, scope)
+    value = from_context if from_context is not None else from_config
+    if value is None:
         return None
     if field_name:
         present, value = _lookup(value, field_name)
@@ -187,6 +204,17 @@ def _tenant_value(name: str, value: Any, scope: tuple[str, ...]) -> str:
         )
         raise ScopeError(msg)
     return value
+
+
+def _mismatch(name: str, from_context: Any, from_config: Any, scope: tuple[str, ...]) -> None:
+    msg = (
+        f"The memory scope {scope!r} got two different values for {name!r}: {from_context!r} "
+        f'from the runtime context and {from_config!r} from config["configurable"]. Neither '
+        "overrides the other, so nothing was read or written. Inside a graph run, the run's "
+        "context counts unless you pass context=...: to address another tenant, pass both "
+        "config and context for it, or make the run's context and configurable agree."
+    )
+    raise ScopeError(msg)
 
 
 def check_scope(scope: Scope) -> tuple[str, ...]:
@@ -233,11 +261,14 @@ def resolve_scope(
 ) -> tuple[str, ...]:
     """Fill a scope's templates and return the concrete namespace prefix.
 
-    Values are looked up first in `context` (LangGraph's runtime context: a dataclass, a
-    pydantic model or a mapping), then in `config["configurable"]`. Each must be a non-empty
-    string without surrounding whitespace. On LangGraph Server, `{langgraph_auth_user_id}`
-    names the authenticated user and `{langgraph_auth_user.FIELD}` a field of that user; both
-    are read from `config["configurable"]` only, where the server sets them.
+    Each field is looked up in `context` (LangGraph's runtime context: a dataclass, a
+    pydantic model or a mapping) and in `config["configurable"]`. Neither overrides the other:
+    when both name a field (a `None` names nothing), they must name the same tenant, or
+    `ScopeError` is raised, so a call can never silently act on a tenant other than the one
+    it passed. The value must be a non-empty string without surrounding whitespace. On
+    LangGraph Server, `{langgraph_auth_user_id}` names the authenticated user and
+    `{langgraph_auth_user.FIELD}` a field of that user; both are read from
+    `config["configurable"]` only, where the server sets them.
 
     Args:
         scope: The scope, e.g. `("users", "{user_id}")`.
@@ -250,13 +281,16 @@ def resolve_scope(
     Raises:
         TypeError: If `scope` is a string or not a sequence of labels.
         ScopeError: If a label is malformed, or a template field is missing, `None`, empty,
-            not a string, or padded with whitespace. The message names the field.
+            not a string, or padded with whitespace, or if the context and the config name
+            different values for it. The message names the field.
     """
     labels = check_scope(scope)
     configurable: Mapping[str, Any] = (config or {}).get("configurable") or {}
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)
-        return encode_label(_tenant_value(name, _value_of(name, context, configurable), labels))
+        return encode_label(
+            _tenant_value(name, _value_of(name, context, configurable, labels), labels)
+        )
 
     return tuple(_FIELD.sub(fill, label) for label in labels)

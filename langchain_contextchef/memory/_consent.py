@@ -32,6 +32,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from langgraph.constants import CONFIG_KEY_CHECKPOINTER
+from langgraph.errors import GraphInterrupt
 from langgraph.store.base import GetOp, PutOp
 from langgraph.types import interrupt
 
@@ -48,12 +49,15 @@ from langchain_contextchef.consent import (
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.memory import _audit
 from langchain_contextchef.memory._context import PROPOSALS_NAMESPACE, MemoryContext, read_items
+from langchain_contextchef.memory._texts import Refusal
 from langchain_contextchef.memory.results import WriteResult, WriteStatus
 
 __all__ = [
     "Consent",
     "ask",
+    "ask_person",
     "can_interrupt",
+    "covers_write",
     "done_status",
     "pending",
     "proposal_id",
@@ -125,8 +129,46 @@ def pending(ctx: MemoryContext) -> Plan[list[Proposal]]:
     """The proposals that wait for a person, oldest first."""
     items = yield from read_items(proposals_ns(ctx))
     found = [Proposal.from_stored(item.value) for item in items]
-    waiting = [p for p in found if p.status == "pending"]
+    # A proposal asked through an interrupt is answered by resuming its graph, not here.
+    waiting = [p for p in found if p.status == "pending" and not p.asked_in_graph]
     return sorted(waiting, key=lambda p: (p.proposed_at or _EPOCH, p.id))
+
+
+def _decision(answer: Any, action: ConsentAction) -> ConsentDecision:
+    decision = parse_decision(answer)
+    if decision.kind == "edit" and action == "delete":
+        msg = "A delete cannot be edited: resume with 'approve' or 'reject'."
+        raise ValueError(msg)
+    return decision
+
+
+def ask_person(payload: dict[str, Any], action: ConsentAction) -> ConsentDecision:
+    """Pause the graph with `payload` until a person answers with a decision; return it.
+
+    LangGraph keeps every resume value of a task and hands them back by the order of the
+    `interrupt()` calls that asked. An answer that is not a decision is therefore skipped by
+    asking again: with a later resume value at hand, that is the answer; without one, the
+    resume that brought the bad answer fails with `ValueError`, and the question stays
+    pending, so the next resume (plain, or addressed to the interrupt's id) is read in turn.
+    A rerun of the task skips the same bad answers, so it consumes the same resume values.
+
+    Raises:
+        GraphInterrupt: The first time (LangGraph pauses the graph).
+        ValueError: If the newest answer is not a decision; nothing is written.
+    """
+    answer = interrupt(payload)
+    while True:
+        try:
+            return _decision(answer, action)
+        except ValueError as bad:
+            try:
+                answer = interrupt(payload)
+            except GraphInterrupt:
+                msg = (
+                    f"{bad} Nothing was written, and the question is still waiting: resume "
+                    "the thread again with a decision."
+                )
+                raise ValueError(msg) from None
 
 
 def _covered(
@@ -138,8 +180,42 @@ def _covered(
     )
 
 
+_RETIRING: tuple[ConsentAction, ...] = ("update", "delete")
+"""What retiring an entry through `supersedes` counts as: it changes the entry and removes it."""
+
+
+def covers_write(
+    ctx: MemoryContext,
+    action: ConsentAction,
+    key: str,
+    type_: str | None,
+    provenance: Provenance,
+    existing: MemoryEntry | None,
+    supersedes: Sequence[MemoryEntry] = (),
+) -> bool:
+    """Whether the policy covers any entry this write changes.
+
+    The entry itself is judged under its new type and, when it exists, its current one (an
+    update that changes the type must not escape a policy on either). Every entry the write
+    retires through `supersedes` is judged too, as an update and as a delete of that entry.
+    """
+    types = {type_ if type_ is not None else (existing.type if existing else None)}
+    if existing is not None:
+        types.add(existing.type)
+    if any(_covered(ctx, action, key, each, provenance) for each in types):
+        return True
+    return any(
+        _covered(ctx, retiring, old.key, old.type, provenance)
+        for old in supersedes
+        for retiring in _RETIRING
+    )
+
+
 def _outcome(proposal: Proposal) -> WriteResult:
     status: WriteStatus = proposal.result.get("status", "proposed")
+    if status == "stale":
+        refusal = Refusal("stale_approval", proposal.key, expected_version=proposal.base_version)
+        return WriteResult(status, proposal.key, refusal=refusal, proposal=proposal)
     return WriteResult(status, proposal.key, proposal=proposal)
 
 
@@ -152,19 +228,17 @@ def replay(
     matches resume values to interrupts by their order within the task.
     """
     policy = ctx.config.consent
-    if (
-        policy is None
-        or action not in policy.actions
-        or provenance.written_by not in policy.writers
-    ):
+    # Not filtered by `action`: a write the policy does not hold by its own action may still
+    # be held for an entry it retires (see `covers_write`).
+    if policy is None or provenance.written_by not in policy.writers:
         return None
     if _task_token(provenance) is None:  # no stable identity: every proposal is new
         return None
     proposal = yield from read_proposal(ctx, proposal_id(ctx, action, key, provenance))
-    if proposal is None:
+    if proposal is None or proposal.asked_in_graph:  # not settled yet: ask (again) below
         return None
     if proposal.result.get("via") == "interrupt" and can_interrupt():
-        yield Call(interrupt, (proposal.to_payload(),), "consent")
+        yield Call(ask_person, (proposal.to_payload(), action), "consent")
     return _outcome(proposal)
 
 
@@ -259,7 +333,7 @@ def ask(
         ValueError: If the graph was resumed with something that is not a decision.
     """
     entry_type = type if type is not None else (existing.type if existing else None)
-    if not _covered(ctx, action, key, entry_type, provenance):
+    if not covers_write(ctx, action, key, type, provenance, existing, supersedes):
         return None
     policy = ctx.config.consent
     assert policy is not None
@@ -270,6 +344,7 @@ def ask(
         value=value,
         old_value=existing.value if existing is not None else None,
         type=entry_type,
+        old_type=existing.type if existing is not None else None,
         description=description,
         provenance=provenance,
         scope=ctx.scope,
@@ -296,17 +371,36 @@ def ask(
         )
         yield Io(ops + _audit.record_ops(ctx, record))
         return Consent(proposal, WriteResult("proposed", key, proposal=proposal), None, None)
-    answer = yield Call(interrupt, (proposal.to_payload(),), "consent")
-    decision = parse_decision(answer)
+    # What the person is shown is recorded before the graph pauses: LangGraph reruns this
+    # task on resume against the store as it is then, and an approval applies only to the
+    # version the person saw.
+    shown = yield from read_proposal(ctx, proposal.id)
+    if shown is None or not shown.asked_in_graph:
+        shown = dataclasses.replace(proposal, result={"via": "interrupt"})
+        yield Io([PutOp(proposals_ns(ctx), shown.id, shown.to_stored(), index=False)])
+    decision: ConsentDecision = yield Call(ask_person, (shown.to_payload(), action), "consent")
+    current = existing.version if existing is not None else 0
+    if decision.kind != "reject" and current != shown.base_version:
+        why = ConsentDecision(
+            "reject",
+            reason=(
+                f"the entry changed since the user was asked (version {current}, they saw "
+                f"version {shown.base_version}); nothing was written"
+            ),
+        )
+        settled, extra = settled_ops(ctx, shown, why, "stale", via="interrupt", version=None)
+        yield Io(extra)
+        refusal = Refusal(
+            "stale_approval", key, current=existing, expected_version=shown.base_version
+        )
+        result = WriteResult("stale", key, existing, refusal=refusal, proposal=settled)
+        return Consent(settled, result, None, None)
     done: WriteStatus = "rejected" if decision.kind == "reject" else done_status(action)
     settled, extra = settled_ops(ctx, proposal, decision, done, via="interrupt", version=version)
     if decision.kind == "reject":
         yield Io(extra)
         return Consent(settled, WriteResult("rejected", key, proposal=settled), None, None)
     if decision.kind == "edit":
-        if action == "delete":
-            msg = "A delete cannot be edited: resume with 'approve' or 'reject'."
-            raise ValueError(msg)
         described = decision.description if decision.description is not None else description
         return Consent(settled, None, decision.value, described, extra)
     return Consent(settled, None, value, description, extra)

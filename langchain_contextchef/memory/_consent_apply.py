@@ -58,6 +58,12 @@ def settle(
         state = "there is no such proposal" if proposal is None else f"it is {proposal.status}"
         msg = f"Cannot settle proposal {pid!r}: {state}. memory.proposals() lists those waiting."
         raise ValueError(msg)
+    if proposal.asked_in_graph:
+        msg = (
+            f"Cannot settle proposal {pid!r} here: it was asked through a LangGraph interrupt. "
+            "Resume that graph's thread with Command(resume=...) to answer it."
+        )
+        raise ValueError(msg)
     if decision.kind == "reject":
         settled, ops = settled_ops(ctx, proposal, decision, "rejected", via="store", version=None)
         yield Io(ops)

@@ -40,12 +40,21 @@ __all__ = [
 ]
 
 RefusalKind: TypeAlias = Literal[
-    "gate", "held", "stale", "type", "self_supersede", "missing_supersede", "damaged", "profile"
+    "gate",
+    "held",
+    "stale",
+    "stale_approval",
+    "type",
+    "self_supersede",
+    "missing_supersede",
+    "damaged",
+    "profile",
 ]
 """Why a write was refused or held: the gate, a quarantined target, an old compare-and-set
-version, an unknown type, an entry superseding itself, a supersede target that is missing, or
-a target whose stored data cannot be read, or a profile edit that cannot be applied or does
-not fit the profile's schema."""
+version, an approval given for a version that is no longer current, an unknown type, an
+entry superseding itself, a supersede target that is missing, a target whose stored data
+cannot be read, or a profile edit that cannot be applied or does not fit the profile's
+schema."""
 
 
 @dataclass(frozen=True)
@@ -57,8 +66,9 @@ class Refusal:
         key: The key the refusal is about (the superseded key for `missing_supersede` and
             for `held` on a supersede target).
         decision: The gate's verdict (`gate`: rejected or quarantined).
-        current: The entry as it is now (`stale`).
-        expected_version: The version the writer passed (`stale`).
+        current: The entry as it is now (`stale`, `stale_approval`).
+        expected_version: The version the writer passed (`stale`), or the one the person
+            was shown (`stale_approval`).
         allowed_types: The memory types that are accepted (`type`).
         type: The type that was given (`type`).
         detail: What is wrong with the edit (`profile`), as a clause.
@@ -95,6 +105,18 @@ def reason(refusal: Refusal) -> str:
                 f"{refusal.expected_version}, the current version is {current.version}. Its "
                 f"current value is:\n{current.value}\nApply your change to this value and pass "
                 f"version {current.version}."
+            )
+        case "stale_approval":
+            now = refusal.current
+            state = (
+                f"it is now version {now.version}, holding:\n{now.value}\n"
+                if now is not None
+                else "it is no longer there. "
+            )
+            return (
+                f"{uri} changed since the user was asked to approve this write: they saw "
+                f"version {refusal.expected_version}, and {state}Nothing was written. If the "
+                "change still applies, make it again on the current value."
             )
         case "type":
             listed = ", ".join(refusal.allowed_types)

@@ -105,8 +105,13 @@ class WriteResult:
         if self.refusal is not None and not self.ok:  # gate, type, supersede, stale, held
             return texts.error(self.refusal)
         uri = memory_uri(self.key)
+        done = success
+        if self.superseded:
+            done += " " + texts.superseded(self.superseded)
+        if self.notice:
+            done += " " + self.notice
         if self.proposal is not None:
-            consented = texts.consent_text(self.status, self.proposal, success)
+            consented = texts.consent_text(self.status, self.proposal, done)
             if consented is not None:
                 return consented
         match self.status:
@@ -118,12 +123,7 @@ class WriteResult:
                 return texts.nothing_at(uri)
             case "vetoed":
                 return texts.vetoed(self.key)
-        text = success
-        if self.superseded:
-            text += " " + texts.superseded(self.superseded)
-        if self.notice:
-            text += " " + self.notice
-        return text
+        return done
 
 
 @dataclass(frozen=True)

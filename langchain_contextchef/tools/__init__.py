@@ -66,7 +66,7 @@ from typing_extensions import NotRequired, TypedDict
 
 from langchain_contextchef._literals import DEFAULT_MEMORY_TYPES, ToolVocabulary, check_literal
 from langchain_contextchef._plan import NO_STORE, Plan, run_async, run_sync
-from langchain_contextchef._runtime import current_context, current_store
+from langchain_contextchef._runtime import current_store, scope_sources
 from langchain_contextchef.errors import ToolNotOwnedError
 from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.memory.config import MODEL_WRITE
@@ -544,7 +544,7 @@ def default_resolver(
 
     def resolve(run_config: RunnableConfig) -> Memory:
         target = store if store is not None else _graph_store()
-        prefix = resolve_scope(scope, run_config, current_context())
+        prefix = resolve_scope(scope, *scope_sources(run_config, None))
         return Memory(target, config, scope=prefix)
 
     return resolve

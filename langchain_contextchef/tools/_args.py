@@ -14,7 +14,9 @@ from langchain_contextchef._context_paths import (
     MAX_PATH_LENGTH,
     SCHEME,
     ContextPath,
+    is_padded,
     memory_uri,
+    padded_error,
     parse_context_path,
 )
 
@@ -123,19 +125,21 @@ def optional_version(args: Mapping[str, Any]) -> int | None:
 def memory_key(args: Mapping[str, Any], name: str) -> str:
     """A memory key argument that is also addressable as `context://memory/<key>`."""
     key = text(args, name, identifier=True)
+    if is_padded(key):
+        refuse(padded_error(key, key.strip()))
     if len(key) > MAX_PATH_LENGTH:
         refuse(
             f'Error: the "{name}" argument is {len(key)} characters long; '
             f"use at most {MAX_PATH_LENGTH}."
         )
-    if "/" not in key and key not in (".", "..") and key == key.strip():
+    if "/" not in key and key not in (".", ".."):
         return key  # one plain segment: its address always parses back to it
     # A key must also be addressable as context://memory/<key>, or the model could never see it.
     parsed = parse_context_path(memory_uri(key))
-    if key != key.strip() or isinstance(parsed, str) or parsed.is_dir or parsed.path != key:
+    if isinstance(parsed, str) or parsed.is_dir or parsed.path != key:
         refuse(
-            f'Error: "{key}" is not a usable memory key. Keys may not start or end with "/" '
-            'or whitespace, contain "//", or use "." or ".." as a path segment.'
+            f'Error: "{key}" is not a usable memory key. Keys may not start or end with "/", '
+            'contain "//", or use "." or ".." as a path segment.'
         )
     return key
 

@@ -47,9 +47,18 @@ def test_fills_from_a_pydantic_runtime_context() -> None:
     assert resolve_scope(USERS, context=PydanticCtx(user_id="dave")) == ("users", "dave")
 
 
-def test_runtime_context_wins_over_configurable() -> None:
-    config = {"configurable": {"user_id": "from-config"}}
-    assert resolve_scope(USERS, config, {"user_id": "from-context"}) == ("users", "from-context")
+def test_context_and_configurable_never_override_each_other() -> None:
+    # One tenant named twice is fine; two tenants is a mismatch, whichever side is "right".
+    config = {"configurable": {"user_id": "alice"}}
+    assert resolve_scope(USERS, config, {"user_id": "alice"}) == ("users", "alice")
+    for context in ({"user_id": "bob"}, Ctx(user_id="bob"), PydanticCtx(user_id="bob")):
+        with pytest.raises(ScopeError, match="two different values for 'user_id'") as caught:
+            resolve_scope(USERS, config, context)
+        assert "'bob' from the runtime context" in str(caught.value)
+        assert "'alice' from config" in str(caught.value)
+    # "1" and 1 are not the same tenant either.
+    with pytest.raises(ScopeError, match="two different values"):
+        resolve_scope(USERS, {"configurable": {"user_id": 1}}, {"user_id": "1"})
 
 
 def test_a_none_in_the_context_falls_back_to_configurable() -> None:
