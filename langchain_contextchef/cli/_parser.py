@@ -44,14 +44,20 @@ def _common(suppress: bool) -> _Parser:
         "--store",
         default=default,
         metavar="PATH",
-        help=f"the store folder (default: ./{DEFAULT_STORE})",
+        help=(
+            f"the store folder (default: ./{DEFAULT_STORE}), postgresql://user:pw@host/db, "
+            "sqlite:///relative.db or sqlite:////absolute.db"
+        ),
     )
     common.add_argument(
         "--scope",
         action="append",
         default=default,
         metavar="A/B",
-        help="namespace prefix of the memory; repeat or use / for several labels",
+        help=(
+            "namespace prefix of the memory; repeat or use / for several labels "
+            "(write a / inside a label as %%2F)"
+        ),
     )
     return common
 

@@ -212,6 +212,19 @@ def _context(
     )
 
 
+def _check_purge_args(store: Any, config: Any) -> None:
+    if not isinstance(store, BaseStore):
+        msg = f"purge_store needs a LangGraph BaseStore as store, got {type(store).__name__}."
+        raise TypeError(msg)
+    if not isinstance(config, MemoryConfig):
+        msg = (
+            f"purge_store needs a MemoryConfig as config, got {type(config).__name__} "
+            f"{config!r}: pass MemoryConfig(retention=RetentionPolicy(...)), the config your "
+            "memory runs with."
+        )
+        raise TypeError(msg)
+
+
 def purge_store(
     store: BaseStore,
     config: MemoryConfig,
@@ -252,6 +265,7 @@ def purge_store(
         assert Memory(store, config, scope=("users", "ada")).get("tone") is None
         ```
     """
+    _check_purge_args(store, config)
     config.refuse_async(COMPILE)
     reports: list[PurgeReport] = []
     scopes = _list_scopes(store, tuple(prefix))
@@ -270,6 +284,7 @@ async def apurge_store(
     clock: Callable[[], datetime] | None = None,
 ) -> PurgeSummary:
     """Async `purge_store`."""
+    _check_purge_args(store, config)
     reports: list[PurgeReport] = []
     scopes = await _alist_scopes(store, tuple(prefix))
     for scope in scopes:

@@ -5,7 +5,9 @@ cycle under an exclusive lock implement `SupportsAtomicUpdate`; the Memory layer
 advance its persisted turn counter from several processes without losing increments.
 `FileSystemStore` also offers `lock(namespace)` / `alock(namespace)` (a namespace lock
 across threads, tasks and processes), crash recovery (`recover`, `RecoveryReport`) and
-refuses links under its root (`UnsafePathError`).
+refuses links under its root (`UnsafePathError`). `open_store_url` opens LangGraph's
+`PostgresStore` or `SqliteStore` from `postgresql://...` or `sqlite:///...` (what
+`ContextChef(store=...)` and the CLI's `--store` accept).
 
 Example:
     ```python
@@ -23,13 +25,22 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol, runtime_checkable
 
+from langchain_contextchef.store._urls import StoreUrlError, is_store_url, open_store_url
 from langchain_contextchef.store.filesystem import (
     FileSystemStore,
     RecoveryReport,
     UnsafePathError,
 )
 
-__all__ = ["FileSystemStore", "RecoveryReport", "SupportsAtomicUpdate", "UnsafePathError"]
+__all__ = [
+    "FileSystemStore",
+    "RecoveryReport",
+    "StoreUrlError",
+    "SupportsAtomicUpdate",
+    "UnsafePathError",
+    "is_store_url",
+    "open_store_url",
+]
 
 
 @runtime_checkable
