@@ -3,15 +3,20 @@
 * an unsealed item planted in the inner store is never injected nor served: it is damaged;
 * a read with a wrong key on a store without a key check writes nothing, so the right key
   still works; only a write establishes the check;
-* the check's first write is created once: two writers with different keys that start at
-  once cannot both win (the loser gets `DecryptionError` and writes nothing);
+* the check's first write is created once: writers with different keys that start at once
+  cannot both win (the losers get `DecryptionError` and write nothing), made certain with
+  two threads and shown with four processes on the file system, SQLite and PostgreSQL;
 * a consent interrupt's payload is sealed in the checkpointer with `encrypted_serializer`.
 """
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 import threading
+import time
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -32,7 +37,7 @@ from langchain_contextchef.encryption import (
 )
 from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.middleware import ContextChefMiddleware
-from langchain_contextchef.store import FileSystemStore
+from langchain_contextchef.store import FileSystemStore, open_store_url
 from tests.support.models import RecordingModel, tool_call
 from tests.support.stores import dump
 
@@ -187,3 +192,49 @@ def test_encrypted_serializer_refuses_a_wrong_key() -> None:
     kind, data = encrypted_serializer(generate_key()).dumps_typed({"v": "SECRET"})
     with pytest.raises(DecryptionError, match="none of the keys"):
         encrypted_serializer(generate_key()).loads_typed((kind, data))
+
+
+WORKER = Path(__file__).with_name("_key_check_worker.py")
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def _race(location: str, inner: BaseStore, count: int = 4) -> None:
+    keys = {f"w{i}": generate_key() for i in range(count)}
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
+    start_at = time.time() + 20  # every process is up and waiting by then, even on a slow box
+    procs = {
+        name: subprocess.Popen(
+            [sys.executable, str(WORKER), location, name, key, str(start_at)],
+            stdout=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=REPO_ROOT,
+        )
+        for name, key in keys.items()
+    }
+    outcome = {name: proc.communicate(timeout=180)[0].strip() for name, proc in procs.items()}
+    assert sorted(outcome.values()) == ["refused"] * (count - 1) + ["written"], outcome
+    (winner,) = [name for name, said in outcome.items() if said == "written"]
+    assert Memory(EncryptedStore(inner, keys[winner]), scope=(winner,)).get("tone") == (
+        f"written by {winner}"
+    )
+    for loser in keys:
+        if loser != winner:
+            assert inner.search((loser,)) == []
+
+
+def test_first_writers_in_separate_processes_on_the_filesystem(tmp_path: Path) -> None:
+    root = tmp_path / ".context"
+    _race(str(root), FileSystemStore(root))
+
+
+def test_first_writers_in_separate_processes_on_sqlite(tmp_path: Path) -> None:
+    location = f"sqlite:///{tmp_path / 'race.db'}"
+    _race(location, open_store_url(location))
+
+
+def test_first_writers_in_separate_processes_on_postgres(
+    pg_store: BaseStore, pg_database: str
+) -> None:
+    _race(pg_database, pg_store)
