@@ -28,7 +28,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.store.base import BaseStore
 from langgraph.store.sqlite import SqliteStore
 
-from langchain_contextchef import ContextChef, Memory, MemoryConfig, purge_store
+from langchain_contextchef import ConsentPolicy, ContextChef, Memory, MemoryConfig, purge_store
 from langchain_contextchef.errors import AsyncStoreError
 from langchain_contextchef.store import FileSystemStore, StoreUrlError
 from tests.support.stores import dump
@@ -115,6 +115,17 @@ def test_nul_is_refused_alike_on_every_backend(store: BaseStore) -> None:
         assert str(reply.content).startswith("Error:"), reply.content
     assert dump(store) == before
     assert memory.get("tone") == "dry"
+
+
+def test_an_approval_edited_with_nul_is_refused_on_every_backend(store: BaseStore) -> None:
+    memory = Memory(store, MemoryConfig(consent=ConsentPolicy()), scope=("users", "ada"))
+    assert memory.create_memory("diet", "vegetarian", type="preference").status == "proposed"
+    (waiting,) = memory.proposals()
+    before = dump(store)
+    with pytest.raises(ValueError, match="NUL"):
+        memory.approve_proposal(waiting.id, value="vegan\x00")
+    assert dump(store) == before
+    assert memory.approve_proposal(waiting.id, value="vegan").status == "created"
 
 
 # ---- big restores on SQLite --------------------------------------------------------------------
