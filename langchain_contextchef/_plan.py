@@ -33,6 +33,7 @@ Example:
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import inspect
 from collections.abc import Callable, Generator, Sequence
@@ -54,6 +55,7 @@ from langgraph.store.base import (
 from typing_extensions import assert_never
 
 from langchain_contextchef._sections import aexclusive, exclusive
+from langchain_contextchef.errors import AsyncStoreError
 
 __all__ = [
     "NO_STORE",
@@ -67,6 +69,7 @@ __all__ = [
     "Unreadable",
     "gather",
     "namespaces_under",
+    "refuse_sync_in_event_loop",
     "run_async",
     "run_sync",
 ]
@@ -254,12 +257,56 @@ async def _execute_async(step: Step, store: BaseStore) -> Any:
             assert_never(step)
 
 
+def _event_loop_of(store: Any) -> tuple[Any, Any]:
+    """The async-only LangGraph store (through wrappers) and the loop it is bound to."""
+    for _ in range(8):  # EncryptedStore and similar wrappers hold the real store in `.store`
+        loop = getattr(store, "_loop", None)
+        if loop is not None:
+            return store, loop
+        inner = getattr(store, "store", None)
+        if not isinstance(inner, BaseStore) or inner is store:
+            break
+        store = inner
+    return None, None
+
+
+def _async_store_message(store: BaseStore) -> str:
+    return (
+        f"{type(store).__name__} is an async store and this call came from its event loop, "
+        "where its sync API cannot run. Use the async methods: await chef.acompile(...), "
+        "await chef.ahandle_tool(...), the prompt's ainvoke, or Memory's a-methods "
+        "(await memory.aset(...), aget, alist, ...)."
+    )
+
+
+def refuse_sync_in_event_loop(store: BaseStore) -> None:
+    """Raise a clear error before a sync call on an async store inside its own event loop.
+
+    LangGraph's `AsyncPostgresStore` and `AsyncSqliteStore` would raise `InvalidStateError`
+    from deep inside the first store call; this says which async method to use instead.
+
+    Raises:
+        AsyncStoreError: When `store` (or the store it wraps) is bound to the running loop.
+    """
+    inner, loop = _event_loop_of(store)
+    if loop is None:
+        return
+    try:
+        running = asyncio.get_running_loop()
+    except RuntimeError:
+        return
+    if running is loop:
+        raise AsyncStoreError(_async_store_message(inner))
+
+
 def run_sync(plan: Plan[T], store: BaseStore) -> T:
     """Execute a plan with the store's sync API.
 
     Raises:
         TypeError: If a hook returns an awaitable; async hooks need the async method.
+        AsyncStoreError: If `store` is an async store called from its own event loop.
     """
+    refuse_sync_in_event_loop(store)
     reply: Any = None
     failure: BaseException | None = None
     while True:
@@ -270,6 +317,9 @@ def run_sync(plan: Plan[T], store: BaseStore) -> T:
         failure = None
         try:
             reply = _execute_sync(step, store)
+        except asyncio.InvalidStateError as exc:  # an async store reached another way
+            reply, failure = None, AsyncStoreError(_async_store_message(store))
+            failure.__cause__ = exc
         except Exception as exc:  # handed to the plan, which re-raises unless it handles it
             reply, failure = None, exc
 

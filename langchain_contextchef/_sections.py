@@ -220,7 +220,7 @@ async def _asqlite_path(store: BaseStore) -> str:
 
 def _file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
     folder = database + "-contextchef-locks"
-    os.makedirs(folder, exist_ok=True)
+    os.makedirs(folder, 0o700, exist_ok=True)  # beside personal data: owner only
     name = hashlib.blake2b(_scope_key(scope).encode(), digest_size=16).hexdigest()
     return FileLock(os.path.join(folder, name + ".lock"), timeout=timeout, poll_interval=0.002)
 

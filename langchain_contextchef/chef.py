@@ -59,7 +59,7 @@ from langchain_contextchef.memory import Memory, MemoryConfig
 from langchain_contextchef.memory.config import COMPILE
 from langchain_contextchef.prompt import ContextChefPrompt
 from langchain_contextchef.scope import Scope, check_scope, resolve_scope
-from langchain_contextchef.store import FileSystemStore
+from langchain_contextchef.store import FileSystemStore, is_store_url, open_store_url
 from langchain_contextchef.tools import (
     ProviderToolCall,
     ahandle_tool,
@@ -75,6 +75,8 @@ __all__ = ["CompileInput", "CompileMeta", "CompiledPayload", "ContextChef"]
 def _store_from(store: BaseStore | str | os.PathLike[str] | None) -> BaseStore | None:
     if store is None or isinstance(store, BaseStore):
         return store
+    if isinstance(store, str) and is_store_url(store):
+        return open_store_url(store)  # never a folder named after a URL (and its password)
     if isinstance(store, str | os.PathLike):
         return FileSystemStore(store)
     msg = (
@@ -93,8 +95,10 @@ class ContextChef:
 
     Args:
         store: Where memory lives: a LangGraph `BaseStore`, a folder path (a
-            `FileSystemStore` is opened there, e.g. `"./.context"`), or `None` to use the
-            store of the LangGraph graph being run (`graph.compile(store=...)`).
+            `FileSystemStore` is opened there, e.g. `"./.context"`), a database URL
+            (`"postgresql://user:password@host/db"` or `"sqlite:///memory.db"`, as the CLI's
+            `--store`; any other `scheme://` text is refused with `StoreUrlError`), or `None`
+            to use the store of the LangGraph graph being run (`graph.compile(store=...)`).
         memory: Memory behaviour; `None` disables memory (no block, no tools).
         tools: `"legacy"` offers `create_memory` and `modify_memory`; `"unified"` offers one
             `context` tool. Both vocabularies are understood by `handle_tool` either way.

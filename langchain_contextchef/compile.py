@@ -107,6 +107,11 @@ class CompileMeta:
             `token_budget`, just `memory`.
         damaged_keys: Stored keys whose data cannot be read (edited by hand or by other
             code): skipped, never blocking the compile; repair them with `Memory.set`.
+        repaired: Scope items this compile found damaged and rewrote. `"clock"`: the turn
+            clock held no valid turn (not an int, negative, too large, or not JSON); the
+            compile recovered the latest turn the entries allow (one below the smallest
+            turn-based expiry, so nothing expires early; 0 without such entries), logged a
+            warning and stored the repaired clock.
     """
 
     injected_keys: list[str] = field(default_factory=list)
@@ -118,6 +123,7 @@ class CompileMeta:
     evicted_keys: list[str] = field(default_factory=list)
     tokens: dict[str, int] = field(default_factory=dict)
     damaged_keys: list[str] = field(default_factory=list)
+    repaired: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -424,6 +430,7 @@ def compile_plan(
             evicted_keys=read.evicted_keys,
             tokens=tokens,
             damaged_keys=read.damaged_keys,
+            repaired=read.repaired,
         )
     elif settings.context_budget is not None:
         tokens = layer_tokens(settings, messages, None, state_xml + implicit, "")

@@ -7,6 +7,7 @@ here are for the developer, and each message says what to do.
 from __future__ import annotations
 
 __all__ = [
+    "AsyncStoreError",
     "ContextBudgetExceeded",
     "ContextChefError",
     "DamagedEntryError",
@@ -57,3 +58,11 @@ class ToolNotOwnedError(ContextChefError, ValueError):
 
 class ContextBudgetExceeded(ContextChefError):
     """A compiled prompt does not fit the context budget even after trimming memory."""
+
+
+class AsyncStoreError(ContextChefError, RuntimeError):
+    """A sync method was called with an async-only store inside its event loop.
+
+    LangGraph's `AsyncPostgresStore` and `AsyncSqliteStore` serve sync calls only from other
+    threads. The message names the async method to use (`acompile`, `ahandle_tool`, ...).
+    """

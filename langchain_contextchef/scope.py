@@ -12,7 +12,9 @@ is read or written, with an error that says what to write instead:
   its comma) would otherwise be split into characters, leaving every tenant in one namespace;
 * a brace that is not part of a complete template (`"{user_id"`, `"user}"`) is refused;
 * a tenant value must be a non-empty string without surrounding whitespace: `1` and `"1"`, or
-  `True` and `"True"`, must not name the same tenant by accident, and a blank id is missing.
+  `True` and `"True"`, must not name the same tenant by accident, and a blank id is missing;
+* a tenant value may not hold invisible characters (zero-width, bidirectional controls,
+  Hangul fillers, unassigned code points, ...): `"alice\u200b"` is not a second alice;
 * the runtime context and `config["configurable"]` never override each other: when both name
   a field they must agree, so a config passed to a call inside a graph run cannot be silently
   outvoted by the run's context (or the other way round).
@@ -35,6 +37,7 @@ Example:
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import fields, is_dataclass
 from typing import Any, TypeAlias
@@ -48,6 +51,7 @@ __all__ = [
     "check_resolved_scope",
     "check_scope",
     "encode_label",
+    "invisible_chars",
     "resolve_scope",
     "template_fields",
 ]
@@ -203,6 +207,15 @@ def _tenant_value(name: str, value: Any, scope: tuple[str, ...]) -> str:
             f"Pass it {where}"
         )
         raise ScopeError(msg)
+    hidden = invisible_chars(value)
+    if hidden:
+        codes = ", ".join(f"U+{ord(char):04X}" for char in hidden)
+        msg = (
+            f"The memory scope {scope!r} got {value!r} for {name!r}: a tenant id may not hold "
+            f"invisible, control or text-direction characters ({codes}), which would make "
+            f"tenants that look alike but are distinct. Pass the plain id {where}"
+        )
+        raise ScopeError(msg)
     return value
 
 
@@ -215,6 +228,45 @@ def _mismatch(name: str, from_context: Any, from_config: Any, scope: tuple[str, 
         "config and context for it, or make the run's context and configurable agree."
     )
     raise ScopeError(msg)
+
+
+# Blank letters that render as nothing (Hangul fillers, the braille blank, ...), beside the
+# categories that are invisible by definition.
+_BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f\u17b4\u17b5")
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Cn", "Co", "Cs", "Zl", "Zp"})
+
+
+def invisible_chars(text: str) -> list[str]:
+    """The characters of `text` that cannot be seen, in order of first appearance.
+
+    Control, format (zero-width, bidirectional controls, tags), unassigned, private-use and
+    surrogate code points, line and paragraph separators, variation selectors and the blank
+    letters (Hangul fillers U+115F, U+1160, U+3164, U+FFA0, the braille blank, ...). Used where
+    two strings must not look the same while being different (tenant ids).
+
+    Example:
+        ```python
+        from langchain_contextchef.scope import invisible_chars
+
+        assert invisible_chars("alice") == []
+        assert invisible_chars("ali\u200bce\u202e") == ["\u200b", "\u202e"]
+        assert invisible_chars("\u115fbob\u1cbc") == ["\u115f", "\u1cbc"]
+        ```
+    """
+    if text.isascii():
+        return [char for char in dict.fromkeys(text) if not char.isprintable()]
+    found = []
+    for char in dict.fromkeys(text):
+        code = ord(char)
+        if (
+            char in _BLANK_LETTERS
+            or unicodedata.category(char) in _INVISIBLE_CATEGORIES
+            or 0xFE00 <= code <= 0xFE0F
+            or 0xE0100 <= code <= 0xE01EF
+            or 0x180B <= code <= 0x180F
+        ):
+            found.append(char)
+    return found
 
 
 def check_scope(scope: Scope) -> tuple[str, ...]:
@@ -254,6 +306,29 @@ def check_resolved_scope(scope: Scope) -> tuple[str, ...]:
     return labels
 
 
+def _configurable(config: Any) -> Mapping[str, Any]:
+    """`config["configurable"]`, refusing a config that is not a mapping with a clear error."""
+    if config is None:
+        return {}
+    if not isinstance(config, Mapping):
+        msg = (
+            f"config must be a RunnableConfig (a dict such as "
+            f'{{"configurable": {{"user_id": "alice"}}}}) or None, got {type(config).__name__} '
+            f"{config!r}."
+        )
+        raise TypeError(msg)
+    configurable = config.get("configurable")
+    if configurable is None:
+        return {}
+    if not isinstance(configurable, Mapping):
+        msg = (
+            'config["configurable"] must be a dict of the values scope templates use (such as '
+            f'{{"user_id": "alice"}}), got {type(configurable).__name__} {configurable!r}.'
+        )
+        raise TypeError(msg)
+    return configurable
+
+
 def resolve_scope(
     scope: Scope,
     config: RunnableConfig | Mapping[str, Any] | None = None,
@@ -279,13 +354,14 @@ def resolve_scope(
         The namespace prefix with every template filled.
 
     Raises:
-        TypeError: If `scope` is a string or not a sequence of labels.
+        TypeError: If `scope` is a string or not a sequence of labels, or `config` (or its
+            `configurable`) is not a mapping.
         ScopeError: If a label is malformed, or a template field is missing, `None`, empty,
             not a string, or padded with whitespace, or if the context and the config name
             different values for it. The message names the field.
     """
     labels = check_scope(scope)
-    configurable: Mapping[str, Any] = (config or {}).get("configurable") or {}
+    configurable = _configurable(config)
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)

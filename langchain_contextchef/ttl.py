@@ -26,7 +26,15 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import TypeAlias
 
-__all__ = ["TTL", "ParsedTTL", "ResolvedExpiry", "Turns", "parse_ttl", "resolve_ttl"]
+__all__ = [
+    "MAX_DURATION",
+    "TTL",
+    "ParsedTTL",
+    "ResolvedExpiry",
+    "Turns",
+    "parse_ttl",
+    "resolve_ttl",
+]
 
 
 @dataclass(frozen=True)
@@ -55,6 +63,12 @@ _ACCEPTED = (
     "Accepted TTLs: a non-negative int or Turns(n) (turns), {'turns': n}, {'ms': n}, "
     "a non-negative datetime.timedelta, or None (never expires)."
 )
+
+
+MAX_DURATION = timedelta(days=1000 * 366)
+"""The longest wall-clock TTL (about 1,000 years): an expiry must stay a date Python can hold."""
+
+_TOO_LONG = "a duration longer than 1,000 years cannot be stored as an expiry date; use None"
 
 
 def _bad(value: object, why: str) -> ValueError:
@@ -87,6 +101,8 @@ def parse_ttl(value: object) -> ParsedTTL:
     if isinstance(value, timedelta):
         if value < timedelta(0):
             raise _bad(value, "a duration cannot be negative")
+        if value > MAX_DURATION:
+            raise _bad(value, _TOO_LONG)
         return value
     if isinstance(value, Mapping):
         keys = set(value)
@@ -104,6 +120,8 @@ def parse_ttl(value: object) -> ParsedTTL:
                 or ms < 0
             ):
                 raise _bad(value, "'ms' must be a finite, non-negative number")
+            if ms > MAX_DURATION / timedelta(milliseconds=1):
+                raise _bad(value, _TOO_LONG)
             return timedelta(milliseconds=ms)
         raise _bad(value, "a TTL dict has exactly one key, 'turns' or 'ms'")
     raise _bad(value, f"{type(value).__name__} is not a TTL")

@@ -11,9 +11,11 @@ The package (this face holds `main`, the `contextchef` entry point)::
     _text               how commands print: times, TTLs, clipped values, aligned tables
     __main__            `python -m langchain_contextchef.cli`
 
-Commands (each takes `--store PATH`, default `./.context`, or `--store postgresql://...` or
-`sqlite:///file.db`, and `--scope a/b`; with `CONTEXTCHEF_ENCRYPTION_KEYS` set, the store is
-read and written through `EncryptedStore`):
+Commands (each takes `--store PATH`, default `./.context`, or `--store postgresql://...`,
+`sqlite:///relative.db` or `sqlite:////absolute.db` (SQLAlchemy's convention), and
+`--scope a/b`, where a `/` inside one label, as in a tenant id `team/ada`, is written `%2F`;
+with `CONTEXTCHEF_ENCRYPTION_KEYS` set, the store is read and written through
+`EncryptedStore`):
 
 * `scopes`: the scopes the store holds, with their entry counts and turn clocks;
 * `list`: keys, descriptions, last update and TTL of every entry;

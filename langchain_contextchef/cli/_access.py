@@ -15,7 +15,13 @@ from typing import Any
 
 from langgraph.store.base import BaseStore
 
-from langchain_contextchef.cli._options import DEFAULT_STORE, PROG, SCOPES_SHOWN, CliError
+from langchain_contextchef.cli._options import (
+    DEFAULT_STORE,
+    PROG,
+    SCOPES_SHOWN,
+    SLASH,
+    CliError,
+)
 from langchain_contextchef.cli._stores import is_uri, open_uri, with_keys
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory import Memory, MemoryConfig, list_scopes
@@ -23,7 +29,8 @@ from langchain_contextchef.store import FileSystemStore
 
 
 def scope_text(scope: tuple[str, ...]) -> str:
-    return "/".join(scope) if scope else "(root)"
+    # A '/' inside a label (a tenant id such as "team/ada") is written %2F, as --scope reads it.
+    return "/".join(label.replace("/", SLASH) for label in scope) if scope else "(root)"
 
 
 def open_memory(args: argparse.Namespace, *, create: bool) -> Memory:
@@ -116,3 +123,10 @@ def load_json(source: str) -> Any:
         name = "standard input" if source == "-" else source
         msg = f"{name} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}."
         raise CliError(msg) from exc
+    except RecursionError:
+        name = "standard input" if source == "-" else source
+        msg = (
+            f"{name} is nested too deeply to read (arrays or objects inside each other more "
+            "than Python's recursion limit allows); nothing was read. Pass a flatter file."
+        )
+        raise CliError(msg) from None

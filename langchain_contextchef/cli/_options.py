@@ -11,13 +11,16 @@ from collections.abc import Sequence
 from datetime import timedelta
 
 from langchain_contextchef.errors import ContextChefError
-from langchain_contextchef.ttl import TTL
+from langchain_contextchef.ttl import MAX_DURATION, TTL
 
 DEFAULT_STORE = ".context"
 """The store folder used when `--store` is not given."""
 
 PROG = "contextchef"
 SCOPES_SHOWN = 10  # in the message about a missing scope; `contextchef scopes` lists all
+SLASH = "%2F"
+"""How `--scope` writes a '/' that belongs to a label (a tenant id holding '/')."""
+_SLASH_ESCAPE = re.compile("%2F", re.IGNORECASE)
 _TTL_SPAN = re.compile(r"(\d+)(ms|s|m|h|d)")
 _SPAN_UNITS = {"ms": "milliseconds", "s": "seconds", "m": "minutes", "h": "hours", "d": "days"}
 
@@ -30,6 +33,8 @@ def parse_scope(values: Sequence[str] | None) -> tuple[str, ...]:
     """Turn `--scope` options into a namespace prefix.
 
     Each value may hold several labels separated by `/`; repeated options are joined in order.
+    A `/` inside one label (a tenant id such as `team/ada`) is written `%2F`, as the
+    `scopes` command prints it.
 
     Args:
         values: The `--scope` values as given, or `None` for the root scope.
@@ -45,6 +50,7 @@ def parse_scope(values: Sequence[str] | None) -> tuple[str, ...]:
         from langchain_contextchef.cli import parse_scope
 
         assert parse_scope(["users/alice", "chat"]) == ("users", "alice", "chat")
+        assert parse_scope(["users/team%2Fada"]) == ("users", "team/ada")
         assert parse_scope(None) == ()
         ```
     """
@@ -67,7 +73,7 @@ def parse_scope(values: Sequence[str] | None) -> tuple[str, ...]:
                     "(e.g. users/alice instead of users/{user_id})."
                 )
                 raise CliError(msg)
-            labels.append(label)
+            labels.append(_SLASH_ESCAPE.sub("/", label))
     return tuple(labels)
 
 
@@ -102,9 +108,17 @@ def parse_ttl_option(text: str) -> TTL:
     span = _TTL_SPAN.fullmatch(value)
     if span is not None:
         amount, unit = int(span.group(1)), span.group(2)
-        if unit == "ms":
-            return {"ms": amount}
-        return timedelta(**{_SPAN_UNITS[unit]: amount})
+        try:
+            duration = timedelta(**{_SPAN_UNITS[unit]: amount})
+            if duration > MAX_DURATION:
+                raise OverflowError
+        except OverflowError:
+            msg = (
+                f"--ttl {text!r} is too long: a wall-clock TTL must be under 1,000 years "
+                "(use --ttl never for an entry that does not expire)."
+            )
+            raise CliError(msg) from None
+        return {"ms": amount} if unit == "ms" else duration
     msg = (
         f"--ttl {text!r} is not a TTL. Use a number of turns (3), a duration "
         "(1500ms, 30s, 10m, 2h, 7d) or never."

@@ -46,7 +46,7 @@ def _common(suppress: bool) -> _Parser:
         metavar="STORE",
         help=(
             f"a store folder (default: ./{DEFAULT_STORE}), postgresql://user:pw@host/db "
-            "(PostgresStore) or sqlite:///path/store.db (SqliteStore)"
+            "(PostgresStore), sqlite:///relative.db or sqlite:////absolute.db (SqliteStore)"
         ),
     )
     common.add_argument(
@@ -54,7 +54,10 @@ def _common(suppress: bool) -> _Parser:
         action="append",
         default=default,
         metavar="A/B",
-        help="namespace prefix of the memory; repeat or use / for several labels",
+        help=(
+            "namespace prefix of the memory; repeat or use / for several labels "
+            "(write a / inside a label as %%2F)"
+        ),
     )
     return common
 

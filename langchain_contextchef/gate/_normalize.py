@@ -34,6 +34,10 @@ __all__ = ["Folded", "fold", "fold_word", "has_leet", "hidden_runs", "leet_lines
 
 # Blank or invisible characters that are not Cf but only ever hide text in memory entries.
 _FILLERS = frozenset("\u3164\u115f\u1160\uffa0\u2800\u034f\u17b4\u17b5\u180b\u180c\u180d\u180f")
+# Format characters, and code points this Python's Unicode database does not assign (they
+# render as nothing or as a box, e.g. U+1CBC): both are invisible padding.
+_HIDDEN_CATEGORIES = frozenset({"Cf", "Cn"})
+_HANGUL_FILLERS = "\u115f\u1160"
 
 
 def _is_selector(char: str) -> bool:
@@ -83,7 +87,7 @@ _CACHE_LIMIT = 65_536
 def _fold_char(char: str) -> str:
     """The folded form of one non-ASCII character (empty means dropped)."""
     category = unicodedata.category(char)
-    if category == "Cf" or char in _FILLERS or _is_selector(char):
+    if category in _HIDDEN_CATEGORIES or char in _FILLERS or _is_selector(char):
         folded = ""
     elif category == "Nd":
         folded = str(unicodedata.digit(char, 0))
@@ -272,17 +276,29 @@ def _allowed_invisible(text: str, index: int) -> int:
                 1 if before and (_ideograph(before) or unicodedata.category(before) == "Sm") else 0
             )
         return 1 if before and _ideograph(before) else 0
-    if char in "\u115f\u1160":
-        jamo = any(0x1100 <= ord(c) <= 0x11FF for c in (before, after) if c)
-        return 1 if jamo else 0
+    if char in _HANGUL_FILLERS:
+        # A choseong or jungseong filler inside an old-Hangul syllable: the run of fillers
+        # (at most two) must touch a real jamo, or it is padding made of fillers alone.
+        end = index
+        while end < len(text) and text[end] in _HANGUL_FILLERS:
+            end += 1
+        after = text[end] if end < len(text) else ""
+        jamo = any(_real_jamo(c) for c in (before, after) if c)
+        return end - index if jamo and end - index <= 2 else 0
     if char == "\u2800":
         braille = any(0x2801 <= ord(c) <= 0x28FF for c in (before, after) if c)
         return 1 if braille else 0
     return 0
 
 
+def _real_jamo(char: str) -> bool:
+    return 0x1100 <= ord(char) <= 0x11FF and char not in _HANGUL_FILLERS
+
+
 def _suspect(char: str) -> bool:
-    return unicodedata.category(char) == "Cf" or char in _FILLERS or _is_selector(char)
+    return (
+        unicodedata.category(char) in _HIDDEN_CATEGORIES or char in _FILLERS or _is_selector(char)
+    )
 
 
 @functools.cache
@@ -321,7 +337,7 @@ def hidden_runs(text: str) -> list[tuple[int, int]]:
     Refused by default (the README promises it): every format character (zero-width,
     bidirectional controls, soft hyphen, tags, ...), variation selectors outside a real emoji,
     CJK or keycap sequence (a run of selectors is how text is smuggled after an emoji), and
-    blank fillers. Allowed: ZWJ/ZWNJ between letters or emoji, one variation selector after a
+    blank fillers, and code points Unicode does not assign (U+1CBC). Allowed: ZWJ/ZWNJ between letters or emoji, one variation selector after a
     character that takes it, subdivision-flag tag sequences, Arabic number signs before digits,
     Hangul fillers between old-Hangul jamo, the braille blank between braille cells.
 

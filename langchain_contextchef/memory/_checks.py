@@ -36,12 +36,26 @@ def check_key(key: object) -> str:
 
 
 def check_text(name: str, value: object, *, optional: bool = False) -> None:
-    """Raise `TypeError` unless `value` is a string (or `None` when `optional`)."""
+    """Raise unless `value` is a string without NUL characters (or `None` when `optional`).
+
+    NUL is refused on every backend alike: PostgreSQL cannot store it in JSON, so accepting
+    it elsewhere would make the same write succeed or fail depending on the store.
+
+    Raises:
+        TypeError: For a value that is not a string.
+        ValueError: For a string holding a NUL character.
+    """
     if value is None and optional:
         return
     if not isinstance(value, str):
         msg = f"The memory {name} must be a string, got {type(value).__name__}."
         raise TypeError(msg)
+    if "\x00" in value:
+        msg = (
+            f"The memory {name} cannot contain NUL characters (\\x00): PostgreSQL cannot "
+            "store them, so no store takes them. Remove them; nothing was written."
+        )
+        raise ValueError(msg)
 
 
 def check_importance(importance: object) -> None:

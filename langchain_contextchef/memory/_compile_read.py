@@ -8,6 +8,7 @@ the eviction note it reports). After the section, the selector runs exactly once
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -15,7 +16,7 @@ from typing import Any
 
 from langgraph.store.base import Item, PutOp, SearchOp
 
-from langchain_contextchef._plan import Call, Io, Plan, gather
+from langchain_contextchef._plan import Call, Io, Plan, Unreadable, gather
 from langchain_contextchef.budget import token_counter
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry
 from langchain_contextchef.memory import _retention
@@ -24,12 +25,13 @@ from langchain_contextchef.memory._context import (
     CLOCK_KEY,
     MemoryContext,
     clock_op,
+    clock_turn,
     entries_and_damaged,
     entry_op,
     evicted_op,
     own,
+    recovered_turn,
     scan_op,
-    turn_of,
     unreadable_keys,
 )
 from langchain_contextchef.memory._events import changed
@@ -41,6 +43,8 @@ from langchain_contextchef.query import query_text
 from langchain_contextchef.selectors import MemorySelector, SelectionContext
 
 __all__ = ["compile_read", "select"]
+
+logger = logging.getLogger(__name__)
 
 
 def _semantic_search(ctx: MemoryContext, query: str | None) -> SearchOp | None:
@@ -110,6 +114,7 @@ class _Swept:
     evicted: list[str]
     relevance: dict[str, float] | None
     unchanged: ScopeSlot | None  # the slot, when `entries` are its entries as they stand
+    repaired: list[str]
 
 
 def _current_entries(
@@ -196,15 +201,16 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None, marker: str | None
     ):
         slot.invalidate()
         entries, damaged = yield from _current_entries(ctx, slot, got.stamp, None)
-    turn = turn_of(got.clock)
+    turn, repaired = yield from _clock(ctx, got.clock, entries)
     # Turns per user message: a compile for the message that already claimed a turn (the
     # marker stored with the clock) claims that same turn again and leaves the clock alone.
-    same_message = _same_message(got.clock, marker)
+    same_message = not repaired and _same_message(got.clock, marker)
     if same_message:
         turn = max(turn - 1, 0)
     evicted: list[str] = []
     if got.evicted is not None:
-        evicted = [k for k in got.evicted.value.get("keys", []) if isinstance(k, str)]
+        noted = got.evicted.value.get("keys")
+        evicted = [k for k in noted if isinstance(k, str)] if isinstance(noted, list) else []
     relevance: dict[str, float] | None = None
     if search is not None:
         relevance = {
@@ -238,9 +244,35 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None, marker: str | None
         yield from changed(ctx, event)
     gone = {e.key for e in expired}
     if not gone:
-        return _Swept(entries, damaged, turn, expired, evicted, relevance, slot if fresh else None)
+        unchanged = slot if fresh else None
+        return _Swept(entries, damaged, turn, expired, evicted, relevance, unchanged, repaired)
     kept = [e for e in entries if e.key not in gone]
-    return _Swept(kept, damaged, turn, expired, evicted, relevance, None)
+    return _Swept(kept, damaged, turn, expired, evicted, relevance, None, repaired)
+
+
+def _clock(
+    ctx: MemoryContext, clock: Item | None, entries: list[MemoryEntry]
+) -> Plan[tuple[int, list[str]]]:
+    """The turn this compile claims, and `["clock"]` when the stored clock was damaged.
+
+    A damaged clock (a turn that is not an int in range, or an item the store cannot read)
+    never blocks the scope: the turn is recovered from the entries (`recovered_turn`), the
+    compile's clock write repairs it, and the compile reports it in `repaired`.
+    """
+    turn = clock_turn(clock)
+    if turn is not None and (
+        clock is not None or not (yield Unreadable(ctx.meta_ns, (CLOCK_KEY,)))
+    ):
+        return turn, []
+    found = clock.value.get("turn") if clock is not None else "an unreadable item"
+    recovered = recovered_turn(entries)
+    logger.warning(
+        "The turn clock of %r is damaged (%r); recovered to turn %d from the entries.",
+        ctx.scope,
+        found,
+        recovered,
+    )
+    return recovered, [CLOCK_KEY]
 
 
 def _same_message(clock: Item | None, marker: str | None) -> bool:
@@ -300,4 +332,5 @@ def compile_read(
         evicted_keys=swept.evicted,
         damaged_keys=swept.damaged,
         reuse=reuse,
+        repaired=swept.repaired,
     )

@@ -41,7 +41,10 @@ __all__ = [
     "NOTES_NAMESPACE",
     "PROPOSALS_NAMESPACE",
     "MemoryContext",
+    "MAX_TURN",
     "clock_op",
+    "clock_turn",
+    "recovered_turn",
     "now_utc",
     "scopes_under",
     "entries_and_damaged",
@@ -327,9 +330,49 @@ def clock_op(ctx: MemoryContext) -> GetOp:
     return GetOp(ctx.meta_ns, CLOCK_KEY, refresh_ttl=False)
 
 
+MAX_TURN = 2**53 - 2
+"""The highest turn a clock may hold: one more must still be an integer JSON keeps exactly."""
+
+
+def clock_turn(clock: Item | None) -> int | None:
+    """The turn a `clock_op` found (0 before the first compile), or `None` when it is damaged.
+
+    Damaged: a `turn` that is not an int (`"abc"`, a bool, a float), negative, or beyond
+    `MAX_TURN`. A compile recovers a damaged clock (see `_compile_read`); nothing raises.
+    """
+    if clock is None:
+        return 0
+    turn = clock.value.get("turn")
+    if isinstance(turn, bool) or not isinstance(turn, int) or not 0 <= turn <= MAX_TURN:
+        return None
+    return turn
+
+
 def turn_of(clock: Item | None) -> int:
-    """The turn a `clock_op` found (0 before the first compile)."""
-    return int(clock.value.get("turn", 0)) if clock is not None else 0
+    """The turn a `clock_op` found (0 before the first compile, and while it is damaged).
+
+    Writes and reads count from 0 on a damaged clock rather than fail; the next compile
+    recovers the clock from the entries and reports it (`CompileMeta.repaired`).
+    """
+    turn = clock_turn(clock)
+    return 0 if turn is None else turn
+
+
+def recovered_turn(entries: Sequence[MemoryEntry]) -> int:
+    """The turn a damaged clock recovers to: the latest turn the stored entries allow.
+
+    An entry with a turn-based expiry is still stored only while the clock is below its
+    `expires_at_turn` (the sweep at that turn retires it), so the clock stood at most one
+    below the smallest one. Recovering there keeps the clock as close to where it was as
+    the entries show while no entry expires early because of the damage. Without
+    turn-based entries the turn decides nothing, and the clock restarts at 0.
+    """
+    turns = [
+        e.expires_at_turn
+        for e in entries
+        if isinstance(e.expires_at_turn, int) and not isinstance(e.expires_at_turn, bool)
+    ]
+    return min(max(min(turns) - 1, 0), MAX_TURN) if turns else 0
 
 
 def evicted_op(ctx: MemoryContext) -> GetOp:

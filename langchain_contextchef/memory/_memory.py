@@ -28,7 +28,7 @@ from langchain_contextchef.memory import (
     _retention,
     _snapshot,
 )
-from langchain_contextchef.memory._checks import UNSET, check_key
+from langchain_contextchef.memory._checks import UNSET, check_key, check_text
 from langchain_contextchef.memory._compile_read import compile_read
 from langchain_contextchef.memory._context import (
     FORGET_NAMESPACES,
@@ -76,6 +76,8 @@ def _decision(value: Any, description: Any) -> ConsentDecision:
     if not isinstance(value, str) or not value.strip():
         msg = f"value must be a non-empty string to store instead, got {value!r:.60}."
         raise ValueError(msg)
+    check_text("value", value)  # NUL is refused here as on every other write
+    check_text("description", description, optional=True)
     return ConsentDecision("edit", value, description)
 
 

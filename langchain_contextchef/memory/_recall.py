@@ -71,8 +71,10 @@ def enforce_cap(ctx: MemoryContext, written: str) -> Plan[list[str]]:
     keys = [v.key for v in victims]
 
     # Inside the write's exclusive section, so the note read above is still current.
-    noted = got.noted.value.get("keys", []) if got.noted is not None else []
-    note = [k for k in noted if k not in keys] + keys
+    noted = got.noted.value.get("keys") if got.noted is not None else []
+    # A note damaged by hand (not a list of keys) is replaced, never a reason to fail.
+    kept = [k for k in noted if isinstance(k, str)] if isinstance(noted, list) else []
+    note = [k for k in kept if k not in keys] + keys
     yield Io([PutOp(ctx.meta_ns, EVICTED_KEY, {"keys": note}, index=False)])
     for victim in victims:
         yield from changed(

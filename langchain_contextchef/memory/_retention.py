@@ -206,6 +206,19 @@ async def alist_scopes(store: BaseStore, prefix: Sequence[str] = ()) -> list[tup
     return await run_async(scopes_under(tuple(prefix)), store)
 
 
+def _check_purge_args(store: Any, config: Any) -> None:
+    if not isinstance(store, BaseStore):
+        msg = f"purge_store needs a LangGraph BaseStore as store, got {type(store).__name__}."
+        raise TypeError(msg)
+    if not isinstance(config, MemoryConfig):
+        msg = (
+            f"purge_store needs a MemoryConfig as config, got {type(config).__name__} "
+            f"{config!r}: pass MemoryConfig(retention=RetentionPolicy(...)), the config your "
+            "memory runs with."
+        )
+        raise TypeError(msg)
+
+
 def purge_store(
     store: BaseStore,
     config: MemoryConfig,
@@ -246,6 +259,7 @@ def purge_store(
         assert Memory(store, config, scope=("users", "ada")).get("tone") is None
         ```
     """
+    _check_purge_args(store, config)
     config.refuse_async(COMPILE)
     reports: list[PurgeReport] = []
     scopes = list_scopes(store, prefix)
@@ -264,6 +278,7 @@ async def apurge_store(
     clock: Callable[[], datetime] | None = None,
 ) -> PurgeSummary:
     """Async `purge_store`."""
+    _check_purge_args(store, config)
     reports: list[PurgeReport] = []
     scopes = await alist_scopes(store, prefix)
     for scope in scopes:

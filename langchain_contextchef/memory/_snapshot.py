@@ -37,7 +37,7 @@ def snapshot(ctx: MemoryContext) -> Plan[dict[str, Any]]:
 
 
 def restore(ctx: MemoryContext, data: Mapping[str, Any]) -> Plan[None]:
-    """Replace the scope's entries and turn clock with a snapshot's, in one batch.
+    """Replace the scope's entries and turn clock with a snapshot's (batches of `BATCH_OPS`).
 
     Entries the snapshot replaces or removes move to history (cause: a restore), and a
     restored entry whose version history already holds gets the next free version. With
@@ -59,25 +59,31 @@ def _replace(ctx: MemoryContext, restored: list[MemoryEntry], turn: int) -> Plan
     current, damaged = entries_and_damaged(ctx, got.items)
     by_key = {e.key: e for e in current}
     absent = [e.key for e in restored if e.key not in by_key]
-    markers = yield from gather(markers=[_history.version_marker_op(ctx, k) for k in absent])
-    left = dict(zip(absent, map(_history.last_version, markers.markers), strict=True))
+    left: dict[str, int] = {}
+    for start in range(0, len(absent), BATCH_OPS):
+        chunk = absent[start : start + BATCH_OPS]
+        markers = yield from gather(markers=[_history.version_marker_op(ctx, k) for k in chunk])
+        left.update(zip(chunk, map(_history.last_version, markers.markers), strict=True))
     now = ctx.now()
     cause = Provenance(written_by="developer", source="restore")
     keep = {e.key for e in restored}
-    ops: list[Any] = []
+    # One group of ops per changed key, so a batch never splits a key's change in two.
+    groups: list[list[Any]] = []
     for key in damaged:
         if key not in keep:
             # A damaged item has no entry to keep in history, but its removal is a change.
-            ops.append(PutOp(ctx.entries_ns, key, None))
-            ops += _audit.record_ops(ctx, _damaged_record(ctx, key, now))
+            ops: list[Any] = [PutOp(ctx.entries_ns, key, None)]
+            groups.append(ops + _audit.record_ops(ctx, _damaged_record(ctx, key, now)))
     for gone in current:
         if gone.key not in keep:
-            ops += _history.archive(ctx, gone, "deleted", now=now, cause=cause, note=_NOTE)
+            ops = _history.archive(ctx, gone, "deleted", now=now, cause=cause, note=_NOTE)
             ops += _audit.entry_ops(ctx, "deleted", gone, at=now, cause=cause, note=_REMOVED)
+            groups.append(ops)
     for entry in restored:
         old = by_key.get(entry.key)
         if old == entry:
             continue  # already as the snapshot has it
+        ops = []
         if old is not None:
             ops += _history.archive(ctx, old, "updated", now=now, cause=cause, note=_NOTE)
         floor = old.version if old is not None else left[entry.key]
@@ -85,8 +91,27 @@ def _replace(ctx: MemoryContext, restored: list[MemoryEntry], turn: int) -> Plan
             entry = entry.evolve(update_count=floor + 1)
         ops.append(entry_put(ctx, entry, old))
         ops += _audit.entry_ops(ctx, "restored", entry, at=now, cause=cause)
-    ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn}, index=False))
-    yield Io(ops)
+        groups.append(ops)
+    groups.append([PutOp(ctx.meta_ns, CLOCK_KEY, {"turn": turn}, index=False)])
+    for batch in _batches(groups):
+        yield Io(batch)
+
+
+BATCH_OPS = 2000
+"""The most ops a restore sends in one batch. SQLite limits the variables of one statement
+(32,766 by default, 250,000 in some builds), and LangGraph's `SqliteStore` writes a batch's
+puts as one statement, so a restore of tens of thousands of entries is written in batches:
+each is all-or-nothing, the turn clock comes last, and a restore that fails part-way can
+simply be run again (what earlier batches replaced is in history)."""
+
+
+def _batches(groups: list[list[Any]]) -> list[list[Any]]:
+    batches: list[list[Any]] = [[]]
+    for group in groups:
+        if batches[-1] and len(batches[-1]) + len(group) > BATCH_OPS:
+            batches.append([])
+        batches[-1].extend(group)
+    return batches
 
 
 _NOTE = "replaced by a restore"
@@ -141,6 +166,7 @@ def _check_restored(entry: MemoryEntry) -> None:
     # `from_stored` is lenient on purpose (it reads what is already stored); a snapshot is
     # outside input, so its fields are checked here before they can reach the store, where a
     # non-int expiry turn would make every later compile fail.
+    check_text("value", entry.value)
     check_text("description", entry.description, optional=True)
     check_text("type", entry.type, optional=True)
     check_importance(entry.importance)

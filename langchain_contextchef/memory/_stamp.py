@@ -43,6 +43,8 @@ STAMP_KEY = "stamp"
 LOG_LIMIT = 64
 """How many of the latest changed keys the stamp remembers."""
 
+_MAX_STAMP = 2**53 - 2  # one more must still be an integer JSON keeps exactly
+
 
 def stamp_op(ctx: MemoryContext) -> GetOp:
     """The op that reads the scope's stamp (answer with `token_of`)."""
@@ -55,6 +57,8 @@ def _token(value: dict[str, Any] | None) -> Token | None:
     epoch, stamp = value.get("epoch"), value.get("stamp")
     if not isinstance(epoch, str) or isinstance(stamp, bool) or not isinstance(stamp, int):
         return None
+    if not 0 <= stamp <= _MAX_STAMP:
+        return None  # damaged: a new epoch replaces it at the next write
     return epoch, stamp
 
 
@@ -68,26 +72,44 @@ def changes_since(item: Item | None, since: Token) -> list[str] | None:
     token = token_of(item)
     if item is None or token is None or token[0] != since[0] or token[1] < since[1]:
         return None
-    log = item.value.get("log")
-    if not isinstance(log, list):
+    log = _log(item.value)
+    if log is None:
         return None
-    newer = [row for row in log if isinstance(row, list) and len(row) == 2 and row[0] > since[1]]
+    newer = [row for row in log if row[0] > since[1]]
     # The log must reach back to the first change after `since`, or some are missing.
     if token[1] - since[1] > len(newer):
         return None
     return list(dict.fromkeys(str(row[1]) for row in newer))
 
 
+def _log(value: dict[str, Any]) -> list[list[Any]] | None:
+    """The stamp's log as `[count, key]` rows, or `None` when any row is damaged."""
+    log = value.get("log")
+    if not isinstance(log, list):
+        return None
+    for row in log:
+        if (
+            not isinstance(row, list)
+            or len(row) != 2
+            or isinstance(row[0], bool)
+            or not isinstance(row[0], int)
+            or not isinstance(row[1], str)
+        ):
+            return None
+    return log
+
+
 def _advanced(current: dict[str, Any] | None, keys: Sequence[str]) -> dict[str, Any]:
-    epoch = current.get("epoch") if current else None
-    stamp = current.get("stamp") if current else None
-    log = list(current.get("log") or []) if current else []
-    if not isinstance(epoch, str) or not isinstance(stamp, int) or len(keys) > LOG_LIMIT:
+    # A damaged stamp (edited by hand: a wrong type anywhere) never blocks a write: it is
+    # replaced by a new epoch, which every process that cached the scope reads again.
+    token = _token(current)
+    log = _log(current) if current is not None else None
+    if token is None or log is None or len(keys) > LOG_LIMIT:
         # No stamp yet, a damaged one, or more changes than the log holds: a new epoch, so
         # every process that cached this scope reads it again.
         return {"epoch": uuid.uuid4().hex, "stamp": 1, "log": []}
-    stamp += 1
-    log += [[stamp, key] for key in keys]
+    epoch, stamp = token[0], token[1] + 1
+    log = [*log, *([stamp, key] for key in keys)]
     return {"epoch": epoch, "stamp": stamp, "log": log[-LOG_LIMIT:]}
 
 

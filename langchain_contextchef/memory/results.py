@@ -162,6 +162,8 @@ class CompileRead:
             (`"quarantined"`), or `"damaged"`.
         evicted_keys: Keys evicted (over `max_entries`) since the previous compile.
         damaged_keys: Keys whose stored data cannot be read; skipped (see `DamagedEntryError`).
+        repaired: Scope items this compile found damaged and rewrote: `"clock"` when the turn
+            clock was not a turn (recovered from the entries, see `CompileMeta.repaired`).
         reuse: When the selection above is the one kept for the scope's entries as they
             stand, the process's slot that keeps it: later steps may keep what they derive
             from it there too (`reuse.remember`). `None` when anything changed.
@@ -176,6 +178,7 @@ class CompileRead:
     evicted_keys: list[str] = field(default_factory=list)
     damaged_keys: list[str] = field(default_factory=list)
     reuse: ScopeSlot | None = field(default=None, repr=False, compare=False)
+    repaired: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,7 @@ def validate_filter(filter_: Mapping[str, Any] | None) -> None:
             raise TypeError(msg)
         if not FIELD_PATH.fullmatch(field):
             msg = (
-                f"Invalid filter field {field!r}: use a plain field name or dotted path of "
+                f"Invalid filter key {field!r}: use a plain field name or dotted path of "
                 "letters, digits, '_', '-' and '.' (e.g. 'kind' or 'meta.source'); LangGraph's "
                 "SQL stores refuse anything else."
             )

@@ -34,6 +34,8 @@ from types import TracebackType
 from langchain_contextchef.store._paths import temp_file_prefix
 
 __all__ = [
+    "FILE_MODE",
+    "FOLDER_MODE",
     "READ_FLAGS",
     "STAMP_MARK",
     "SafeDir",
@@ -47,6 +49,11 @@ __all__ = [
     "read_file",
     "remove_empty_dirs",
 ]
+
+FILE_MODE = 0o600
+"""Files the store creates are readable by their owner only: memory is personal data."""
+FOLDER_MODE = 0o700
+"""Folders the store creates (the root when it is missing, namespaces, locks, journals)."""
 
 _O_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)  # Windows would otherwise translate newlines.
@@ -181,9 +188,9 @@ class SafeDir:
                     return None, False
                 try:
                     if self.fd is not None:
-                        os.mkdir(name, dir_fd=self.fd)
+                        os.mkdir(name, FOLDER_MODE, dir_fd=self.fd)
                     else:
-                        os.mkdir(self.join(name))
+                        os.mkdir(self.join(name), FOLDER_MODE)
                 except FileExistsError:
                     continue
                 made = True
@@ -233,9 +240,9 @@ class SafeDir:
         """
         flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
         if self.fd is not None:
-            fd = os.open(name, flags, 0o666, dir_fd=self.fd)
+            fd = os.open(name, flags, FILE_MODE, dir_fd=self.fd)
         else:
-            fd = os.open(self.join(name), flags, 0o666)
+            fd = os.open(self.join(name), flags, FILE_MODE)
         try:
             try:
                 view = memoryview(data)
@@ -387,7 +394,7 @@ def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDi
         UnsafePathError: If a component below the root is a link.
     """
     if create:
-        os.makedirs(root, exist_ok=True)
+        os.makedirs(root, FOLDER_MODE, exist_ok=True)
     try:
         current = (
             SafeDir(root, os.open(root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC))

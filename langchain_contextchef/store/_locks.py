@@ -26,7 +26,7 @@ import time
 
 from filelock import Timeout
 
-from langchain_contextchef.store._fsio import UnsafePathError, open_dir
+from langchain_contextchef.store._fsio import FILE_MODE, UnsafePathError, open_dir
 from langchain_contextchef.store._paths import LOCK_DIR
 
 if sys.platform == "win32":  # pragma: no cover - exercised on Windows only
@@ -124,8 +124,8 @@ class ProcessLock:
                 )
                 raise UnsafePathError(msg)
             if folder.fd is not None:
-                return os.open(self.name, flags, 0o666, dir_fd=folder.fd)
-            return os.open(folder.join(self.name), flags, 0o666)
+                return os.open(self.name, flags, FILE_MODE, dir_fd=folder.fd)
+            return os.open(folder.join(self.name), flags, FILE_MODE)
 
     def acquire(self, deadline: float | None, *, blocking: bool = True) -> bool:
         """Take the lock, waiting until `deadline` (monotonic seconds; `None`: forever).

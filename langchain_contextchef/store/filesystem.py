@@ -185,7 +185,14 @@ class FileSystemStore(BaseStore):
         ttl: TTLConfig | None = None,
         lock_timeout: float = 60.0,
     ) -> None:
-        self.root = os.path.abspath(os.fspath(root))
+        given = os.fspath(root) if isinstance(root, str | os.PathLike) else root
+        if not isinstance(given, str) or not given.strip():
+            msg = (
+                f"FileSystemStore needs the folder that holds the store, got {root!r}: pass a "
+                'path such as ".context" (an empty path would write into the working directory).'
+            )
+            raise ValueError(msg)
+        self.root = os.path.abspath(given)
         self.ttl_config = ttl
         self.index_config: IndexConfig | None = None
         self.embeddings: Embeddings | None = None

@@ -898,4 +898,5 @@ def test_store_help_names_the_url_forms(capsys):
     code, out, _ = run(capsys, "list", "--help")
     assert code == 0
     out = " ".join(out.split())
-    assert "postgresql://user:pw@host/db" in out and "sqlite:///path/store.db" in out
+    assert "postgresql://user:pw@host/db" in out
+    assert "sqlite:///relative.db" in out and "sqlite:////absolute.db" in out

@@ -11,6 +11,7 @@ from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import Memory, MemoryConfig
 from langchain_contextchef.encryption import EncryptedStore, generate_key
+from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.retention import RetentionPolicy
 from tests.support.suites.privacy import PrivacySuite
 
@@ -53,12 +54,14 @@ def test_an_encrypted_store_reports_no_index_and_never_embeds() -> None:
     assert memory.context.indexed is False
 
 
-def test_plaintext_written_before_encryption_is_read_and_sealed_by_rotate() -> None:
+def test_plaintext_written_before_encryption_is_refused_until_rotate_seals_it() -> None:
     raw = InMemoryStore()
     Memory(raw).set("tone", "PLAIN-dry")
     key = generate_key()
     sealed = EncryptedStore(raw, key)
-    assert Memory(sealed).get("tone") == "PLAIN-dry"
+    # An unsealed item is never served: it reads as damaged until sealed on purpose.
+    with pytest.raises(DamagedEntryError):
+        Memory(sealed).get("tone")
     assert sealed.rotate() >= 2
     assert "PLAIN" not in str([i.value for i in raw.search((), limit=100)])
     assert Memory(EncryptedStore(raw, key)).get("tone") == "PLAIN-dry"
