@@ -210,8 +210,12 @@ class SafeDir:
         msg = f"Could not create the folder {self.join(name)!r}: it keeps disappearing."
         raise FileNotFoundError(msg)
 
-    def write_temp(self, final_name: str, data: bytes, stamp_ns: int | None) -> tuple[str, int]:
-        """Write `data` durably to a new temporary file (in this folder) for `final_name`.
+    def write_temp(
+        self, final_name: str, data: bytes, stamp_ns: int | None, *, sync: bool = True
+    ) -> tuple[str, int]:
+        """Write `data` to a new temporary file (in this folder) for `final_name`.
+
+        Durably (flushed to disk) unless `sync` is off.
 
         Returns:
             The temporary file's name and its inode number.
@@ -220,10 +224,13 @@ class SafeDir:
             OSError: On any failure (a full disk included); no temporary file is left then.
         """
         name = f"{temp_file_prefix(final_name)}{secrets.token_hex(6)}.tmp"
-        return name, self.write_new(name, data, stamp_ns)
+        return name, self.write_new(name, data, stamp_ns, sync=sync)
 
-    def write_new(self, name: str, data: bytes, stamp_ns: int | None) -> int:
+    def write_new(self, name: str, data: bytes, stamp_ns: int | None, *, sync: bool = True) -> int:
         """Create the file `name` (it must not exist), write `data` durably, stamp it.
+
+        With `sync` off the data is not flushed: other processes see it at once, a crash of
+        this process keeps it, a power cut may lose it.
 
         Returns:
             The new file's inode number.
@@ -242,7 +249,8 @@ class SafeDir:
                 while view:
                     written = os.write(fd, view)
                     view = view[written:]
-                os.fsync(fd)
+                if sync:
+                    os.fsync(fd)
                 if stamp_ns is not None:
                     if os.utime in os.supports_fd:
                         os.utime(fd, ns=(stamp_ns, stamp_ns))

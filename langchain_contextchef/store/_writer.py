@@ -142,7 +142,9 @@ class Writer(Recovery):
 
     # ------------------------------------------------------------------ commits
 
-    def commit(self, writes: list[Write], now: float, *, journal: bool = True) -> int:
+    def commit(
+        self, writes: list[Write], now: float, *, journal: bool = True, sync: bool = True
+    ) -> int:
         """Apply writes whose folder locks are held; several are all-or-nothing.
 
         Args:
@@ -150,6 +152,8 @@ class Writer(Recovery):
             now: The write time (POSIX seconds).
             journal: Journal a multi-item write (off for TTL refreshes and sweeps, whose
                 items are independent).
+            sync: Flush files and folders to disk (off for a write that may be lost in a
+                power cut: see `FileSystemStore.batch_unsynced`).
 
         Returns:
             How many items were written or deleted (deletes of missing items not counted).
@@ -181,11 +185,11 @@ class Writer(Recovery):
                     assert staging is not None
                 if staging.device() == opened.dev:
                     tmp = staged_file_name(opened.lock)
-                    inode = staging.write_new(tmp, data, opened.stamp)
+                    inode = staging.write_new(tmp, data, opened.stamp, sync=sync)
                     opened.staged.append(tmp)
                     staged.append(_Staged(parts, name, tmp, True, record, inode, len(data)))
                 else:  # the folder is on another file system (a mount inside the root)
-                    tmp, inode = opened.folder.write_temp(name, data, opened.stamp)
+                    tmp, inode = opened.folder.write_temp(name, data, opened.stamp, sync=sync)
                     opened.temps.append(tmp)
                     staged.append(_Staged(parts, name, tmp, False, record, inode, len(data)))
             if journal and len(staged) > 1:
@@ -208,7 +212,8 @@ class Writer(Recovery):
                 else:
                     folder.replace(st.tmp, st.name)
             for parts in {st.parts for st in staged}:
-                folders[parts].folder.fsync()
+                if sync:
+                    folders[parts].folder.fsync()
                 folders[parts].folder.stamp(folders[parts].stamp)
         except BaseException:
             if committed is None:

@@ -59,7 +59,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "audit",
         ),
     ),
-    ("plans", ("_sections", "_plan", "encryption")),
+    ("plans", ("_sections", "_durability", "_plan", "encryption")),
     ("memory engine", ("memory",)),
     (
         "layout and tools",
