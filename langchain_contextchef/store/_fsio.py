@@ -264,6 +264,43 @@ class SafeDir:
             raise
         return inode
 
+    def overwrite(self, name: str, data: bytes, stamp_ns: int | None) -> int:
+        """Write `data` over the start of the existing file `name`, unflushed, and stamp it.
+
+        For a write that may be lost in a power cut (see `FileSystemStore.batch_unsynced`):
+        `data` must be at least as long as the file, so no truncation is needed and a reader
+        sees either the old or the new bytes of one small write.
+
+        Returns:
+            The file's inode number.
+
+        Raises:
+            UnsafePathError: If `name` is a link.
+        """
+        flags = os.O_WRONLY | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
+        try:
+            if self.fd is not None:
+                fd = os.open(name, flags, dir_fd=self.fd)
+            else:
+                fd = os.open(self.join(name), flags)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise link_error(self.join(name), "file") from exc
+            raise
+        try:
+            view = memoryview(data)
+            offset = 0
+            while offset < len(data):
+                offset += os.pwrite(fd, view[offset:], offset)
+            if stamp_ns is not None:
+                if os.utime in os.supports_fd:
+                    os.utime(fd, ns=(stamp_ns, stamp_ns))
+                else:
+                    os.utime(self.join(name), ns=(stamp_ns, stamp_ns))
+            return os.fstat(fd).st_ino
+        finally:
+            os.close(fd)
+
     def replace(self, tmp: str, name: str) -> None:
         """Rename the temporary file `tmp` over `name` (atomic: readers see old or new).
 

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timezone
@@ -109,6 +110,7 @@ class _Staged(NamedTuple):
     record: Record | None
     inode: int
     size: int
+    in_place: bool = False  # already written over the item's file (an unsynced overwrite)
 
 
 def _close(folders: dict[tuple[str, ...], _Open], staging: SafeDir | None) -> None:
@@ -116,6 +118,15 @@ def _close(folders: dict[tuple[str, ...], _Open], staging: SafeDir | None) -> No
         opened.folder.close()
     if staging is not None:
         staging.close()
+
+
+def _fits(current: os.stat_result | None, data: bytes) -> bool:
+    return (
+        hasattr(os, "pwrite")  # not on Windows: renamed there, as any other write
+        and current is not None
+        and stat.S_ISREG(current.st_mode)
+        and current.st_size >= len(data)
+    )
 
 
 class Writer(Recovery):
@@ -180,6 +191,15 @@ class Writer(Recovery):
                         staged.append(_Staged(parts, name, None, False, None, 0, 0))
                     continue
                 data, record = self._document(write, dirpath + os.sep + name, now)
+                if not sync and len(writes) == 1 and _fits(current, data):
+                    # One unsynced write over an existing file at least as long: written in
+                    # place, padded with JSON whitespace, since renaming a new file over an
+                    # existing one costs a flush of its data on some file systems (ext4).
+                    assert current is not None
+                    data += b" " * (current.st_size - len(data))
+                    inode = opened.folder.overwrite(name, data, opened.stamp)
+                    staged.append(_Staged(parts, name, name, False, record, inode, len(data), True))
+                    continue
                 if staging is None:
                     staging = open_dir(self.root, (STAGING_DIR,), create=True)[0]
                     assert staging is not None
@@ -204,6 +224,8 @@ class Writer(Recovery):
         try:
             for st in staged:
                 folder = folders[st.parts].folder
+                if st.in_place:
+                    continue
                 if st.tmp is None:
                     folder.unlink(st.name)
                 elif st.staged:

@@ -180,3 +180,29 @@ def test_a_batch_with_reads_is_never_run_unsynced_on_sqlite(tmp_path: Path) -> N
     assert batch_unsynced(store, ops)[0] is None
     assert not any("synchronous" in line for line in seen)
     conn.close()
+
+
+def test_filesystem_store_unsynced_overwrite_is_in_place_and_seen_by_another_store(
+    tmp_path: Path,
+) -> None:
+    root = tmp_path / ".context"
+    writer, reader = FileSystemStore(root), FileSystemStore(root)
+    writer.put(("meta",), "clock", {"turn": 10, "note": "a longer first value"})
+    path = next(p for p in root.rglob("*.json") if not p.name.startswith("."))
+    inode, size = path.stat().st_ino, path.stat().st_size
+    before = reader.get(("meta",), "clock")
+    assert before is not None and before.value["turn"] == 10  # cached by the reader
+    for turn in (11, 12):
+        writer.batch_unsynced([PutOp(("meta",), "clock", {"turn": turn})])
+        # Written over the same file, padded to its length: no rename, nothing truncated.
+        assert (path.stat().st_ino, path.stat().st_size) == (inode, size)
+        item = reader.get(("meta",), "clock")
+        assert item is not None and item.value == {"turn": turn}
+        assert reader.search(("meta",))[0].value == {"turn": turn}
+        assert FileSystemStore(root).get(("meta",), "clock").value == {"turn": turn}  # type: ignore[union-attr]
+    # A value longer than the file is renamed into place, as any write.
+    writer.batch_unsynced([PutOp(("meta",), "clock", {"turn": 13, "note": "x" * 200})])
+    assert path.stat().st_ino != inode
+    item = reader.get(("meta",), "clock")
+    assert item is not None and item.value["turn"] == 13
+    assert reader.search(("meta",))[0].value["turn"] == 13
