@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import inspect
 import os
@@ -218,7 +219,11 @@ async def _asqlite_path(store: BaseStore) -> str:
     return path
 
 
+@functools.lru_cache(maxsize=1024)
 def _file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
+    # Kept per scope (a lock object costs more to make than to take): sections of one scope
+    # in this process never overlap (the local lock comes first), and filelock keeps each
+    # thread's and each forked process's hold apart; it makes the folder again if needed.
     folder = database + "-contextchef-locks"
     os.makedirs(folder, exist_ok=True)
     name = hashlib.blake2b(_scope_key(scope).encode(), digest_size=16).hexdigest()
