@@ -220,10 +220,15 @@ async def _asqlite_path(store: BaseStore) -> str:
 
 
 @functools.lru_cache(maxsize=1024)
+def _kept_file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
+    # The sync sections' lock, kept per scope (a lock object costs more to make than to
+    # take): a sync section takes and releases it in one thread, and filelock keeps each
+    # thread's hold apart. Not for the async sections, which take it in a worker thread and
+    # release it in the event loop's: they make a new one each time.
+    return _file_lock(database, scope, timeout)
+
+
 def _file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
-    # Kept per scope (a lock object costs more to make than to take): sections of one scope
-    # in this process never overlap (the local lock comes first), and filelock keeps each
-    # thread's and each forked process's hold apart; it makes the folder again if needed.
     folder = database + "-contextchef-locks"
     os.makedirs(folder, exist_ok=True)
     name = hashlib.blake2b(_scope_key(scope).encode(), digest_size=16).hexdigest()
@@ -374,7 +379,7 @@ def _backend_section(store: BaseStore, scope: tuple[str, ...], timeout: float) -
         with _pg_section(store, scope, timeout):
             yield
     elif kind == "sqlite" and (database := _sqlite_path(store)):
-        with _file_lock(database, scope, timeout):
+        with _kept_file_lock(database, scope, timeout):
             yield
     else:
         yield
