@@ -154,7 +154,9 @@ def _measure(kind: str, quick: bool, server: str | None) -> dict[str, Any]:
     }
 
 
-def run(quick: bool = False, pg: str | None = None, only: tuple[str, ...] = ALL_KINDS) -> dict:
+def run(
+    quick: bool = False, pg: str | None = None, only: tuple[str, ...] = ALL_KINDS
+) -> dict[str, Any]:
     """Time our model write and prompt build against LangMem's on every backend.
 
     Args:

@@ -126,7 +126,12 @@ def test_filesystem_store_unsynced_batch_skips_fsync_and_is_seen_by_another_stor
     reader.get(("meta",), "clock")  # the reader caches the first version
     calls: list[int] = []
     real = os.fsync
-    monkeypatch.setattr(os, "fsync", lambda fd: (calls.append(fd), real(fd))[1])
+
+    def counted(fd: int) -> None:
+        calls.append(fd)
+        real(fd)
+
+    monkeypatch.setattr(os, "fsync", counted)
     writer.batch_unsynced([PutOp(("meta",), "clock", {"turn": 2})])
     assert calls == []
     item = reader.get(("meta",), "clock")
@@ -148,7 +153,7 @@ def test_sqlite_unsynced_batch_writes_and_restores_the_sync_mode(tmp_path: Path)
     assert "PRAGMA synchronous=OFF" in seen
     assert conn.execute("PRAGMA synchronous").fetchone() == (2,)
     other = SqliteStore(sqlite3.connect(path, check_same_thread=False, isolation_level=None))
-    got = other.batch([GetOp(("meta",), "clock")])[0]
+    got = other.get(("meta",), "clock")
     assert got is not None and got.value == {"turn": 7}
     other.conn.close()
     conn.close()
