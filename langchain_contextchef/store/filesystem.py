@@ -234,7 +234,9 @@ class FileSystemStore(BaseStore):
         entry's expiry counts turns): other threads and processes see it at once, and it
         survives a crash of this process, as any write does; only the `fsync` calls (most of
         a small write's cost) are skipped, so a power cut may undo it. A batch of several
-        writes is still all-or-nothing.
+        writes is still all-or-nothing. One write over an existing file at least as long is
+        made in place (padded with JSON whitespace, then stamped) instead of renamed over it:
+        readers stat a file before they read it, so none keeps a half-written one.
 
         Example:
             ```python
