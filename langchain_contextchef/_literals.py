@@ -59,7 +59,8 @@ EvictPolicy: TypeAlias = Literal["least_recently_recalled"]
 """How entries over `max_entries` are chosen for eviction."""
 
 MemoryType: TypeAlias = Literal["fact", "preference", "event", "procedure", "rule", "project"]
-"""The memory types accepted by default: the guide's four plus the `rule` and `project` kinds."""
+"""The memory types accepted by default: facts, preferences, events and procedures, plus rules and
+project knowledge."""
 
 DEFAULT_MEMORY_TYPES: tuple[str, ...] = get_args(MemoryType)
 """Every `MemoryType`, in the order the tools and the reflection prompt list them."""

@@ -53,8 +53,12 @@ from langgraph.store.base import (
 )
 from typing_extensions import assert_never
 
-from langchain_contextchef._durability import abatch_unsynced, batch_unsynced
-from langchain_contextchef._sections import aexclusive, exclusive
+from langchain_contextchef._sections import (
+    abatch_unsynced,
+    aexclusive,
+    batch_unsynced,
+    exclusive,
+)
 
 __all__ = [
     "NO_STORE",
@@ -79,7 +83,7 @@ class Io(NamedTuple):
     """Run these ops in one `batch` (one round trip) and send back the results, in op order.
 
     With `synced` off, the batch's writes need not be flushed to disk before it returns
-    (`_durability.batch_unsynced`): for a write a power cut may undo without harm.
+    (`_sections.batch_unsynced`): for a write a power cut may undo without harm.
     """
 
     ops: Sequence[Op]

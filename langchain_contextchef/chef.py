@@ -108,11 +108,12 @@ class ContextChef:
         context_budget: A token budget for the whole call (`ContextBudget`): each compile
             reports tokens per layer in `meta.tokens`, trims memory first when the call is
             over budget, and raises `ContextBudgetExceeded` when it still does not fit.
-        turn_unit: What one turn of a turn-based TTL is. `"model_call"` (the default, the
-            seed's meaning): every compile advances the clock, so an agent that calls the
-            model three times for one user message spends three turns. `"user_message"`:
-            the clock advances once per new user message (the last `HumanMessage`, known by
-            its id, else by its position and content), however many model calls answer it.
+        turn_unit: What one turn of a turn-based TTL is. `"model_call"` (the default, as in
+            ContextChef's original design): every compile advances the clock, so an agent
+            that calls the model three times for one user message spends three turns.
+            `"user_message"`: the clock advances once per new user message (the last
+            `HumanMessage`, known by its id, else by its position and content), however many
+            model calls answer it.
             With `Turns(2)`, an entry the model saves while answering a message is still
             shown during the next two user messages, where per model call it could be gone
             before the user writes again.

@@ -393,6 +393,9 @@ def compile_plan(
         instruction = options.instruction
         if instruction is None:
             instruction = memory_instruction(settings.vocabulary)
+            profiles = options.profile_schemas
+            if profiles is not None:  # static per config: the schemas, never the documents
+                instruction += "\n" + profiles.guidance(settings.vocabulary)
         count = token_counter(ctx.config.token_counter).text
         budget = _memory_budget(settings, ctx)
 

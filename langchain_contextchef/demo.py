@@ -180,10 +180,13 @@ def _agent_turn(
     config: RunnableConfig = {"callbacks": [recorder], "recursion_limit": _MAX_STEPS}
     answer = ""
     shown = 0
-    pending: list[str] = []
+    pending: list[ToolMessage] = []
+    order: dict[str | None, int] = {}  # tool call id -> its place in the model's message
 
     def flush() -> None:
-        printer.step("Tool results (written to the store)", "\n".join(pending))
+        # Parallel tool calls finish in any order: show their results in the calls' order.
+        pending.sort(key=lambda m: order.get(m.tool_call_id, len(order)))
+        printer.step("Tool results (written to the store)", "\n".join(m.text for m in pending))
         pending.clear()
 
     stream = agent.stream({"messages": [HumanMessage(user_text)]}, config, stream_mode="updates")
@@ -202,13 +205,14 @@ def _agent_turn(
                         printer.step("ContextChef compiles the prompt", f"memory in it: {keys}")
                 shown = len(recorder.prompts)
             # Tool calls run in parallel, one update each: show their results as one step.
-            pending += [m.text for m in messages if isinstance(m, ToolMessage)]
+            pending += [m for m in messages if isinstance(m, ToolMessage)]
             if pending and any(isinstance(m, AIMessage) for m in messages):
                 flush()
             for message in messages:
                 if not isinstance(message, AIMessage):
                     continue
                 if message.tool_calls:
+                    order = {c["id"]: i for i, c in enumerate(message.tool_calls)}
                     calls = "\n".join(format_call(c) for c in message.tool_calls)
                     printer.step("Model calls tools", calls)
                 else:

@@ -37,7 +37,8 @@ Example:
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Hashable, Sequence
+from datetime import timedelta
 from typing import Any, TypeAlias, cast
 
 from langchain.agents.middleware.types import (
@@ -65,8 +66,10 @@ from langchain_contextchef.chef import ContextChef
 from langchain_contextchef.compile import CompiledPayload
 from langchain_contextchef.memory import Memory
 from langchain_contextchef.reflection import (
+    AsyncReflectionScheduler,
     MemoryReflector,
     ReflectionReport,
+    ReflectionScheduler,
     areflect_after_agent,
     reflect_after_agent,
 )
@@ -242,12 +245,20 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
     Reflection: pass `reflector=MemoryReflector(model, memory=chef.get_memory)` and, after each
     agent run, the finished conversation is read for facts worth keeping, which are written
     through the gated model path of the same scope (`after_agent` / `aafter_agent`).
+    With `reflect_when_quiet=30` (seconds or a `timedelta`), the reflection leaves the
+    user's turn: it runs in the background once the conversation (the run's `thread_id`,
+    else the memory scope) has had no new message for that long; a new message reschedules
+    it, and each run reflects only on messages no earlier run saw. Pass a
+    `ReflectionScheduler` or `AsyncReflectionScheduler` of your own to set retries and
+    shutdown; `middleware.scheduler.shutdown()` flushes what is pending.
 
     Args:
         chef: The `ContextChef` whose memory, scope and tools the agent uses.
         dynamic_state: Optional `(state, runtime) -> model | dict | None`; may be async when
             the agent runs async.
         reflector: Optional `MemoryReflector` run after every agent run.
+        reflect_when_quiet: Run the reflector in the background once a conversation has been
+            quiet this long (seconds, a `timedelta`, or a scheduler), instead of inline.
         turn_unit: `"model_call"` or `"user_message"`: what advances the turn clock;
             `None` (default) keeps the chef's `turn_unit`.
 
@@ -270,6 +281,11 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
         dynamic_state: DynamicStateFn | None = None,
         reflector: MemoryReflector | None = None,
         turn_unit: TurnUnit | None = None,
+        reflect_when_quiet: float
+        | timedelta
+        | ReflectionScheduler
+        | AsyncReflectionScheduler
+        | None = None,
     ) -> None:
         if not isinstance(chef, ContextChef):
             msg = (
@@ -286,6 +302,7 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
         self.reflector = reflector
         self.tools = chef.tools
         self.last_reflection: ReflectionReport | None = None
+        self.scheduler = _scheduler(reflector, reflect_when_quiet)
 
     def _dynamic_state(self, request: ModelRequest[Any]) -> Any:
         if self.dynamic_state is not None:
@@ -342,8 +359,25 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
             store=getattr(runtime, "store", None),
         )
 
+    def _schedule(self, state: Any, runtime: Any) -> bool:
+        """Hand the conversation to the background scheduler, if there is one."""
+        if self.scheduler is None:
+            return False
+        memory = self._reflection_memory(runtime)
+        config = current_config() or {}
+        configurable = dict(config.get("configurable") or {})
+        thread: Hashable = configurable.get("thread_id") or memory.scope
+        messages = state.get("messages", []) if isinstance(state, dict) else []
+        # Only the ids travel: the agent run's callbacks are gone when the reflection runs.
+        self.scheduler.notify(
+            thread, messages, memory=memory, config={"configurable": configurable}
+        )
+        return True
+
     def after_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         """Run the reflector, if any, on the finished conversation (no state change)."""
+        if self._schedule(state, runtime):
+            return None
         if self.reflector is not None:
             memory = self._reflection_memory(runtime)
             self.last_reflection = reflect_after_agent(
@@ -353,9 +387,28 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
 
     async def aafter_agent(self, state: Any, runtime: Any) -> dict[str, Any] | None:
         """Async `after_agent`."""
+        if self._schedule(state, runtime):
+            return None
         if self.reflector is not None:
             memory = self._reflection_memory(runtime)
             self.last_reflection = await areflect_after_agent(
                 self.reflector, state, memory=memory, config=current_config()
             )
         return None
+
+
+def _scheduler(
+    reflector: MemoryReflector | None,
+    when_quiet: float | timedelta | ReflectionScheduler | AsyncReflectionScheduler | None,
+) -> ReflectionScheduler | AsyncReflectionScheduler | None:
+    if when_quiet is None:
+        return None
+    if isinstance(when_quiet, ReflectionScheduler | AsyncReflectionScheduler):
+        return when_quiet
+    if reflector is None:
+        msg = (
+            "reflect_when_quiet needs a reflector: ContextChefMiddleware(chef, "
+            "reflector=MemoryReflector(model, memory=chef.get_memory), reflect_when_quiet=30)."
+        )
+        raise ValueError(msg)
+    return ReflectionScheduler(reflector, delay=when_quiet)

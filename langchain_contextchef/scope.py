@@ -2,7 +2,10 @@
 
 A scope is a tuple of namespace labels, some of which may be templates such as
 `("users", "{user_id}")`. Templates are filled at run time from LangGraph's runtime context or
-from `config["configurable"]`. Every way of getting this wrong fails closed, before anything
+from `config["configurable"]`. On LangGraph Server, `{langgraph_auth_user_id}` is the identity
+of the user the server's custom auth authenticated, and `{langgraph_auth_user.FIELD}` one field
+of that user (e.g. `{langgraph_auth_user.org_id}`); those two are read only from the run's
+config, where the server puts them and a client cannot. Every way of getting this wrong fails closed, before anything
 is read or written, with an error that says what to write instead:
 
 * a string is never taken for a scope: `"users/{user_id}"` or `"{user_id}"` (a tuple missing
@@ -50,7 +53,11 @@ Scope: TypeAlias = tuple[str, ...] | list[str]
 """A namespace prefix, possibly with `{field}` templates: a tuple (or list) of labels, never a
 string."""
 
-_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_FIELD = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)?)\}")
+"""A template: `{name}`, or `{name.field}` for one field of a value (the server's auth user)."""
+
+_AUTH_PREFIX = "langgraph_auth_"
+"""Names LangGraph Server sets in `config["configurable"]` for the authenticated user."""
 
 
 def _labels(scope: object) -> tuple[str, ...]:
@@ -122,14 +129,46 @@ def _lookup(source: Any, name: str) -> tuple[bool, Any]:
         return (name in names, getattr(source, name, None))
     if hasattr(source, name):
         return True, getattr(source, name)
+    if hasattr(source, "__getitem__"):
+        # LangGraph Server's auth user answers both `user.field` and `user["field"]`.
+        try:
+            return True, source[name]
+        except (KeyError, IndexError, TypeError):
+            return False, None
     return False, None
 
 
+def _value_of(name: str, context: Any, configurable: Mapping[str, Any]) -> Any:
+    """The value a template names: `name`, or `name.field` for one field of that value."""
+    head, _, field_name = name.partition(".")
+    present, value = (False, None)
+    if not head.startswith(_AUTH_PREFIX):
+        # The server's auth values come only from the run's config, where a client cannot
+        # put them; a client-supplied runtime context never stands in for them.
+        present, value = _lookup(context, head)
+    if not present or value is None:
+        present, value = _lookup(configurable, head)
+    if not present or value is None:
+        return None
+    if field_name:
+        present, value = _lookup(value, field_name)
+        return value if present else None
+    return value
+
+
 def _tenant_value(name: str, value: Any, scope: tuple[str, ...]) -> str:
-    where = (
-        f'in the LangGraph runtime context or in config["configurable"]["{name}"]; memory is '
-        "never read or written without it."
-    )
+    if name.startswith(_AUTH_PREFIX):
+        where = (
+            'by running the graph on LangGraph Server with custom auth (the "auth" entry of '
+            "langgraph.json), which puts the authenticated user in the run's config; outside "
+            f'the server, pass config["configurable"]["{name.partition(".")[0]}"]. Memory is '
+            "never read or written without it."
+        )
+    else:
+        where = (
+            f'in the LangGraph runtime context or in config["configurable"]["{name}"]; memory '
+            "is never read or written without it."
+        )
     if value is None or value == "":
         msg = f"The memory scope {scope!r} needs {name!r}, but it is missing. Pass it {where}"
         raise ScopeError(msg)
@@ -196,7 +235,9 @@ def resolve_scope(
 
     Values are looked up first in `context` (LangGraph's runtime context: a dataclass, a
     pydantic model or a mapping), then in `config["configurable"]`. Each must be a non-empty
-    string without surrounding whitespace.
+    string without surrounding whitespace. On LangGraph Server, `{langgraph_auth_user_id}`
+    names the authenticated user and `{langgraph_auth_user.FIELD}` a field of that user; both
+    are read from `config["configurable"]` only, where the server sets them.
 
     Args:
         scope: The scope, e.g. `("users", "{user_id}")`.
@@ -216,9 +257,6 @@ def resolve_scope(
 
     def fill(match: re.Match[str]) -> str:
         name = match.group(1)
-        present, value = _lookup(context, name)
-        if not present or value is None:
-            present, value = _lookup(configurable, name)
-        return encode_label(_tenant_value(name, value if present else None, labels))
+        return encode_label(_tenant_value(name, _value_of(name, context, configurable), labels))
 
     return tuple(_FIELD.sub(fill, label) for label in labels)

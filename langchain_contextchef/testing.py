@@ -1,4 +1,9 @@
-"""Test helpers: an offline chat model for tests, demos and notebooks (no API key, no network).
+"""Test helpers: offline chat models for tests, demos and notebooks (no API key, no network).
+
+`FakeToolCallingModel` is the one for testing your own agent: you write its replies (text,
+calls to any of your tools, or a function that answers from the messages it receives), it
+binds any tools, and it records every request, so a test can check what the model was shown.
+It works in `create_agent`, `ToolNode` graphs and LCEL chains, sync and async, streaming.
 
 `ScriptedChatModel` is a real LangChain `BaseChatModel` (it supports `bind_tools`, `invoke`,
 `ainvoke`, streaming and `create_agent`), but its replies are computed from the messages it
@@ -58,9 +63,16 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from langchain_contextchef._context_paths import memory_uri
+from langchain_contextchef._fake_chat_model import FakeToolCallingModel, tool_call
 from langchain_contextchef.render import parse_memory_block
 
-__all__ = ["Preference", "ScriptedChatModel", "extract_preferences"]
+__all__ = [
+    "FakeToolCallingModel",
+    "Preference",
+    "ScriptedChatModel",
+    "extract_preferences",
+    "tool_call",
+]
 
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAYS = _DAYS[:5]

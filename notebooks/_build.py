@@ -1288,11 +1288,400 @@ def multi_user_postgres() -> list[Cell]:
 
 # ---- building ---------------------------------------------------------------------------------
 
+# ---- 05: typed profiles and background reflection -----------------------------------------------
+
+
+def profiles_and_background_reflection() -> list[Cell]:
+    return [
+        md(
+            """
+            # Typed profiles and reflection in the background
+
+            ## Overview
+
+            A **profile** is a pydantic document the model keeps up to date, declared with
+            `MemoryConfig(profiles={"user": UserProfile})`. It is one memory entry (type
+            `profile`, the JSON of the fields that are set), so history, audit, retention,
+            consent and compare-and-set work as for any entry. Every edit the model makes is
+            validated against the schema and each changed field passes the write gate on its
+            own; a refused edit returns `Error: ...` and changes nothing.
+
+            **Background reflection** runs a `MemoryReflector` once a conversation has been
+            quiet for a while, instead of inside the user's turn: each new message cancels the
+            pending run and schedules another, and a run reads only the messages no earlier
+            run saw.
+
+            Everything here runs offline on scripted models defined below; the last section
+            runs a flow on a real model when a provider key is set.
+            """
+        ),
+        setup(),
+        code(
+            r"""
+            import json
+            import tempfile
+            from pathlib import Path
+            from typing import Any
+
+            from langchain.agents import create_agent
+            from langchain_core.language_models.fake_chat_models import (
+                FakeListChatModel,
+                FakeMessagesListChatModel,
+            )
+            from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+            from langchain_core.runnables import Runnable, RunnableLambda
+            from langgraph.checkpoint.memory import InMemorySaver
+            from pydantic import BaseModel, Field
+
+            from langchain_contextchef import ContextChef, ContextChefMiddleware, MemoryConfig
+            from langchain_contextchef.reflection import (
+                MemoryReflector,
+                ReflectionCandidate,
+                ReflectionResult,
+                ReflectionScheduler,
+                ServerReflectionScheduler,
+                reflection_graph,
+            )
+            from langchain_contextchef.store import FileSystemStore
+            """
+        ),
+        md(
+            """
+            ## Instantiation
+
+            The profile's schema is any pydantic model. The store is a `FileSystemStore` in a
+            temporary folder, so the profile survives a restart below.
+            """
+        ),
+        code(
+            r"""
+            class UserProfile(BaseModel):
+                name: str | None = None
+                city: str | None = None
+                age: int | None = Field(default=None, ge=0, le=150)
+                languages: list[str] = []
+                editor: str | None = None
+
+
+            folder = Path(tempfile.mkdtemp(prefix="profiles-")) / ".context"
+            config = MemoryConfig(profiles={"user": UserProfile}, audit=True)
+            chef = ContextChef(store=FileSystemStore(folder), memory=config)
+            memory = chef.get_memory()
+            print(memory.profile("user"))
+            """,
+            name="declare",
+        ),
+        md(
+            """
+            ## The developer's side
+
+            `set_profile` takes an instance of the model (or a dict, validated); `profile`
+            returns one. Only the fields that are set are stored.
+            """
+        ),
+        code(
+            r"""
+            memory.set_profile("user", UserProfile(name="Ada"))
+            print(repr(memory.profile("user")))
+            print(memory.get("user"))
+            """,
+            name="developer",
+        ),
+        md(
+            """
+            ## The model's side: three turns of a `create_agent` run
+
+            `ScriptedAgentModel` replies from a fixed list, like a model that decided to make
+            these tool calls: a field to merge, a field set by its address `user/<field>`
+            (first with a value of the wrong type), and JSON-Patch-like operations (first one
+            naming a field that is not set).
+            """
+        ),
+        code(
+            r"""
+            class ScriptedAgentModel(FakeMessagesListChatModel):
+                # Replies from `responses` in order, whatever tools it is given.
+                def bind_tools(self, tools: Any, **kwargs: Any) -> Runnable[Any, Any]:
+                    return self
+
+
+            def update(key: str, value: str, call_id: str) -> AIMessage:
+                args = {"action": "update", "key": key, "value": value}
+                return AIMessage("", tool_calls=[{"name": "modify_memory", "args": args, "id": call_id}])
+
+
+            script = [
+                update("user", '{"city": "Oslo"}', "turn1"),
+                AIMessage("Oslo, noted."),
+                update("user/age", "thirty-six", "turn2-wrong-type"),
+                update("user/age", "36", "turn2"),
+                AIMessage("Noted."),
+                update("user", '[{"op": "remove", "path": "/nickname"}]', "turn3-missing"),
+                update("user", '[{"op": "add", "path": "/languages/-", "value": "Go"}]', "turn3"),
+                AIMessage("Go it is."),
+                AIMessage("You are Ada, 36, in Oslo, and you write Go."),
+            ]
+            agent_model = ScriptedAgentModel(responses=script)
+            agent = create_agent(agent_model, middleware=[ContextChefMiddleware(chef)])
+            messages: list[Any] = []
+            for said in ["I live in Oslo.", "I'm 36.", "I write Go."]:
+                messages = agent.invoke({"messages": [*messages, HumanMessage(said)]})["messages"]
+            for message in messages:
+                if isinstance(message, ToolMessage):
+                    print(f"{message.tool_call_id}: {message.content}")
+            """,
+            name="agent-turns",
+        ),
+        md(
+            """
+            The valid edits became versions with their audit records; the refused ones left
+            no trace.
+            """
+        ),
+        code(
+            r"""
+            for record in memory.history("user"):
+                print(record.version, record.status, record.entry.value)
+            for audit in memory.audit("user"):
+                print(audit.action, audit.actor, audit.version, audit.tool_call_id)
+            """,
+            name="history",
+        ),
+        md(
+            """
+            The next prompt shows the profile compactly, and the instruction lists its fields
+            and types once (static text, so prompt caches keep it):
+            """
+        ),
+        code(
+            r"""
+            messages = agent.invoke({"messages": [*messages, HumanMessage("Who am I?")]})["messages"]
+            payload = chef.compile([HumanMessage("Who am I?")])
+            prompt = "\n".join(m.text for m in payload.messages)
+            print("\n".join(line for line in prompt.splitlines() if "rofile" in line))
+            print(messages[-1].text)
+            """,
+            name="next-prompt",
+        ),
+        md(
+            """
+            A restart: a new store object on the same folder, as a new process would open it.
+            """
+        ),
+        code(
+            r"""
+            restarted = ContextChef(store=FileSystemStore(folder), memory=config).get_memory()
+            print(repr(restarted.profile("user")))
+            """,
+            name="restart",
+        ),
+        md(
+            """
+            ## Background reflection
+
+            `ScriptedReflectionModel` stands in for the reflection model: it proposes the
+            scripted candidates on every call and counts its calls. The scheduler gets a fake
+            clock and `start=False`, so nothing runs until `run_due()` is called: the cells
+            below decide when time passes.
+            """
+        ),
+        code(
+            r"""
+            class ScriptedReflectionModel(FakeListChatModel):
+                proposals: list[ReflectionCandidate] = []
+                calls: int = 0
+
+                def with_structured_output(self, schema: Any, **kwargs: Any) -> Runnable[Any, Any]:
+                    def propose(prompt: Any) -> ReflectionResult:
+                        self.calls += 1
+                        return ReflectionResult(candidates=list(self.proposals))
+
+                    return RunnableLambda(propose)
+
+
+            class FakeClock:
+                def __init__(self) -> None:
+                    self.now = 0.0
+
+                def __call__(self) -> float:
+                    return self.now
+
+
+            reflection_model = ScriptedReflectionModel(responses=[""])
+            clock = FakeClock()
+            reflector = MemoryReflector(reflection_model, chef.get_memory)
+            scheduler = ReflectionScheduler(reflector, delay=30, clock=clock, start=False)
+
+            conversation: list[Any] = []
+            for i in range(10):  # ten messages, two seconds apart
+                conversation.append(HumanMessage(f"message {i}", id=f"m{i}"))
+                scheduler.notify("thread-1", conversation)
+                clock.now += 2
+                scheduler.run_due()
+            print("runs while the conversation goes on:", reflection_model.calls)
+            clock.now += 28  # 30 s after the last message
+            print("due now:", scheduler.run_due(), "| reflection calls:", reflection_model.calls)
+            """,
+            name="debounce",
+        ),
+        code(
+            r"""
+            conversation.append(HumanMessage("I edit in vim.", id="m10"))
+            scheduler.notify("thread-1", conversation)
+            clock.now += 20
+            conversation.append(HumanMessage("Mostly vim, yes.", id="m11"))
+            scheduler.notify("thread-1", conversation)  # cancels the run due in 10 s
+            clock.now += 10
+            print("due 30 s after the first:", scheduler.run_due())
+            reflection_model.proposals = [
+                ReflectionCandidate(
+                    key="user/editor", value="vim", type="preference",
+                    description="the user's editor", evidence="I edit in vim", confidence=0.9,
+                )
+            ]  # fmt: skip
+            clock.now += 20
+            print("due 30 s after the second:", scheduler.run_due())
+            report = scheduler.reports["thread-1"]
+            print([(o.key, o.action) for o in report.outcomes])
+            print(repr(memory.profile("user")))
+            """,
+            name="reschedule",
+        ),
+        md(
+            """
+            The reflector's writes take the model path: a proposal holding a secret (or an
+            instruction to the assistant) is refused by the write gate, field by field.
+            """
+        ),
+        code(
+            r"""
+            token = "ghp_" + "x7Kq2Lm9Pz4Rt8Wv1Yb6Nc3Hd5Jf0Sg2Ae7U"
+            conversation.append(HumanMessage(f"My editor plugin token is {token}", id="m12"))
+            reflection_model.proposals = [
+                ReflectionCandidate(
+                    key="user", value=json.dumps({"editor": f"vim (token {token})"}),
+                    type="fact", description="editor", evidence=token, confidence=0.9,
+                )
+            ]  # fmt: skip
+            scheduler.notify("thread-1", conversation)
+            clock.now += 30
+            scheduler.run_due()
+            (outcome,) = scheduler.reports["thread-1"].outcomes
+            print(outcome.action, "-", outcome.reason)
+            print(repr(memory.profile("user")))
+            """,
+            name="gate",
+        ),
+        md(
+            """
+            ## In `create_agent`: one argument
+
+            `ContextChefMiddleware(chef, reflector=..., reflect_when_quiet=60)` builds a
+            `ReflectionScheduler` with a worker thread; passing a scheduler instead (here the
+            one with the fake clock) sets its retries, shutdown and clock. The conversation is
+            keyed by the run's `thread_id`.
+            """
+        ),
+        code(
+            r"""
+            reflection_model.proposals = [
+                ReflectionCandidate(
+                    key="user", value='{"languages": ["Go", "Rust"]}', type="fact",
+                    description="languages", evidence="I also write Rust", confidence=0.9,
+                )
+            ]  # fmt: skip
+            chat = ScriptedAgentModel(responses=[AIMessage("Nice."), AIMessage("Rust too, great.")])
+            middleware = ContextChefMiddleware(chef, reflector=reflector, reflect_when_quiet=scheduler)
+            background_agent = create_agent(chat, middleware=[middleware], checkpointer=InMemorySaver())
+            thread = {"configurable": {"thread_id": "conversation-7"}}
+            background_agent.invoke({"messages": [HumanMessage("Hi!")]}, thread)
+            background_agent.invoke({"messages": [HumanMessage("I also write Rust.")]}, thread)
+            print("pending:", scheduler.pending())
+            clock.now += 60
+            print("ran:", scheduler.run_due())
+            print(repr(memory.profile("user")))
+            scheduler.shutdown()  # flushes whatever is still pending (on_shutdown="flush")
+            """,
+            name="middleware",
+        ),
+        md(
+            """
+            ## On LangGraph Server
+
+            Deploy `reflection_graph(reflector)` (for example `"reflect": "my_app.py:graph"`
+            in `langgraph.json`, with `memory=chef.get_memory` so each run writes to its
+            user's scope). Its thread state remembers which messages were reflected on. After
+            each turn, `ServerReflectionScheduler` asks the server for a delayed run on the
+            conversation's thread; `multitask_strategy="rollback"` makes a new message replace
+            the pending run. The graph runs in-process here, and a stand-in client shows the
+            request the scheduler makes.
+            """
+        ),
+        code(
+            r"""
+            graph = reflection_graph(reflector).copy(update={"checkpointer": InMemorySaver()})
+            calls_before = reflection_model.calls
+            reflection_model.proposals = []
+            server_thread = {"configurable": {"thread_id": "server-thread"}}
+            graph.invoke({"messages": conversation[:2]}, server_thread)
+            graph.invoke({"messages": conversation[:2]}, server_thread)  # nothing new: no call
+            print("reflection calls:", reflection_model.calls - calls_before)
+
+
+            class StandInRuns:
+                def create(self, thread_id: str, assistant_id: str, **kwargs: Any) -> dict[str, Any]:
+                    return {"thread_id": thread_id, "assistant_id": assistant_id, **kwargs}
+
+
+            class StandInClient:  # langgraph_sdk.get_sync_client(url=...) in a deployment
+                runs = StandInRuns()
+
+
+            server = ServerReflectionScheduler(StandInClient(), "reflect", delay=60)
+            run = server.notify("server-thread", conversation[:1])
+            print({k: v for k, v in run.items() if k != "input"})
+            """,
+            name="server",
+        ),
+        *real_model(
+            """
+            A fresh profile filled by a real model in a `create_agent` run, then a reflection
+            on the same conversation by the same model.
+            """,
+            """
+            live_chef = ContextChef(store=FileSystemStore(folder.parent / "live"), memory=config)
+            live_agent = create_agent(real_model, middleware=[ContextChefMiddleware(live_chef)])
+            said = "I'm Sam from Lisbon, I write Python and Go, and I edit in Helix."
+            live = live_agent.invoke({"messages": [HumanMessage(said)]})
+            live_memory = live_chef.get_memory()
+            print("profile after the conversation:", repr(live_memory.profile("user")))
+            live_report = MemoryReflector(real_model, live_memory).invoke(live["messages"])
+            print("reflection:", [(o.key, o.action) for o in live_report.outcomes])
+            print("profile after reflection:", repr(live_memory.profile("user")))
+            """,
+        ),
+        md(
+            """
+            ## API reference
+
+            * `MemoryConfig(profiles=...)`, `Memory.profile` / `set_profile` / `edit_profile`
+              (`langchain_contextchef.memory`); the edit forms and schemas
+              (`langchain_contextchef.profiles`).
+            * `ReflectionScheduler`, `AsyncReflectionScheduler`, `reflection_graph`,
+              `ServerReflectionScheduler` (`langchain_contextchef.reflection`).
+            * `ContextChefMiddleware(..., reflect_when_quiet=...)`
+              (`langchain_contextchef.middleware`).
+            """
+        ),
+    ]
+
+
 NOTEBOOKS: dict[str, Callable[[], list[Cell]]] = {
     "01_quickstart.ipynb": quickstart,
     "02_langgraph_agent.ipynb": langgraph_agent,
     "03_create_agent_middleware.ipynb": create_agent_middleware,
     "04_multi_user_postgres.ipynb": multi_user_postgres,
+    "05_profiles_and_background_reflection.ipynb": profiles_and_background_reflection,
 }
 
 NEEDS_POSTGRES = frozenset({"04_multi_user_postgres.ipynb"})

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Install langchain-contextchef into throwaway projects outside this checkout, the three ways
-# README's "Install into your own project" gives, and run README's Quick start in each:
+# README's "Install into your own project" gives, and run README's Quick start and fake-model
+# example ("Testing your agent") in each, and its FileSystemStore/SQLite backends block where
+# the sqlite extra is installed:
 #   1. pip install "<checkout>[postgres]"
 #   2. a wheel built with `python -m pip wheel --no-deps`, installed with an extra
 #   3. a project whose pyproject.toml depends on "langchain-contextchef[sqlite] @ file://<checkout>"
@@ -12,15 +14,22 @@ PYTHON="${PYTHON:-python3}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# The first ```python block after "## Quick start", exactly as the README shows it.
-"$PYTHON" - "$checkout/README.md" >"$work/quickstart.py" <<'EOF'
+# The first ```python block after a README heading, exactly as the README shows it.
+readme_block() {  # readme_block HEADING OUTPUT
+  "$PYTHON" - "$checkout/README.md" "$1" >"$2" <<'EOF'
 import re
 import sys
 
 text = open(sys.argv[1], encoding="utf-8").read()
-section = text[text.index("## Quick start") :]
+section = text[text.index(sys.argv[2]) :]
 print(re.search(r"^```python\n(.*?)^```$", section, re.S | re.M).group(1))
 EOF
+}
+readme_block "## Quick start" "$work/quickstart.py"
+# The backends (FileSystemStore, SqliteStore and its async variant; needs the sqlite extra) and
+# the fake model testing an app: README blocks a newcomer copies into a fresh project.
+readme_block "## Backends" "$work/backends.py"
+readme_block "## Testing your agent" "$work/fake_model.py"
 # Checks that the installed copy is the one used, then runs the Quick start in the project.
 cat >>"$work/quickstart.py" <<'EOF'
 
@@ -47,6 +56,11 @@ quick_start() {  # quick_start ENV PROJECT
   (cd "$2" && "$1/bin/python" "$work/quickstart.py")
   # The command the package installs works on the store the Quick start wrote.
   (cd "$2" && "$1/bin/contextchef" list >/dev/null)
+  (cd "$2" && "$1/bin/python" "$work/fake_model.py")
+}
+
+backends() {  # backends ENV PROJECT (an environment with the sqlite extra)
+  (cd "$2" && "$1/bin/python" "$work/backends.py")
 }
 
 echo "[install-check] 1/3 pip install \"<checkout>[postgres]\""
@@ -63,6 +77,7 @@ echo "[install-check]     built $(basename "$wheel")"
 "$work/env2/bin/python" -m pip install --quiet "$wheel[sqlite]"
 "$work/env2/bin/python" -c "import langgraph.store.sqlite"
 quick_start "$work/env2" "$work/project2"
+backends "$work/env2" "$work/project2"
 
 echo "[install-check] 3/3 a project that depends on the checkout by file URL"
 new_env "$work/env3"
@@ -85,5 +100,6 @@ bypass-selection = true
 EOF
 "$work/env3/bin/python" -m pip install --quiet "$work/project3"
 quick_start "$work/env3" "$work/project3"
+backends "$work/env3" "$work/project3"
 
-echo "[install-check] all three installs ran the Quick start"
+echo "[install-check] all three installs ran the Quick start and the fake-model example; two ran the backends"

@@ -1,6 +1,10 @@
 """Token budgets: for the memory block, and for a whole model call.
 
-Two budgets, one counting rule:
+The package (this face holds the token counters, `ContextBudget` and `fit_memory`)::
+
+    _fit    the longest prefix of entries that fits: guessed from per-entry counts, then measured
+
+Two budgets:
 
 * `MemoryConfig(token_budget=...)` caps the rendered memory block. Entries are kept in the
   selector's order until the next one no longer fits; what is left out is reported in
@@ -10,12 +14,13 @@ Two budgets, one counting rule:
   memory is trimmed first (it is knowledge the model can ask for again); if the call still
   does not fit, `ContextBudgetExceeded` says which layer is how large.
 
-Tokens are counted with LangChain's `count_tokens_approximately` by default, or a model's own
-counter when you pass one (a `BaseLanguageModel`, whose `get_num_tokens` and
-`get_num_tokens_from_messages` are used, or any `Callable[[str], int]`). Two more counters are
-named by a string: `"calibrated"` (`calibrated_tokens`, no dependency, within about 5% of a
-real tokenizer on memory blocks, where the default undercounts markup by about a fifth) and
-`"cl100k"` (a real BPE tokenizer, offline, with the `tokenizer` extra).
+Each budget names its counter (`token_counter(...)` resolves it): `MemoryConfig` counts with
+`"calibrated"` by default (`calibrated_tokens`, no dependency, within about 5% of a real
+tokenizer on memory blocks), `ContextBudget` with LangChain's `count_tokens_approximately`
+(`None`, which undercounts markup by about a fifth). Either takes a model's own counter (a
+`BaseLanguageModel`, whose `get_num_tokens` and `get_num_tokens_from_messages` are used), any
+`Callable[[str], int]`, or `"cl100k"` (a real BPE tokenizer, offline, with the `tokenizer`
+extra).
 
 Example:
     ```python

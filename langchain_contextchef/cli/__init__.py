@@ -1,5 +1,16 @@
 """`contextchef`: inspect and edit the memory in a store from the command line, or run the demo.
 
+The package (this face holds `main`, the `contextchef` entry point)::
+
+    _parser, _options   the command line's shape; what `--store`, `--scope`, `--ttl` mean
+    _stores, _access    which store `--store` names; the scope and input files a command reaches
+    _read_commands      `scopes`, `list`, `show`, `history`, `turns`
+    _write_commands     `set`, `delete`, `export`, `import`
+    _privacy_commands   `purge`, the proposals, `audit`, `rotate-key`
+    _preview            `preview` and `demo`
+    _text               how commands print: times, TTLs, clipped values, aligned tables
+    __main__            `python -m langchain_contextchef.cli`
+
 Commands (each takes `--store PATH`, default `./.context`, or `--store postgresql://...` or
 `sqlite:///file.db`, and `--scope a/b`; with `CONTEXTCHEF_ENCRYPTION_KEYS` set, the store is
 read and written through `EncryptedStore`):
@@ -14,9 +25,11 @@ read and written through `EncryptedStore`):
 * `export [-o FILE]` / `import FILE [--replace]`: a JSON snapshot of the scope, out or back in;
 * `purge --default D --max-age TYPE=D [--erase]`: retention for every scope under `--scope`;
 * `proposals`, `approve-proposal ID [--value V]`, `reject-proposal ID`: writes held for consent;
-* `audit [--key K] [-o FILE]`: the scope's audit trail as JSON lines;
+* `audit [--key K] [-o FILE]`: the scope's audit trail as JSON lines (none, with a note on
+  stderr, while the application has auditing off);
 * `rotate-key`: re-encrypt an encrypted store with the first key of the environment's keys;
-* `preview MESSAGES.json|-`: the prompt a message list would get, without touching the store;
+* `preview "TEXT"|MESSAGES.json|-`: the prompt a user message (or a message list) would get,
+  without touching the store;
 * `demo`: the two-process memory demo (see `langchain_contextchef.demo`).
 
 User mistakes exit with code 2 and a message on stderr, never a traceback; so does a read in a

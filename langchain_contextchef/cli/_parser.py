@@ -43,8 +43,11 @@ def _common(suppress: bool) -> _Parser:
     common.add_argument(
         "--store",
         default=default,
-        metavar="PATH",
-        help=f"the store folder (default: ./{DEFAULT_STORE})",
+        metavar="STORE",
+        help=(
+            f"a store folder (default: ./{DEFAULT_STORE}), postgresql://user:pw@host/db "
+            "(PostgresStore) or sqlite:///path/store.db (SqliteStore)"
+        ),
     )
     common.add_argument(
         "--scope",
@@ -112,7 +115,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_privacy(add)
     preview = add("preview", cmd_preview, "print the prompt a message list would get")
-    preview.add_argument("messages", help="a JSON file with a list of messages, or -")
+    preview.add_argument(
+        "messages",
+        help="a user message's text, a JSON file with a list of messages, or - (stdin JSON)",
+    )
     preview.add_argument(
         "--placement",
         choices=["after_system", "before_history_tail"],

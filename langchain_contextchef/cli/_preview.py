@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
-from langchain_core.messages import BaseMessage, convert_to_messages
+from langchain_core.messages import BaseMessage, HumanMessage, convert_to_messages
 from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef._format import format_messages
@@ -34,8 +35,21 @@ def _messages_of(data: Any, source: str) -> list[BaseMessage]:
         raise CliError(msg) from exc
 
 
+def _preview_input(source: str) -> list[BaseMessage]:
+    """`-` or an existing file hold JSON messages; other text is one user message."""
+    if source == "-" or Path(source).is_file() or source.endswith(".json"):
+        return _messages_of(load_json(source), source)  # a missing .json file says so
+    if source.lstrip().startswith(("[", "{")):
+        msg = (
+            f"{source!r} looks like JSON but is not a file: write the messages to a file, or "
+            "pipe them in with '-'. Plain text is previewed as one user message."
+        )
+        raise CliError(msg)
+    return [HumanMessage(source)]
+
+
 def cmd_preview(args: argparse.Namespace) -> int:
-    messages = _messages_of(load_json(args.messages), args.messages)
+    messages = _preview_input(args.messages)
     memory = open_memory(args, create=False)
     snapshot = memory.snapshot()
     if not snapshot["entries"] and snapshot["turn"] == 0:

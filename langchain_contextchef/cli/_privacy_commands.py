@@ -11,6 +11,7 @@ scope under `--scope` (the whole store by default), e.g. against PostgreSQL::
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from datetime import timedelta
 from pathlib import Path
@@ -120,6 +121,14 @@ def cmd_reject_proposal(args: argparse.Namespace) -> int:
 
 def cmd_audit(args: argparse.Namespace) -> int:
     lines = open_memory(args, create=False).export_audit(args.key)
+    if not lines:
+        # Standard output stays JSON lines (empty); the reason goes to standard error.
+        about = f" for the key {args.key!r}" if args.key else ""
+        print(
+            f"No audit records in {where(args)}{about}. Auditing is off unless the application "
+            "writes with MemoryConfig(audit=True); only changes made since then are recorded.",
+            file=sys.stderr,
+        )
     if args.output is None or args.output == "-":
         print(lines, end="")
         return 0

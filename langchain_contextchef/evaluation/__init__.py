@@ -1,5 +1,15 @@
 """An evaluation harness for agent memory: scripted cases, leak and relevance metrics.
 
+The package (this face re-exports `run_eval`, `BUILTIN_CASES`, the case and report types)::
+
+    cases             scripted cases: who writes what, the conversation, what must happen
+    harness           `run_eval`: every case against a fresh store, measured from the prompts
+    _play             playing one case: a fresh chef, the setup writes, then turn by turn
+    metrics           pure metrics: what a compile injected, its size and scores
+    _report, _table   what a run measured, per compile, case and overall; the text table
+    pytest_plugin     pytest fixtures that run the evaluation against your chef
+    __main__          `python -m langchain_contextchef.evaluation`
+
 Run the built-in cases against your own chef from a test suite or from the command line
 (`python -m langchain_contextchef.evaluation`). The harness replays each case against a fresh
 store, reads every compiled prompt back as text, and reports injected tokens per turn, the

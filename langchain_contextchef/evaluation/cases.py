@@ -569,4 +569,5 @@ BUILTIN_CASES: tuple[EvalCase, ...] = (
     _EMPTY,
     _HUGE,
 )
-"""The built-in cases, after the evaluation checklist of the context-engineering guide."""
+"""The built-in cases: same-name users in two tenants, conflicting preferences, expired facts, a
+malicious document, empty memory and a huge tool output."""

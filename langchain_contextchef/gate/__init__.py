@@ -1,5 +1,21 @@
 """The write gate: code, not the model, decides what memory may store.
 
+The package (this face holds `WriteGate`, `CustomCheck`, `seed_policy` and `DEFAULT_GATE`)::
+
+    _types                   what it judges and says: `WriteCandidate`, `Finding`, `GateDecision`
+    _scan                    the scanner: every detector family over every view of a text
+    _normalize, _views       the folded view, mapped back; reversed, de-spaced, decoded views
+    _triggers                the prefilter: which trigger words a view holds, in one pass
+    _detectors, _patterns    the detector families; what a pattern detector is
+    _hit                     `Hit`, the span in the original text that every detector returns
+    _secrets, _entropy       named key formats, labelled credentials; bare random tokens
+    _numbers                 one-time codes, PINs and payment cards
+    _instructions, _markup   instructions in English prose; markup addressed to a model
+    _lexicon, _multilingual  the word lists (`_data/lexicons.json`); their matchers
+    _limits, _redact         size and count limits; what a finding lets the gate cut
+    _seed                    the check behind `seed_policy`
+    _model                   `ModelCheck`, the optional second line (a model judges the write)
+
 Every model write passes through a `WriteGate` before it reaches the store: memory entries
 and notes, and every field of them (key, value, description, type). The gate runs built-in
 detectors for secrets (API keys, private keys, JWTs, passwords, one-time codes, payment cards,
@@ -7,7 +23,7 @@ long random tokens) and prompt-injection signatures (instruction overrides, role
 markup, hidden comments, invisible unicode), enforces size limits, and runs your own checks.
 It returns a `GateDecision`: allow, redact (store with placeholders), quarantine (store for
 review, never inject) or reject. The deterministic part is pure: no I/O, no model calls, the
-same answer every time. It reads twelve languages and undoes the usual hiding tricks
+same answer every time. It reads fifteen languages and undoes the usual hiding tricks
 (look-alike letters, combining marks, invisible characters, leetspeak, base64/hex/percent
 encodings, reversed or spaced-out text).
 
@@ -15,10 +31,10 @@ What each family of findings gets (the `secrets` and `injection` policies; defau
 
 | finding | category | default | under `redact` |
 |---|---|---|---|
-| named key formats, labelled credentials, passwords in 12 languages, codes, cards | secret | reject | the value is replaced |
+| named key formats, labelled credentials, passwords in 15 languages, codes, cards | secret | reject | the value is replaced |
 | bare random tokens, key bodies without their PEM header | secret | reject | the token is replaced |
 | anything found only once decoded, reversed or de-spaced | as found | reject | the whole encoded run is replaced |
-| overrides, new roles, system-prompt changes (12 languages, leetspeak) | injection | reject | the phrase is replaced |
+| overrides, new roles, system-prompt changes (15 languages, leetspeak) | injection | reject | the phrase is replaced |
 | role lines, chat-template tokens, hidden comments, forged tool calls | injection | reject | the markup is replaced |
 | invisible characters (Cf, bidi, tags, selectors outside emoji, fillers) | injection | reject | the characters are removed |
 | anything in the key or the type | as found | reject | reject (a key cannot be rewritten) |
@@ -419,7 +435,7 @@ def _as_findings(check: CustomCheck, result: object) -> list[Finding]:
 def seed_policy(
     min_confidence: float = 0.9, *, require_source: bool = True, policy: Policy = "reject"
 ) -> CustomCheck:
-    """The write policy from the context-engineering seed, as a ready check.
+    """A ready check that admits only writes which say where a fact came from and how sure it is.
 
     A write passes only if it carries provenance, its confidence is at least
     `min_confidence`, its sensitivity is not `restricted`, and (by default) it names a source.
@@ -427,7 +443,7 @@ def seed_policy(
 
     Args:
         min_confidence: Lowest accepted `Provenance.confidence`, from 0 to 1.
-        require_source: Also require `Provenance.source` (the seed's `sourceRef`).
+        require_source: Also require `Provenance.source` (the message or document it came from).
         policy: What a failing write gets; `reject` by default, `quarantine` to review it.
 
     Returns:

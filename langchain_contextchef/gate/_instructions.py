@@ -2,7 +2,7 @@
 
 The write gate's hand-written patterns for the ways an English text tells its reader to drop
 its instructions, take a new role, obey the writer, reveal the system prompt or send data
-elsewhere. The same ideas in twelve languages, and in leetspeak, are the lexicon matchers of
+elsewhere. The same ideas in fifteen languages, and in leetspeak, are the lexicon matchers of
 `_multilingual`; markup that addresses a model is `_markup`.
 """
 

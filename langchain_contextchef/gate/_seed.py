@@ -1,4 +1,4 @@
-"""The context-engineering seed's write policy as findings: provenance, confidence, sensitivity.
+"""The check behind `seed_policy`: provenance, a source, enough confidence, not restricted data.
 
 `gate.seed_policy` wraps this check in a `CustomCheck`. Each reason tells the model what the
 write lacks and what to do about it, so a refused write can be retried correctly.
@@ -16,7 +16,7 @@ __all__ = ["seed_findings"]
 def seed_findings(
     min_confidence: float, require_source: bool
 ) -> Callable[[WriteCandidate], list[Finding]]:
-    """The seed policy's check (arguments as `gate.seed_policy`, already checked there)."""
+    """The `seed_policy` check (arguments as `gate.seed_policy`, already checked there)."""
 
     def check(candidate: WriteCandidate) -> list[Finding]:
         provenance = candidate.provenance

@@ -1,5 +1,12 @@
 r"""Exchange memory with kagent-ts: a `.memory/` folder of Markdown files and a `MEMORY.md` index.
 
+The package face re-exports the public names; each module imports only those above it::
+
+    _layout        the folder: which file holds which key, and the `MEMORY.md` index
+    _front_matter  one memory file: its front matter fields and body, read and written
+    _export        `export_kagent`: every entry to a file, atomically, and the index
+    _import        `import_kagent`: every file judged first, then written
+
 The folder layout follows kagent-ts: one Markdown file per memory, each opening with a front
 matter block of single-line `key: value` fields (`name`, `description`, `type`, ...), a blank
 line and the memory text as the body; `MEMORY.md` lists one memory per line as a link to its
@@ -11,14 +18,8 @@ kagent-ts can read the folder and an import here gets the original type back.
 
 File names are derived from keys and never leave the folder: a kebab-case key such as
 `use-pnpm` becomes `use-pnpm.md`; any other key (`../x`, `Home City`, `a/b`) becomes a slug
-plus a hash of the key (`x-5d41402abc.md`). The key itself travels in the `name` field.
-
-The package face re-exports the public names; the modules behind it are layered downward::
-
-    _layout        the folder: which file holds which key, and the `MEMORY.md` index
-    _front_matter  one memory file: its front matter fields and body, read and written
-    _export        `export_kagent`: every entry to a file, atomically, and the index
-    _import        `import_kagent`: every file judged first, then written
+plus a hash of the key (`../x` becomes `x-d6b96a97d1.md`). The key itself travels in the
+`name` field.
 
 Example:
     ```python

@@ -2,21 +2,23 @@
 
 `Memory` is the public face; `MemoryConfig` says how it behaves. Inside, every operation is a
 plan over a `MemoryContext` (scope, config, clock), run by `Memory.run` / `Memory.arun`.
-The modules, roughly from the bottom up (the import graph has no cycle; ARCHITECTURE.md
-has a row for each)::
+The modules, from the bottom up: each imports only modules on its own line or above (the
+import graph has no cycle; ARCHITECTURE.md has a row for each)::
 
     config, _checks          options and argument checks
-    _texts, results          the one module that words outcomes; outcomes as data
-    _cache                   the process's cached slot of each scope
+    _texts, _cache           the one module that words outcomes; the cached slot of each scope
+    results                  outcomes as data
     _context                 the scope's layout in the store; op builders, read plans, scopes
     _stamp, _section         the scope's stamp; exclusive sections tracked by it
     _history, _events        history records; change reports
     _audit, _recall          audit records; recall and eviction (least recently used)
+    _consent                 consent proposals: an interrupt, or stored; replaying decisions
     _write, _model_write     the write core and the developer path; the model path
-    _consent, _consent_apply consent proposals (interrupt or stored) and settling them
+    _profiles                typed profiles: a model edit, typed reads and writes
+    _consent_apply           settling stored proposals
+    _retention               the sweep rule; purge one scope or all; listing scopes
     _compile_read            sweep, clock, select: what a compile learns
     _governance, _snapshot   review, history, revert, forget; snapshot and restore
-    _retention               the sweep rule; purge one scope or all; listing scopes
     _memory                  `Memory`, the facade and the door
     _snapshot_import         loading a snapshot through the developer path
     _plans                   the plans other layers (tools, compile, reflection) compose

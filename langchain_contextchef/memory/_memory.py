@@ -11,6 +11,7 @@ from datetime import datetime
 from typing import Any, TypeAlias, TypeVar
 
 from langgraph.store.base import BaseStore
+from pydantic import BaseModel
 
 from langchain_contextchef._literals import MemoryPlacement
 from langchain_contextchef._plan import Plan, run_async, run_sync
@@ -39,6 +40,7 @@ from langchain_contextchef.memory._context import (
     read_turn,
 )
 from langchain_contextchef.memory._model_write import model_delete, model_write
+from langchain_contextchef.memory._profiles import edit_profile, read_profile, write_profile
 from langchain_contextchef.memory._recall import recall_entry
 from langchain_contextchef.memory._write import delete_entry, set_entry
 from langchain_contextchef.memory.config import (
@@ -65,6 +67,7 @@ EntryList: TypeAlias = list[MemoryEntry]
 HistoryList: TypeAlias = list[HistoryRecord]
 ProposalList: TypeAlias = list[Proposal]
 AuditList: TypeAlias = list[AuditRecord]
+ProfileOps: TypeAlias = list[Any]
 
 
 def _decision(value: Any, description: Any) -> ConsentDecision:
@@ -340,6 +343,110 @@ class Memory:
     async def aturn(self) -> int:
         """Async `turn`."""
         return await self.arun(read_turn(self.context))
+
+    # ---- profiles -------------------------------------------------------------------------------
+
+    def profile(self, name: str) -> Any:
+        """The profile `name` as an instance of its model, or `None` when nothing is stored.
+
+        Raises:
+            KeyError: If no profile of that name is declared in `MemoryConfig(profiles=...)`.
+            ValueError: If the stored value does not fit the schema (it was written around the
+                profile API, e.g. with `set`); rewrite it with `set_profile`.
+
+        Example:
+            ```python
+            from pydantic import BaseModel
+            from langgraph.store.memory import InMemoryStore
+            from langchain_contextchef import Memory, MemoryConfig
+
+
+            class User(BaseModel):
+                name: str | None = None
+                age: int | None = None
+
+
+            memory = Memory(InMemoryStore(), MemoryConfig(profiles={"user": User}))
+            assert memory.profile("user") is None
+            memory.set_profile("user", User(name="Ada"))
+            assert memory.get("user") == '{"name":"Ada"}'
+            result = memory.edit_profile("user", {"age": "forty"})
+            assert result.status == "refused" and "age" in result.message
+            assert memory.edit_profile("user", {"age": 36}).status == "updated"
+            assert memory.profile("user") == User(name="Ada", age=36)
+            ```
+        """
+        return self.run(read_profile(self.context, name))
+
+    async def aprofile(self, name: str) -> Any:
+        """Async `profile`."""
+        return await self.arun(read_profile(self.context, name))
+
+    def set_profile(self, name: str, value: BaseModel | Mapping[str, Any]) -> MemoryEntry:
+        """Write the whole profile `name` (developer path, like `set`), validated first.
+
+        Args:
+            name: A declared profile.
+            value: An instance of its model, or a dict validated against it. Only the fields
+                that are set (and not `None`) are stored.
+
+        Returns:
+            The stored entry (type `profile`, the document's JSON as its value).
+
+        Raises:
+            KeyError: If no profile of that name is declared.
+            TypeError: If `value` is another model or not a mapping.
+            ValueError: If a dict does not fit the schema; nothing is written.
+        """
+        return self.run(write_profile(self.context, name, value), fires=DEVELOPER_WRITE)
+
+    async def aset_profile(self, name: str, value: BaseModel | Mapping[str, Any]) -> MemoryEntry:
+        """Async `set_profile`."""
+        return await self.arun(write_profile(self.context, name, value))
+
+    def edit_profile(
+        self,
+        name: str,
+        edit: Mapping[str, Any] | ProfileOps,
+        *,
+        provenance: Provenance | None = None,
+        version: int | None = None,
+    ) -> WriteResult:
+        """Edit the profile `name` on the model path, as the tools and reflection do.
+
+        Args:
+            name: A declared profile.
+            edit: A dict of fields to set (`None` removes one, a nested dict is merged), or
+                a list of operations `{"op": "add"|"replace"|"remove", "path": "/f", ...}`.
+            provenance: Who asks; defaults to "written by the model".
+            version: Compare-and-set: the version the writer saw.
+
+        Returns:
+            What happened. The edited document is validated, each changed field passes the
+            write gate, then allowed keys, the veto and consent apply as for any model write;
+            a refusal (`message` says why) leaves the store unchanged.
+
+        Raises:
+            KeyError: If no profile of that name is declared.
+        """
+        plan = edit_profile(
+            self.context, name, [edit], provenance=provenance, expected_version=version
+        )
+        return self.run(plan, fires=MODEL_WRITE)
+
+    async def aedit_profile(
+        self,
+        name: str,
+        edit: Mapping[str, Any] | ProfileOps,
+        *,
+        provenance: Provenance | None = None,
+        version: int | None = None,
+    ) -> WriteResult:
+        """Async `edit_profile`."""
+        plan = edit_profile(
+            self.context, name, [edit], provenance=provenance, expected_version=version
+        )
+        return await self.arun(plan)
 
     # ---- model path -----------------------------------------------------------------------------
 

@@ -45,6 +45,7 @@ from langchain_contextchef.memory._model_write import (
     model_delete,
     model_write,
 )
+from langchain_contextchef.memory._profiles import edit_profile
 from langchain_contextchef.memory._recall import recall_entry
 from langchain_contextchef.memory._section import exclusively
 from langchain_contextchef.memory._write import KNOWN_ABSENT, judge_note
@@ -54,6 +55,7 @@ __all__ = [
     "check_allowed",
     "check_writable",
     "compile_read",
+    "edit_profile",
     "exclusively",
     "consent_replay",
     "judge_note",

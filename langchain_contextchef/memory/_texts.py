@@ -40,11 +40,12 @@ __all__ = [
 ]
 
 RefusalKind: TypeAlias = Literal[
-    "gate", "held", "stale", "type", "self_supersede", "missing_supersede", "damaged"
+    "gate", "held", "stale", "type", "self_supersede", "missing_supersede", "damaged", "profile"
 ]
 """Why a write was refused or held: the gate, a quarantined target, an old compare-and-set
 version, an unknown type, an entry superseding itself, a supersede target that is missing, or
-a target whose stored data cannot be read."""
+a target whose stored data cannot be read, or a profile edit that cannot be applied or does
+not fit the profile's schema."""
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,7 @@ class Refusal:
         expected_version: The version the writer passed (`stale`).
         allowed_types: The memory types that are accepted (`type`).
         type: The type that was given (`type`).
+        detail: What is wrong with the edit (`profile`), as a clause.
     """
 
     kind: RefusalKind
@@ -69,6 +71,7 @@ class Refusal:
     expected_version: int | None = None
     allowed_types: tuple[str, ...] = ()
     type: str | None = None
+    detail: str | None = None
 
 
 def reason(refusal: Refusal) -> str:
@@ -105,6 +108,8 @@ def reason(refusal: Refusal) -> str:
             )
         case "damaged":
             return damaged_reason(refusal.key)
+        case "profile":
+            return f"the profile {uri} was not changed: {refusal.detail}."
 
 
 def damaged_reason(key: str) -> str:

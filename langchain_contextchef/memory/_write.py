@@ -54,6 +54,7 @@ from langchain_contextchef.memory._events import changed
 from langchain_contextchef.memory._recall import enforce_cap
 from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory._texts import Refusal
+from langchain_contextchef.profiles import PROFILE_TYPE
 from langchain_contextchef.ttl import ResolvedExpiry, Turns, parse_ttl, resolve_ttl
 
 __all__ = [
@@ -175,6 +176,9 @@ def type_refusal(ctx: MemoryContext, key: str, type_: str | None) -> Refusal | N
     allowed = ctx.memory_types
     if type_ is None or allowed is None or type_ in allowed:
         return None
+    profiles = ctx.config.profile_schemas
+    if type_ == PROFILE_TYPE and profiles is not None and key in profiles:
+        return None  # a declared profile carries its own type, whatever memory_types says
     return Refusal("type", key, allowed_types=allowed, type=type_)
 
 

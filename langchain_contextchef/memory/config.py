@@ -21,9 +21,11 @@ Example:
 from __future__ import annotations
 
 import inspect
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TypeAlias
+
+from pydantic import BaseModel
 
 from langchain_contextchef._literals import (
     DEFAULT_MEMORY_TYPES,
@@ -37,6 +39,7 @@ from langchain_contextchef.budget import TokenCounterLike, token_counter
 from langchain_contextchef.consent import ConsentPolicy
 from langchain_contextchef.entry import EntryRenderer, MemoryChangeEvent, MemoryEntry
 from langchain_contextchef.gate import DEFAULT_GATE, WriteGate
+from langchain_contextchef.profiles import Profiles
 from langchain_contextchef.retention import RetentionPolicy
 from langchain_contextchef.ttl import TTL, parse_ttl
 
@@ -156,6 +159,10 @@ class MemoryConfig:
             See `langchain_contextchef.retention`.
         audit: Append an audit record (who, what, when; never the value) for every change,
             in the same batch as the change. See `langchain_contextchef.audit`.
+        profiles: Typed documents, name -> pydantic model class; each is the entry of that
+            name (type `profile`), edited field by field and validated against its schema.
+            With `allowed_keys`, the profile names are allowed too. See
+            `langchain_contextchef.profiles` and `Memory.profile`.
     """
 
     default_ttl: TTL = None
@@ -181,6 +188,7 @@ class MemoryConfig:
     consent: ConsentPolicy | None = None
     retention: RetentionPolicy | None = None
     audit: bool = False
+    profiles: Mapping[str, type[BaseModel]] | None = None
     _async_hooks: frozenset[str] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -225,6 +233,9 @@ class MemoryConfig:
                 msg = "memory_types must not be empty; pass None to accept any type."
                 raise ValueError(msg)
             object.__setattr__(self, "memory_types", tuple(dict.fromkeys(types)))
+        if self.profiles is not None:
+            profiles = Profiles(self.profiles)
+            object.__setattr__(self, "profiles", profiles if profiles else None)
         keys = _names("allowed_keys", self.allowed_keys, "['persona', 'lang']")
         if keys is not None:
             padded = [k for k in keys if k != k.strip()]
@@ -234,9 +245,16 @@ class MemoryConfig:
             if len(set(keys)) != len(keys):
                 msg = f"allowed_keys has duplicates: {list(keys)!r}."
                 raise ValueError(msg)
+            if isinstance(self.profiles, Profiles):  # a declared profile is always writable
+                keys = (*keys, *(name for name in self.profiles if name not in keys))
             object.__setattr__(self, "allowed_keys", keys)
         hooks = frozenset(name for name in _HOOKS if _is_async(getattr(self, name)))
         object.__setattr__(self, "_async_hooks", hooks)
+
+    @property
+    def profile_schemas(self) -> Profiles | None:
+        """The declared profiles, checked (`None` when there are none)."""
+        return self.profiles if isinstance(self.profiles, Profiles) else None
 
     @property
     def shows_versions(self) -> bool:

@@ -1,5 +1,16 @@
 """Reflection: after a conversation ends, a chat model proposes memories and code decides.
 
+The package face re-exports the public names; each module imports only those above it::
+
+    _schema      what the model proposes (candidates) and what the reflector reports
+    _evidence    key normalisation and finding the message an evidence quote comes from
+    _prompt      the system prompt and how memories and the conversation are shown
+    _run         one reflection's state, and the judging and writing of each candidate
+    _reflector   `MemoryReflector`: the runnable, its settings and its plan
+    _hooks       the integration points (after-agent hooks, a LangGraph node)
+    _background  reflection once a conversation goes quiet, in-process (threads, asyncio)
+    _server      the same on LangGraph Server: a graph to deploy, delayed runs that debounce
+
 `MemoryReflector` shows a chat model the finished conversation and the memories already
 stored, asks it for candidates through structured output (`ReflectionResult`), and then
 judges every candidate deterministically before anything is written:
@@ -16,15 +27,6 @@ judges every candidate deterministically before anything is written:
 
 Nothing a candidate contains can make the reflector raise: each one ends up in the
 `ReflectionReport` as created, updated, skipped, quarantined or refused, with a reason.
-
-The package face re-exports the public names; the modules behind it are layered downward::
-
-    _schema      what the model proposes (candidates) and what the reflector reports
-    _evidence    key normalisation and finding the message an evidence quote comes from
-    _prompt      the system prompt and how memories and the conversation are shown
-    _run         one reflection's state, and the judging and writing of each candidate
-    _reflector   `MemoryReflector`: the runnable, its settings and its plan
-    _hooks       the integration points (after-agent hooks, a LangGraph node)
 
 Example:
     ```python
@@ -64,6 +66,12 @@ Example:
 from __future__ import annotations
 
 from langchain_contextchef._literals import MemoryType
+from langchain_contextchef.reflection._background import (
+    AsyncReflectionScheduler,
+    OnShutdown,
+    ReflectionScheduler,
+    SchedulerStats,
+)
 from langchain_contextchef.reflection._evidence import normalise_key
 from langchain_contextchef.reflection._hooks import (
     areflect_after_agent,
@@ -81,9 +89,20 @@ from langchain_contextchef.reflection._schema import (
     ReflectionReport,
     ReflectionResult,
 )
+from langchain_contextchef.reflection._server import (
+    ReflectionState,
+    ServerReflectionScheduler,
+    reflection_graph,
+)
 
 __all__ = [
     "MEMORY_TYPES",
+    "AsyncReflectionScheduler",
+    "OnShutdown",
+    "ReflectionScheduler",
+    "ReflectionState",
+    "SchedulerStats",
+    "ServerReflectionScheduler",
     "REFLECTION_SYSTEM_PROMPT",
     "MemoryReflector",
     "MemoryType",
@@ -95,5 +114,6 @@ __all__ = [
     "areflect_after_agent",
     "normalise_key",
     "reflect_after_agent",
+    "reflection_graph",
     "reflection_node",
 ]

@@ -19,6 +19,7 @@ from langchain_core.messages import (
 )
 
 from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.profiles import Profiles
 
 __all__ = ["REFLECTION_SYSTEM_PROMPT", "reflection_prompt"]
 
@@ -64,11 +65,27 @@ When nothing is worth remembering, return an empty list of candidates."""
 
 
 def reflection_prompt(
-    system_prompt: str, entries: Sequence[MemoryEntry], messages: Sequence[BaseMessage]
+    system_prompt: str,
+    entries: Sequence[MemoryEntry],
+    messages: Sequence[BaseMessage],
+    profiles: Profiles | None = None,
 ) -> list[BaseMessage]:
     """The messages the reflection model is called with."""
-    shown = _render_existing(entries) + "\n\n" + _render_conversation(messages)
+    shown = _render_existing(entries)
+    if profiles is not None:
+        shown += "\n\n" + _render_profiles(profiles)
+    shown += "\n\n" + _render_conversation(messages)
     return [SystemMessage(system_prompt), HumanMessage(shown)]
+
+
+def _render_profiles(profiles: Profiles) -> str:
+    lines = [
+        "Typed profiles (to fill or update one, propose its name as the key, any type, and as "
+        'the value a JSON object of only the fields to set, e.g. {"city": "Oslo"}; null '
+        "removes a field; a value that does not fit the fields' types is refused):"
+    ]
+    lines += [f"- {name}: {profiles.fields(name)}" for name in profiles]
+    return "\n".join(lines)
 
 
 def _role(message: BaseMessage) -> str:

@@ -163,7 +163,8 @@ class MemoryReflector(Runnable[Any, ReflectionReport]):
         self, messages: list[BaseMessage], memory: Memory, config: RunnableConfig | None
     ) -> Plan[ReflectionReport]:
         entries = yield from read_entries(memory.context)
-        prompt = reflection_prompt(self.system_prompt, entries, messages)
+        profiles = memory.config.profile_schemas
+        prompt = reflection_prompt(self.system_prompt, entries, messages, profiles)
         raw = yield Invoke(self._structured, prompt, config)
         parsed, understood = coerce_result(raw)
         if not understood:

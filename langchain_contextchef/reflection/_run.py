@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from langchain_core.messages import BaseMessage
 
@@ -20,8 +21,16 @@ from langchain_contextchef._plan import Plan
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.gate import WriteCandidate, WriteGate
 from langchain_contextchef.memory import Memory, WriteResult
-from langchain_contextchef.memory._plans import model_write
+from langchain_contextchef.memory._plans import edit_profile, model_write
 from langchain_contextchef.memory._texts import Refusal
+from langchain_contextchef.profiles import (
+    ProfileEditError,
+    apply_edit,
+    field_edit,
+    load_document,
+    parse_edit,
+    validate_document,
+)
 from langchain_contextchef.reflection._evidence import find_source, normalise_key, source_of
 from langchain_contextchef.reflection._schema import (
     MEMORY_TYPES,
@@ -82,7 +91,12 @@ class ReflectionRun:
         value = candidate.value.strip()
         kind = candidate.type.strip().lower()
         norm = normalise_key(key)
-        problem = self._malformed(candidate, key, value, kind, norm)
+        profiles = self.memory.config.profile_schemas
+        profile = profiles.split(key) if profiles is not None else None
+        # A profile carries its own type: the candidate's type is not checked against it.
+        problem = self._malformed(
+            candidate, key, value, kind if profile is None else MEMORY_TYPES[0], norm
+        )
         if problem is not None:
             return refuse(problem)
 
@@ -96,6 +110,9 @@ class ReflectionRun:
                 )
         else:
             source_message = find_source(candidate.evidence, self.messages, ("human", "ai"))
+
+        if profile is not None:
+            return (yield from self._profile(candidate, profile, value, source_message))
 
         # An existing key, spelled exactly or differently, turns the candidate into an update.
         target = key if key in self.existing else self.by_norm.get(norm, key)
@@ -152,6 +169,47 @@ class ReflectionRun:
         for retired in result.superseded:  # gone from memory: later candidates cannot use it
             self.existing.pop(retired, None)
         return _outcome_of(result, target, candidate)
+
+    def _profile(
+        self,
+        candidate: ReflectionCandidate,
+        profile: tuple[str, str],
+        value: str,
+        source_message: BaseMessage | None,
+    ) -> Plan[ReflectionOutcome]:
+        """Fill or update a profile: the value is an edit, or one field's value."""
+        name, field = profile
+        try:
+            edits = field_edit(field, value) if field else [parse_edit(value)]
+            if self._unchanged(name, edits):
+                return ReflectionOutcome(name, "skipped", candidate, "the profile is unchanged")
+        except ProfileEditError as problem:
+            return ReflectionOutcome(
+                name, "refused", candidate, f"the profile {name} was not changed: {problem}"
+            )
+        provenance = Provenance(
+            written_by="reflection",
+            confidence=candidate.confidence,
+            source=source_of(candidate.evidence, source_message),
+        )
+        result = yield from edit_profile(
+            self.memory.context, name, edits, provenance=provenance, gate=self.gate
+        )
+        return _outcome_of(result, name, candidate)
+
+    def _unchanged(self, name: str, edits: Sequence[Any]) -> bool:
+        """Whether the first edit that fits leaves the stored profile as it is."""
+        current = self.existing.get(name)
+        schemas = self.memory.config.profile_schemas
+        if current is None or schemas is None:
+            return False
+        before = load_document(current.value)
+        for edit in edits:
+            try:
+                return validate_document(schemas[name], apply_edit(before, edit)) == current.value
+            except ProfileEditError:
+                continue
+        return False
 
     def _retired(self, candidate: ReflectionCandidate, target: str) -> tuple[str, ...]:
         # Keys the proposal names as replaced, spelled as they exist; unknown ones are dropped

@@ -1,5 +1,13 @@
 r"""Pure rendering of memory entries and task state into prompt text.
 
+The package (this face holds `render_memory_block` and `memory_instruction`)::
+
+    _escape          escaping, so no stored text can close its element, and its reverse
+    _memory          the `<memory>` formats (compact, verbose), their wording, `entry_text`
+    _parse           `parse_memory_block`: a rendered block read back
+    _state           `<dynamic_state>` and `<implicit_context>`
+    _entry_tokens    each entry's token count, once per version, kept in the scope's cache
+
 Everything here is a pure function of its arguments: no I/O, no clock, no randomness, so the
 same input always gives the same bytes (which is what keeps prompt caches warm).
 

@@ -1,5 +1,13 @@
 """Ready-made selectors: choose which memory entries a compile injects, and in which order.
 
+The package (this face holds `MostRecent`, `MostImportant`, `ByType`, `Relevant`, `Rerank`,
+`MemorySelector` and `context_selector`)::
+
+    _selection        `SelectionContext`, what a context-aware selector receives; tie-breaks
+    _text_features    an entry's words: tokens, stop words, stemming, cached per version
+    _bm25             BM25F over an entry's key, description and value
+    _relevance        keyword, semantic and fused scores behind `Relevant` and `Rerank`
+
 A selector runs once per compile, after the expiry sweep, on the active entries in creation
 order. Two shapes are accepted by `MemoryConfig(selector=...)`:
 

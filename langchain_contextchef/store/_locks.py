@@ -300,13 +300,13 @@ class OwnedLock:
     async def aacquire(self, owner: object, deadline: float | None) -> None:
         """Take the lock for `owner` without blocking the event loop.
 
-        Waiting happens in a worker thread; a cancelled wait never leaves the lock held.
+        Opening the lock file and waiting happen in a worker thread, so no file system call
+        runs on the event loop (LangGraph Server's dev mode refuses those); a cancelled wait
+        never leaves the lock held.
 
         Raises:
             Timeout: If the deadline passes first.
         """
-        if self.acquire(owner, deadline, blocking=False):
-            return
         loop = asyncio.get_running_loop()
         waiting = loop.run_in_executor(None, self.acquire, owner, deadline)
         try:

@@ -1,9 +1,20 @@
 """Model-facing memory tools and the dispatcher behind them.
 
+The package (this face holds the tool classes, `make_tools`, `dispatch`, `handle_tool`,
+`owns_tool` and `default_resolver`)::
+
+    _dispatch    the dispatcher, one plan per call: `TOOL_HANDLERS`, `context` on `memory/`
+    _notes       the `context` commands on `notes/`, `vfs/` and `archive/`
+    _args        reading arguments; every mistake becomes the model's `Error: ...` text
+    _schemas     the argument schemas the model sees
+    _text_ops    `str_replace` and `insert`, shared by memory values and notes
+    _profiles    the commands on profiles: `<profile>` and `<profile>/<field>` addresses
+
 Two vocabularies, one dispatcher:
 
-* `tools="legacy"`: `create_memory(key, value, description?)` and
-  `modify_memory(action, key, value?, description?)`;
+* `tools="legacy"`: `create_memory(key, value, description?, type?, supersedes?)` and
+  `modify_memory(action, key, value?, description?, type?)` (plus `recall_memory(key)` with
+  `MemoryConfig(recall="index")`);
 * `tools="unified"`: one `context(command, path, ...)` tool over addresses such as
   `context://memory/<key>` (durable memory) and `context://notes/<path>` (the model's own
   scratch notes). `context://vfs/` and `context://archive/` are read-only.
@@ -12,8 +23,8 @@ The mode decides which tools are offered; `dispatch` understands both vocabulari
 the mode. Every model mistake comes back as an `Error: ...` text and leaves the store
 unchanged; exceptions raised by your own hooks propagate.
 
-Tool schemas are static: they depend only on construction-time settings (`allowed_keys`),
-never on what is stored, so a prompt cache keyed on the tool list keeps hitting.
+Tool schemas are static: they depend only on construction-time settings (`allowed_keys`,
+`memory_types`), never on what is stored, so a prompt cache keyed on the tool list keeps hitting.
 
 Where the tools find their memory: each tool holds a `MemoryResolver`, called with the run's
 `RunnableConfig` on every call. `default_resolver` uses an explicit store, or else the graph's

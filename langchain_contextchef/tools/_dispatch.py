@@ -52,6 +52,12 @@ from langchain_contextchef.memory._texts import (
 )
 from langchain_contextchef.tools import _args
 from langchain_contextchef.tools._notes import NOTE_COMMANDS
+from langchain_contextchef.tools._profiles import (
+    profile_command,
+    profile_target,
+    remove_field,
+    write_profile_text,
+)
 from langchain_contextchef.tools._text_ops import (
     insert_edit,
     listing,
@@ -125,6 +131,11 @@ def _create_memory(
 ) -> Plan[str]:
     key = _args.memory_key(args, "key")
     value = _args.text(args, "value")
+    target = profile_target(ctx, key)
+    if target is not None:  # a profile exists as a document even before its first field
+        name, field = target
+        plan = write_profile_text(ctx, name, field, value, provenance, None, "legacy")
+        return (yield from plan)
     return (yield from _create_entry(ctx, key, value, args, provenance, "legacy"))
 
 
@@ -145,6 +156,15 @@ def _modify_memory(
 ) -> Plan[str]:
     action = _args.text(args, "action", identifier=True)
     key = _args.memory_key(args, "key")
+    target = profile_target(ctx, key)
+    if target is not None and (action == "update" or (action == "delete" and target[1])):
+        name, field = target
+        version = _args.optional_version(args)
+        if action == "delete":
+            return (yield from remove_field(ctx, name, field, provenance, version, "legacy"))
+        value = _args.text(args, "value")
+        plan = write_profile_text(ctx, name, field, value, provenance, version, "legacy")
+        return (yield from plan)
     _refuse_disallowed(ctx, key, "legacy")
     existing = yield from read_one(ctx, key)
     if existing is None:
@@ -349,6 +369,11 @@ def _context(ctx: MemoryContext, args: Mapping[str, Any], provenance: Provenance
             thing = "memory key" if where.namespace == "memory" else "note"
             return f"Error: {where.uri} is a directory. Name the {thing} to {command}."
     if where.namespace == "memory":
+        target = profile_target(ctx, where.path) if not where.is_dir else None
+        if target is not None:
+            plan = profile_command(ctx, command, target, where, args, provenance)
+            if plan is not None:
+                return (yield from plan)
         return (yield from MEMORY_COMMANDS[command](ctx, where, args, provenance))
     namespace = (*ctx.scope, where.namespace)
     return (yield from NOTE_COMMANDS[command](ctx, namespace, where, args, provenance))

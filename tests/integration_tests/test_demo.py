@@ -63,6 +63,8 @@ def test_run_1_then_run_2_in_separate_processes(tmp_path):
     results = section(first, "Tool results")
     for key in ("user_name", "language", "code_style", "answer_length", "deploy_rule"):
         assert f"Created context://memory/{key}." in results
+    # The calls run in parallel; their results are shown in the order of the calls.
+    assert re.findall(r"memory/(\w+)\.", results) == re.findall(r"key='(\w+)'", calls)
     stored = section(first, "Memory now in the store")
     assert "user_name = 'Sam'" in stored
     # The memory really is on disk, in the embedded store the demo names.

@@ -293,11 +293,60 @@ def check_multi_user_postgres(nb: NotebookNode) -> None:
     )
 
 
+def check_profiles_and_background_reflection(nb: NotebookNode) -> None:
+    assert stdout_of(nb, "developer").splitlines()[1] == '{"name":"Ada"}'
+    assert stdout_of(nb, "agent-turns").splitlines() == [
+        "turn1: Updated context://memory/user.",
+        "turn2-wrong-type: Error: the profile context://memory/user was not changed: it does "
+        "not fit UserProfile: age: Input should be a valid integer, unable to parse string as "
+        "an integer.",
+        "turn2: Updated context://memory/user (field age).",
+        "turn3-missing: Error: the profile context://memory/user was not changed: operation 1: "
+        "nothing is stored at /nickname.",
+        "turn3: Updated context://memory/user.",
+    ]
+    history = stdout_of(nb, "history").splitlines()
+    assert history[3] == '4 current {"name":"Ada","city":"Oslo","age":36,"languages":["Go"]}'
+    assert history[4:] == [
+        "created developer 1 None",
+        "updated model 2 turn1",
+        "updated model 3 turn2",
+        "updated model 4 turn3",
+    ]
+    block = (
+        '<entry key="user" type="profile">{"name":"Ada","city":"Oslo","age":36,"languages":["Go"]}'
+    )
+    prompt = stdout_of(nb, "next-prompt")
+    assert block in prompt
+    assert "Profile user: {name: str, city: str, age: int, languages: [str], editor: str}" in prompt
+    assert "city='Oslo', age=36, languages=['Go']" in stdout_of(nb, "restart")
+    assert stdout_of(nb, "debounce").splitlines() == [
+        "runs while the conversation goes on: 0",
+        "due now: 1 | reflection calls: 1",
+    ]
+    rescheduled = stdout_of(nb, "reschedule").splitlines()
+    assert rescheduled[:3] == [
+        "due 30 s after the first: 0",
+        "due 30 s after the second: 1",
+        "[('user', 'updated')]",
+    ]
+    assert "editor='vim'" in rescheduled[3]
+    refused, profile = stdout_of(nb, "gate").splitlines()
+    assert refused.startswith("refused - the write to context://memory/user/editor was refused")
+    assert "ghp_" not in refused and "editor='vim'" in profile
+    assert stdout_of(nb, "middleware").splitlines()[:2] == ["pending: ['conversation-7']", "ran: 1"]
+    assert "languages=['Go', 'Rust']" in stdout_of(nb, "middleware")
+    server = stdout_of(nb, "server")
+    assert server.startswith("reflection calls: 1\n")
+    assert "'after_seconds': 60, 'multitask_strategy': 'rollback'" in server
+
+
 CHECKS: dict[str, Callable[[NotebookNode], None]] = {
     "01_quickstart.ipynb": check_quickstart,
     "02_langgraph_agent.ipynb": check_langgraph_agent,
     "03_create_agent_middleware.ipynb": check_create_agent_middleware,
     "04_multi_user_postgres.ipynb": check_multi_user_postgres,
+    "05_profiles_and_background_reflection.ipynb": check_profiles_and_background_reflection,
 }
 
 
@@ -329,11 +378,19 @@ def real_multi_user_postgres(out: str) -> None:
     assert bob.startswith(" {'language': 'TypeScript'}") and "export function parseDate" in bob
 
 
+def real_profiles_and_background_reflection(out: str) -> None:
+    lines = out.splitlines()
+    assert lines[1].startswith("profile after the conversation: ")
+    assert lines[2].startswith("reflection: [")
+    assert lines[3].startswith("profile after reflection: ")
+
+
 REAL_CHECKS: dict[str, Callable[[str], None]] = {
     "01_quickstart.ipynb": real_quickstart,
     "02_langgraph_agent.ipynb": real_langgraph_agent,
     "03_create_agent_middleware.ipynb": real_create_agent_middleware,
     "04_multi_user_postgres.ipynb": real_multi_user_postgres,
+    "05_profiles_and_background_reflection.ipynb": real_profiles_and_background_reflection,
 }
 
 

@@ -57,9 +57,10 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "consent",
             "retention",
             "audit",
+            "profiles",
         ),
     ),
-    ("plans", ("_sections", "_durability", "_plan", "encryption")),
+    ("plans", ("_sections", "_plan", "encryption")),
     ("memory engine", ("memory",)),
     (
         "layout and tools",
@@ -68,7 +69,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
     ("facade", ("prompt", "chef")),
     (
         "integrations",
-        ("middleware", "evaluation", "demo", "testing", "cli", "__main__"),
+        ("middleware", "evaluation", "demo", "testing", "_fake_chat_model", "cli", "__main__"),
     ),
 ]
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import bench_cache, bench_dispatch, bench_peers, bench_recall
+from benchmarks import bench_cache, bench_dispatch, bench_peers, bench_profiles, bench_recall
 from benchmarks.__main__ import main
 from benchmarks._cache_blocks import common_prefix
 from benchmarks._timing import flatten, fmt_bytes, fmt_ratio, fmt_seconds, paired_medians, ratio
@@ -251,3 +251,18 @@ def test_timing_helpers() -> None:
         "3.0 MiB",
     )
     assert flatten({"a": {"b": 1, "c": 0.5}, "d": "x"}) == [("a.b", 1), ("a.c", "0.5"), ("d", "x")]
+
+
+def test_profiles_bench_reports_tokens_and_times_against_loose_keys() -> None:
+    result = bench_profiles.run(quick=True)
+    tokens = result["tokens"]
+    for measure in ("block_tokens", "call_tokens"):
+        assert tokens[measure]["profile"] > 0 and tokens[measure]["loose"] > 0
+    assert (
+        tokens["block_ratio"] == tokens["block_tokens"]["profile"] / tokens["block_tokens"]["loose"]
+    )
+    assert [r["store"] for r in result["rows"]] == ["memory", "filesystem", "sqlite"]
+    for row in result["rows"]:
+        for name in ("compile_loose_s", "compile_profile_s", "edit_loose_s", "edit_profile_s"):
+            assert finite_positive(row[name])
+    check_goals(result["goals"])

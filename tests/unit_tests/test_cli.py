@@ -872,3 +872,30 @@ def test_the_demo_hint_is_a_command_that_works(tmp_path, monkeypatch):
     assert done.returncode == 0, done.stderr
     keys = {row[0] for row in table_rows(done.stdout)[1:]}
     assert keys == {"user_name", "language", "code_style", "answer_length", "deploy_rule"}
+
+
+def test_preview_of_plain_text_is_one_user_message(capsys, store_dir):
+    run(capsys, "set", "lang", "Python", "--store", store_dir)
+    code, out, _ = run(capsys, "preview", "What language do I use?", "--store", store_dir)
+    assert code == 0
+    assert "Memory injected: lang." in out
+    assert "--- message 2: human ---\nWhat language do I use?" in out
+    assert memory_at(store_dir).turn == 0
+
+
+@pytest.mark.parametrize(
+    ("given", "phrase"),
+    [("missing.json", "no such file"), ('[{"role": "user"', "looks like JSON but is not a file")],
+)
+def test_preview_of_a_missing_file_or_inline_json_is_exit_2(capsys, store_dir, given, phrase):
+    run(capsys, "set", "lang", "Python", "--store", store_dir)
+    code, out, err = run(capsys, "preview", given, "--store", store_dir)
+    assert (code, out) == (2, "")
+    assert phrase in err
+
+
+def test_store_help_names_the_url_forms(capsys):
+    code, out, _ = run(capsys, "list", "--help")
+    assert code == 0
+    out = " ".join(out.split())
+    assert "postgresql://user:pw@host/db" in out and "sqlite:///path/store.db" in out

@@ -128,3 +128,14 @@ def test_a_sqlite_uri_is_a_store(tmp_path: Path, capsys: pytest.CaptureFixture[s
     missing = f"sqlite:///{tmp_path / 'nowhere' / 'store.db'}"
     assert main(["list", "--store", missing]) == 2
     assert "does not exist" in capsys.readouterr().err
+
+
+def test_audit_says_when_there_is_nothing_because_auditing_is_off(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = tmp_path / ".context"
+    Memory(FileSystemStore(root)).set("tone", "dry")  # audit is off by default
+    assert main(["audit", "--store", str(root)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""  # still valid (empty) JSON lines
+    assert "No audit records" in captured.err and "MemoryConfig(audit=True)" in captured.err

@@ -23,7 +23,7 @@ from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 
 from langchain_contextchef import ContextChef, Turns
-from langchain_contextchef._durability import batch_unsynced
+from langchain_contextchef._sections import batch_unsynced
 from langchain_contextchef.memory import META_NAMESPACE
 from langchain_contextchef.store import FileSystemStore
 

@@ -52,7 +52,12 @@ class ScriptedReadmeModel(BaseChatModel):
         return "scripted-readme"
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> ScriptedReadmeModel:
-        self.bound_tools.extend(getattr(t, "name", None) or t.get("name", "?") for t in tools)
+        # Tools, tool dicts, or a schema class (what `with_structured_output` binds).
+        self.bound_tools.extend(
+            getattr(t, "name", None)
+            or (t.get("name", "?") if isinstance(t, dict) else getattr(t, "__name__", "?"))
+            for t in tools
+        )
         return self
 
     def _generate(
@@ -112,9 +117,38 @@ def test_the_readme_has_python_blocks() -> None:
     assert len(BLOCKS) >= 3
 
 
+POSTGRES_URI = 'DB_URI = "postgresql://postgres:postgres@localhost:5432/postgres"'
+"""The README's PostgreSQL blocks name a server by this line; the integration test
+`test_readme_postgres` runs them on a throwaway database instead."""
+
+
 @pytest.mark.parametrize(("line", "code"), BLOCKS, ids=[f"line{n}" for n, _ in BLOCKS])
 def test_block_runs(line: int, code: str, models: list[ScriptedReadmeModel]) -> None:
+    if POSTGRES_URI in code:
+        # Needs a PostgreSQL server: tests/integration_tests/test_readme_postgres.py runs it.
+        pytest.skip("a PostgreSQL block; run by the integration test on a throwaway database")
     run_block(code, line)
+
+
+def test_the_backends_block_writes_to_sqlite_and_the_file_store(
+    models: list[ScriptedReadmeModel], capsys: pytest.CaptureFixture[str]
+) -> None:
+    line, code = block_with("SqliteStore.from_conn_string(")
+    run_block(code, line)
+    assert capsys.readouterr().out == "sqlite: Go\nasync sqlite: Go\n"
+    assert Path("memory.db").is_file() and Path(".context").is_dir()
+
+
+def test_the_fake_model_block_tests_an_app(
+    models: list[ScriptedReadmeModel], capsys: pytest.CaptureFixture[str]
+) -> None:
+    line, code = block_with("FakeToolCallingModel(respond=answer)")
+    namespace = run_block(code, line)
+    assert capsys.readouterr().out == "run 2 answered: Somewhere vegetarian again?\n"
+    # Run 1's model was shown no memory; run 2's prompt held what run 1 stored.
+    entry = '<entry key="diet">vegetarian</entry>'
+    assert entry not in "\n".join(m.text for m in namespace["first"].requests[0])
+    assert entry in "\n".join(m.text for m in namespace["second"].requests[0])
 
 
 def test_blocks_name_models_only_through_init_chat_model() -> None:
@@ -123,10 +157,16 @@ def test_blocks_name_models_only_through_init_chat_model() -> None:
         assert not re.search(r"\bChat(Anthropic|OpenAI|Google\w*|Bedrock\w*)\(", code), line
 
 
-def test_quick_start_writes_and_injects_memory(models: list[ScriptedReadmeModel]) -> None:
+def test_quick_start_writes_and_injects_memory(
+    models: list[ScriptedReadmeModel], capsys: pytest.CaptureFixture[str]
+) -> None:
     line, code = block_with("payload = chef.compile(")
     namespace = run_block(code, line)
     assert namespace["reply"].content == "Created context://memory/lang."
+    out = capsys.readouterr().out
+    assert "<memory>" in out and "A terse senior engineer" in out
+    assert "tools: ['create_memory', 'modify_memory']" in out
+    assert out.endswith("Created context://memory/lang.\nremembered: Go\n")
     assert namespace["chef"].get_memory().get("lang") == "Go"
     block = "\n".join(m.text for m in namespace["payload"].messages)
     assert "A terse senior engineer" in block
@@ -145,7 +185,7 @@ def test_lcel_block_sends_memory_to_the_model(models: list[ScriptedReadmeModel])
 
 
 def test_create_agent_block_gives_the_agent_memory(models: list[ScriptedReadmeModel]) -> None:
-    line, code = block_with("create_agent(")
+    line, code = block_with("def get_weather(")
     namespace = run_block(code, line)
     [model] = models
     assert {"create_memory", "modify_memory", "get_weather"} <= set(model.bound_tools)

@@ -133,3 +133,56 @@ def test_encoding_is_injective() -> None:
 def test_bad_scope_labels_raise(bad: Any) -> None:
     with pytest.raises(ScopeError, match="non-empty strings"):
         resolve_scope(("users", bad))
+
+
+class _ServerUser:
+    """Like LangGraph Server's auth user: fields by attribute and by key."""
+
+    def __init__(self, **fields: Any) -> None:
+        self._fields = fields
+
+    def __getitem__(self, name: str) -> Any:
+        return self._fields[name]
+
+    @property
+    def identity(self) -> str:
+        return str(self._fields["identity"])
+
+
+def _server_config(user: _ServerUser, **configurable: Any) -> dict[str, Any]:
+    """A run's config as LangGraph Server fills it for an authenticated request."""
+    return {
+        "configurable": {
+            **configurable,
+            "langgraph_auth_user": user,
+            "langgraph_auth_user_id": user.identity,
+        }
+    }
+
+
+def test_the_server_authenticated_user_fills_a_scope() -> None:
+    config = _server_config(_ServerUser(identity="alice", org_id="acme.io"), project="p1")
+    scope = ("orgs", "{langgraph_auth_user.org_id}", "users", "{langgraph_auth_user_id}")
+    assert resolve_scope(scope, config) == ("orgs", "acme%2Eio", "users", "alice")
+    # Server values and configurable values mix in one scope.
+    mixed = ("users", "{langgraph_auth_user.identity}", "projects", "{project}")
+    assert resolve_scope(mixed, config) == ("users", "alice", "projects", "p1")
+    assert template_fields(scope) == ["langgraph_auth_user.org_id", "langgraph_auth_user_id"]
+
+
+def test_a_runtime_context_cannot_stand_in_for_the_server_user() -> None:
+    # A client may send any runtime context; the authenticated user comes from the config.
+    config = _server_config(_ServerUser(identity="alice"))
+    context = {"langgraph_auth_user_id": "bob", "langgraph_auth_user": {"identity": "bob"}}
+    scope = ("users", "{langgraph_auth_user_id}", "{langgraph_auth_user.identity}")
+    assert resolve_scope(scope, config, context) == ("users", "alice", "alice")
+    with pytest.raises(ScopeError, match="custom auth"):
+        resolve_scope(("users", "{langgraph_auth_user_id}"), {}, context)
+
+
+def test_a_missing_field_of_the_server_user_fails_closed() -> None:
+    config = _server_config(_ServerUser(identity="alice"))
+    with pytest.raises(ScopeError, match=r"'langgraph_auth_user\.org_id'.*missing"):
+        resolve_scope(("orgs", "{langgraph_auth_user.org_id}"), config)
+    with pytest.raises(ScopeError, match="brace"):
+        resolve_scope(("orgs", "{langgraph_auth_user.org.id}"), config)
