@@ -32,6 +32,7 @@ from benchmarks._timing import flatten, load_average, print_table
 
 BENCHES = (
     "compile",
+    "peers",
     "scale",
     "tenants",
     "cache",

@@ -54,7 +54,12 @@ from langgraph.store.base import (
 )
 from typing_extensions import assert_never
 
-from langchain_contextchef._sections import aexclusive, exclusive
+from langchain_contextchef._sections import (
+    abatch_unsynced,
+    aexclusive,
+    batch_unsynced,
+    exclusive,
+)
 from langchain_contextchef.errors import AsyncStoreError
 
 __all__ = [
@@ -78,9 +83,14 @@ T = TypeVar("T")
 
 
 class Io(NamedTuple):
-    """Run these ops in one `batch` (one round trip) and send back the results, in op order."""
+    """Run these ops in one `batch` (one round trip) and send back the results, in op order.
+
+    With `synced` off, the batch's writes need not be flushed to disk before it returns
+    (`_sections.batch_unsynced`): for a write a power cut may undo without harm.
+    """
 
     ops: Sequence[Op]
+    synced: bool = True
 
 
 class Exclusive(NamedTuple):
@@ -208,8 +218,8 @@ def _refuse_awaitable(step: Call, reply: Any) -> None:
 
 def _execute_sync(step: Step, store: BaseStore) -> Any:
     match step:
-        case Io(ops):
-            return store.batch(ops)
+        case Io(ops, synced):
+            return store.batch(ops) if synced else batch_unsynced(store, ops)
         case Exclusive(scope, inner, wrap):
             with exclusive(store, scope):
                 return run_sync(wrap(inner) if wrap else inner, store)
@@ -235,8 +245,8 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
 
 async def _execute_async(step: Step, store: BaseStore) -> Any:
     match step:
-        case Io(ops):
-            return await store.abatch(ops)
+        case Io(ops, synced):
+            return await (store.abatch(ops) if synced else abatch_unsynced(store, ops))
         case Exclusive(scope, inner, wrap):
             async with aexclusive(store, scope):
                 return await run_async(wrap(inner) if wrap else inner, store)

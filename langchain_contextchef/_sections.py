@@ -12,6 +12,10 @@ as long as the section runs, using what each backend offers:
 | `PostgresStore`, `AsyncPostgresStore` | a PostgreSQL advisory lock on the scope | threads, processes and machines |
 | `InMemoryStore`, other `BaseStore`s | a lock in this process | threads of one process only |
 
+The same per-backend knowledge runs the few writes that need not be flushed to disk before
+they return (`batch_unsynced`, for the turn clock's advance while nothing depends on it
+surviving a power cut).
+
 Every section first takes a lock in this process (so threads queue cheaply), then the
 backend's. Sections are re-entrant: a plan that runs inside a section for the same scope
 (a hook that writes, a write inside a tool command) does not take it again.
@@ -33,18 +37,19 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import inspect
 import os
 import threading
 import time
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 from filelock import FileLock
-from langgraph.store.base import BaseStore
+from langgraph.store.base import BaseStore, Op, PutOp, Result
 
 # The SQL backends are optional extras; without them there is no such store to lock either.
 try:
@@ -62,7 +67,9 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "Guarantee",
     "SupportsScopeLock",
+    "abatch_unsynced",
     "aexclusive",
+    "batch_unsynced",
     "exclusive",
     "guarantee",
     "lists_newest_first",
@@ -218,6 +225,15 @@ async def _asqlite_path(store: BaseStore) -> str:
     return path
 
 
+@functools.lru_cache(maxsize=1024)
+def _kept_file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
+    # The sync sections' lock, kept per scope (a lock object costs more to make than to
+    # take): a sync section takes and releases it in one thread, and filelock keeps each
+    # thread's hold apart. Not for the async sections, which take it in a worker thread and
+    # release it in the event loop's: they make a new one each time.
+    return _file_lock(database, scope, timeout)
+
+
 def _file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
     folder = database + "-contextchef-locks"
     os.makedirs(folder, 0o700, exist_ok=True)  # beside personal data: owner only
@@ -369,7 +385,7 @@ def _backend_section(store: BaseStore, scope: tuple[str, ...], timeout: float) -
         with _pg_section(store, scope, timeout):
             yield
     elif kind == "sqlite" and (database := _sqlite_path(store)):
-        with _file_lock(database, scope, timeout):
+        with _kept_file_lock(database, scope, timeout):
             yield
     else:
         yield
@@ -501,3 +517,98 @@ async def aexclusive(
     finally:
         _HELD.reset(marker)
         local.release()
+
+
+# ---- Writes that need not be flushed to disk ------------------------------------------------
+#
+# Most writes of the package are durable: the store flushes them before `batch` returns. A few
+# may be lost in a power cut without harm (the turn clock's advance while no entry's expiry
+# counts turns; see the README's "What the turn clock guarantees"). For those, `batch_unsynced`
+# skips the flush where the backend lets it and keeps everything else: other threads and
+# processes see the write at once, it survives a crash of the process, and it runs inside the
+# same exclusive section as before. `FileSystemStore` (and any store with a `batch_unsynced` /
+# `abatch_unsynced` method) skips its `fsync` calls; a sync `SqliteStore` runs the batch with
+# `PRAGMA synchronous=OFF`; any other store gets an ordinary, durable batch.
+
+_SYNC_MODES = {"0": "OFF", "1": "NORMAL", "2": "FULL", "3": "EXTRA"}
+
+
+def _sqlite_unsynced(store: Any, ops: Sequence[Op]) -> list[Result] | None:
+    """Run a batch of puts on a sync `SqliteStore` without the commit's flush.
+
+    Returns `None` when this store cannot (a connection in a transaction of its own, reads
+    in the batch, or a LangGraph whose `SqliteStore` lacks what this relies on).
+    """
+    conn = getattr(store, "conn", None)
+    lock = getattr(store, "lock", None)
+    put = getattr(store, "_batch_put_ops", None)
+    if conn is None or lock is None or not callable(put) or not store.is_setup:
+        return None
+    if not all(type(op) is PutOp for op in ops):
+        return None
+    with lock:
+        if conn.in_transaction:
+            return None
+        (mode,) = conn.execute("PRAGMA synchronous").fetchone()
+        conn.execute("PRAGMA synchronous=OFF")
+        try:
+            with _transaction(conn) as cur:
+                put(list(enumerate(ops)), cur)
+        finally:
+            conn.execute(f"PRAGMA synchronous={_SYNC_MODES.get(str(mode), 'FULL')}")
+    return [None] * len(ops)
+
+
+@contextlib.contextmanager
+def _transaction(conn: Any) -> Iterator[Any]:
+    conn.execute("BEGIN")
+    cur = conn.cursor()
+    try:
+        yield cur
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    else:
+        conn.execute("COMMIT")
+    finally:
+        cur.close()
+
+
+def batch_unsynced(store: BaseStore, ops: Sequence[Op]) -> list[Result]:
+    """Run `ops` as one batch whose writes need not be flushed to disk.
+
+    `FileSystemStore` (and any store with a `batch_unsynced` method) skips its `fsync`
+    calls; a sync `SqliteStore` runs the batch with `PRAGMA synchronous=OFF`; any other store
+    runs an ordinary, durable batch. Either way other threads and processes see the writes
+    at once and a crash of the process keeps them; only a power cut may undo them.
+
+    Returns:
+        The batch's results, as `store.batch` returns them.
+
+    Example:
+        ```python
+        from langgraph.store.base import GetOp, PutOp
+        from langgraph.store.memory import InMemoryStore
+        from langchain_contextchef._sections import batch_unsynced
+
+        store = InMemoryStore()
+        batch_unsynced(store, [PutOp(("meta",), "clock", {"turn": 3})])
+        assert store.batch([GetOp(("meta",), "clock")])[0].value == {"turn": 3}
+        ```
+    """
+    method = getattr(store, "batch_unsynced", None)
+    if callable(method):
+        return list(method(ops))
+    if SqliteStore is not None and type(store) is SqliteStore:
+        done = _sqlite_unsynced(store, ops)
+        if done is not None:
+            return done
+    return store.batch(ops)
+
+
+async def abatch_unsynced(store: BaseStore, ops: Sequence[Op]) -> list[Result]:
+    """Async twin of `batch_unsynced`."""
+    method = getattr(store, "abatch_unsynced", None)
+    if callable(method):
+        return list(await method(ops))
+    return await store.abatch(ops)

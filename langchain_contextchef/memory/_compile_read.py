@@ -238,7 +238,7 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None, marker: str | None
         ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, clock, index=False))
     ops += evicted_note_ops(ctx, evicted, evicted)
     if ops:
-        yield Io(ops)
+        yield Io(ops, _must_sync(ops, expiring, marker))
     for entry in expired:
         event = MemoryChangeEvent("expire", entry.key, None, entry.value, ctx.scope)
         yield from changed(ctx, event)
@@ -273,6 +273,22 @@ def _clock(
         recovered,
     )
     return recovered, [CLOCK_KEY]
+
+
+def _must_sync(ops: list[Any], expiring: list[MemoryEntry], marker: str | None) -> bool:
+    """Whether this compile's batch must be flushed to disk before the compile goes on.
+
+    A batch that only advances the clock need not be, while no entry's expiry counts turns
+    and turns are counted per model call: other processes see the advance at once and a
+    crash keeps it, so the clock stays exact; a power cut may take it back to its last
+    flushed value, which then shows in `meta.turn` only. Anything else (a sweep, an eviction
+    note, a clock that a turn TTL or a per-message marker depends on) is flushed.
+    """
+    return (
+        len(ops) != 1
+        or marker is not None
+        or any(entry.expires_at_turn is not None for entry in expiring)
+    )
 
 
 def _same_message(clock: Item | None, marker: str | None) -> bool:

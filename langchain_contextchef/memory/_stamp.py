@@ -233,7 +233,8 @@ class _Tracker:
                         keys = list(dict.fromkeys(op.key for op in changes))
                         self.stamp = _advanced(self.stamp, keys)
                         sent.append(PutOp(ctx.meta_ns, STAMP_KEY, self.stamp, index=False))
-                    results = yield Io(sent)
+                    # A batch that advances the stamp is always flushed: compiles trust it.
+                    results = yield Io(sent, step.synced or advance)  # type: ignore[union-attr]
                     if advance:
                         slot = self.slot
                         filled_here = (

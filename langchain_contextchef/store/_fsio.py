@@ -217,8 +217,12 @@ class SafeDir:
         msg = f"Could not create the folder {self.join(name)!r}: it keeps disappearing."
         raise FileNotFoundError(msg)
 
-    def write_temp(self, final_name: str, data: bytes, stamp_ns: int | None) -> tuple[str, int]:
-        """Write `data` durably to a new temporary file (in this folder) for `final_name`.
+    def write_temp(
+        self, final_name: str, data: bytes, stamp_ns: int | None, *, sync: bool = True
+    ) -> tuple[str, int]:
+        """Write `data` to a new temporary file (in this folder) for `final_name`.
+
+        Durably (flushed to disk) unless `sync` is off.
 
         Returns:
             The temporary file's name and its inode number.
@@ -227,10 +231,13 @@ class SafeDir:
             OSError: On any failure (a full disk included); no temporary file is left then.
         """
         name = f"{temp_file_prefix(final_name)}{secrets.token_hex(6)}.tmp"
-        return name, self.write_new(name, data, stamp_ns)
+        return name, self.write_new(name, data, stamp_ns, sync=sync)
 
-    def write_new(self, name: str, data: bytes, stamp_ns: int | None) -> int:
+    def write_new(self, name: str, data: bytes, stamp_ns: int | None, *, sync: bool = True) -> int:
         """Create the file `name` (it must not exist), write `data` durably, stamp it.
+
+        With `sync` off the data is not flushed: other processes see it at once, a crash of
+        this process keeps it, a power cut may lose it.
 
         Returns:
             The new file's inode number.
@@ -249,7 +256,8 @@ class SafeDir:
                 while view:
                     written = os.write(fd, view)
                     view = view[written:]
-                os.fsync(fd)
+                if sync:
+                    os.fsync(fd)
                 if stamp_ns is not None:
                     if os.utime in os.supports_fd:
                         os.utime(fd, ns=(stamp_ns, stamp_ns))
@@ -262,6 +270,43 @@ class SafeDir:
             self.discard(name)
             raise
         return inode
+
+    def overwrite(self, name: str, data: bytes, stamp_ns: int | None) -> int:
+        """Write `data` over the start of the existing file `name`, unflushed, and stamp it.
+
+        For a write that may be lost in a power cut (see `FileSystemStore.batch_unsynced`):
+        `data` must be at least as long as the file, so no truncation is needed and a reader
+        sees either the old or the new bytes of one small write.
+
+        Returns:
+            The file's inode number.
+
+        Raises:
+            UnsafePathError: If `name` is a link.
+        """
+        flags = os.O_WRONLY | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY
+        try:
+            if self.fd is not None:
+                fd = os.open(name, flags, dir_fd=self.fd)
+            else:
+                fd = os.open(self.join(name), flags)
+        except OSError as exc:
+            if exc.errno == errno.ELOOP:
+                raise link_error(self.join(name), "file") from exc
+            raise
+        try:
+            view = memoryview(data)
+            offset = 0
+            while offset < len(data):
+                offset += os.pwrite(fd, view[offset:], offset)
+            if stamp_ns is not None:
+                if os.utime in os.supports_fd:
+                    os.utime(fd, ns=(stamp_ns, stamp_ns))
+                else:
+                    os.utime(self.join(name), ns=(stamp_ns, stamp_ns))
+            return os.fstat(fd).st_ino
+        finally:
+            os.close(fd)
 
     def replace(self, tmp: str, name: str) -> None:
         """Rename the temporary file `tmp` over `name` (atomic: readers see old or new).

@@ -21,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
+import stat
 import time
 from collections.abc import Iterable, Iterator, Mapping
 from datetime import datetime, timezone
@@ -109,6 +110,7 @@ class _Staged(NamedTuple):
     record: Record | None
     inode: int
     size: int
+    in_place: bool = False  # already written over the item's file (an unsynced overwrite)
 
 
 def _close(folders: dict[tuple[str, ...], _Open], staging: SafeDir | None) -> None:
@@ -116,6 +118,15 @@ def _close(folders: dict[tuple[str, ...], _Open], staging: SafeDir | None) -> No
         opened.folder.close()
     if staging is not None:
         staging.close()
+
+
+def _fits(current: os.stat_result | None, data: bytes) -> bool:
+    return (
+        hasattr(os, "pwrite")  # not on Windows: renamed there, as any other write
+        and current is not None
+        and stat.S_ISREG(current.st_mode)
+        and current.st_size >= len(data)
+    )
 
 
 class Writer(Recovery):
@@ -142,7 +153,9 @@ class Writer(Recovery):
 
     # ------------------------------------------------------------------ commits
 
-    def commit(self, writes: list[Write], now: float, *, journal: bool = True) -> int:
+    def commit(
+        self, writes: list[Write], now: float, *, journal: bool = True, sync: bool = True
+    ) -> int:
         """Apply writes whose folder locks are held; several are all-or-nothing.
 
         Args:
@@ -150,6 +163,8 @@ class Writer(Recovery):
             now: The write time (POSIX seconds).
             journal: Journal a multi-item write (off for TTL refreshes and sweeps, whose
                 items are independent).
+            sync: Flush files and folders to disk (off for a write that may be lost in a
+                power cut: see `FileSystemStore.batch_unsynced`).
 
         Returns:
             How many items were written or deleted (deletes of missing items not counted).
@@ -176,16 +191,25 @@ class Writer(Recovery):
                         staged.append(_Staged(parts, name, None, False, None, 0, 0))
                     continue
                 data, record = self._document(write, dirpath + os.sep + name, now)
+                if not sync and len(writes) == 1 and _fits(current, data):
+                    # One unsynced write over an existing file at least as long: written in
+                    # place, padded with JSON whitespace, since renaming a new file over an
+                    # existing one costs a flush of its data on some file systems (ext4).
+                    assert current is not None
+                    data += b" " * (current.st_size - len(data))
+                    inode = opened.folder.overwrite(name, data, opened.stamp)
+                    staged.append(_Staged(parts, name, name, False, record, inode, len(data), True))
+                    continue
                 if staging is None:
                     staging = open_dir(self.root, (STAGING_DIR,), create=True)[0]
                     assert staging is not None
                 if staging.device() == opened.dev:
                     tmp = staged_file_name(opened.lock)
-                    inode = staging.write_new(tmp, data, opened.stamp)
+                    inode = staging.write_new(tmp, data, opened.stamp, sync=sync)
                     opened.staged.append(tmp)
                     staged.append(_Staged(parts, name, tmp, True, record, inode, len(data)))
                 else:  # the folder is on another file system (a mount inside the root)
-                    tmp, inode = opened.folder.write_temp(name, data, opened.stamp)
+                    tmp, inode = opened.folder.write_temp(name, data, opened.stamp, sync=sync)
                     opened.temps.append(tmp)
                     staged.append(_Staged(parts, name, tmp, False, record, inode, len(data)))
             if journal and len(staged) > 1:
@@ -200,6 +224,8 @@ class Writer(Recovery):
         try:
             for st in staged:
                 folder = folders[st.parts].folder
+                if st.in_place:
+                    continue
                 if st.tmp is None:
                     folder.unlink(st.name)
                 elif st.staged:
@@ -208,7 +234,8 @@ class Writer(Recovery):
                 else:
                     folder.replace(st.tmp, st.name)
             for parts in {st.parts for st in staged}:
-                folders[parts].folder.fsync()
+                if sync:
+                    folders[parts].folder.fsync()
                 folders[parts].folder.stamp(folders[parts].stamp)
         except BaseException:
             if committed is None:

@@ -232,7 +232,41 @@ class FileSystemStore(BaseStore):
             ValueError: On a NUL in a key, NaN in a value, or a bad filter.
             UnsafePathError: If the operation meets a link under the root.
         """
-        ops = list(ops)
+        return self._batch(list(ops), sync=True)
+
+    def batch_unsynced(self, ops: Iterable[Op]) -> list[Result]:
+        """Like `batch`, but written files and folders are not flushed to disk.
+
+        For a write whose loss in a power cut is harmless (the package's turn clock, while no
+        entry's expiry counts turns): other threads and processes see it at once, and it
+        survives a crash of this process, as any write does; only the `fsync` calls (most of
+        a small write's cost) are skipped, so a power cut may undo it. A batch of several
+        writes is still all-or-nothing. One write over an existing file at least as long is
+        made in place (padded with JSON whitespace, then stamped) instead of renamed over it:
+        readers stat a file before they read it, so none keeps a half-written one.
+
+        Example:
+            ```python
+            import tempfile
+
+            from langgraph.store.base import GetOp, PutOp
+
+            from langchain_contextchef.store import FileSystemStore
+
+            with tempfile.TemporaryDirectory() as root:
+                store = FileSystemStore(root)
+                store.batch_unsynced([PutOp(("meta",), "clock", {"turn": 1})])
+                assert store.batch([GetOp(("meta",), "clock")])[0].value == {"turn": 1}
+            ```
+        """
+        return self._batch(list(ops), sync=False)
+
+    async def abatch_unsynced(self, ops: Iterable[Op]) -> list[Result]:
+        """Async twin of `batch_unsynced`."""
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(None, self.batch_unsynced, list(ops))
+
+    def _batch(self, ops: list[Op], *, sync: bool) -> list[Result]:
         puts = prepare(ops, self._index)
         self._ensure_open()
         results: list[Result] = [None] * len(ops)
@@ -247,7 +281,7 @@ class FileSystemStore(BaseStore):
             elif isinstance(op, ListNamespacesOp):
                 results[i] = list_namespaces(self._view, op, now)
         if puts:
-            self._apply(puts)
+            self._apply(puts, sync=sync)
         return results
 
     async def abatch(self, ops: Iterable[Op]) -> list[Result]:
@@ -595,11 +629,11 @@ class FileSystemStore(BaseStore):
             self._expiry.refresh([record for record, _, _ in page], now)
         return [search_item(*hit) for hit in page]
 
-    def _apply(self, puts: list[PendingPut]) -> None:
+    def _apply(self, puts: list[PendingPut], *, sync: bool = True) -> None:
         # Embed everything first: an embedding failure must not leave half a batch written.
         writes = [put.write for put in puts]
         if self._index is not None:
             vectors = self._index.embed([put.texts for put in puts])
             writes = [w._replace(vectors=v) for w, v in zip(writes, vectors, strict=True)]
         with self._writer.locked([self._view.dir_of(w.namespace)[1] for w in writes]):
-            self._writer.commit(writes, _now())
+            self._writer.commit(writes, _now(), sync=sync)

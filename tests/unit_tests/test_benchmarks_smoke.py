@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks import bench_cache, bench_dispatch, bench_profiles, bench_recall
+from benchmarks import bench_cache, bench_dispatch, bench_peers, bench_profiles, bench_recall
 from benchmarks.__main__ import main
 from benchmarks._cache_blocks import common_prefix
 from benchmarks._timing import flatten, fmt_bytes, fmt_ratio, fmt_seconds, paired_medians, ratio
@@ -90,6 +90,17 @@ def test_dispatch_bench_reports_each_operation() -> None:
         assert finite_positive(row["raw_s"]) and finite_positive(row["tool_s"])
         assert finite_positive(row["floor_s"])
         assert row["floor_ratio"] == pytest.approx(row["tool_s"] / row["floor_s"])
+
+
+def test_peers_bench_reports_both_ratios_on_every_server_less_backend() -> None:
+    result = bench_peers.run(quick=True, pg=None, only=("memory", "sqlite"))
+    assert [r["store"] for r in result["rows"]] == ["memory", "sqlite"]
+    for row in result["rows"]:
+        for side in ("write_langmem_s", "write_ours_s", "read_langmem_s", "read_ours_s"):
+            assert finite_positive(row[side])
+        assert row["write_ratio"] == pytest.approx(row["write_ours_s"] / row["write_langmem_s"])
+        assert row["read_ratio"] == pytest.approx(row["read_ours_s"] / row["read_langmem_s"])
+    assert len(result["goals"]) == 4
 
 
 def test_main_writes_results_json(tmp_path: Path) -> None:
