@@ -14,7 +14,10 @@ Speed, two ratios measured in the same run on the same values:
 - against the gate as it was before the second-line work: a frozen copy lives in
   `benchmarks/_gate_before/` (the package itself keeps no old code), so the "before" column is
   today's machine running yesterday's code, interleaved with the new gate (medians and the
-  best of the rounds: on a shared machine the best is the steadier figure).
+  best of the rounds: on a shared machine the best is the steadier figure);
+- against the gate just before the learned injection detector ("today"): read out of git at
+  that commit by `benchmarks/_baseline_gate.py`, so the repository keeps no second copy of
+  it (a checkout without that history prints no "today" column).
 
 The second ratio is taken on a 4,000-character value, on ordinary short values (`SHORT_VALUES`:
 what a model typically stores, the common case every tool call pays for; goal at most 2x the
@@ -38,11 +41,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import re
 
+from benchmarks._baseline_gate import load_baseline_gate
 from benchmarks._gate_before.gate import DEFAULT_GATE as BEFORE_GATE
 from benchmarks._gate_before.gate import WriteCandidate as BeforeCandidate
 from benchmarks._gate_quality import measure as measure_quality
-from benchmarks._gate_today import DEFAULT_GATE as TODAY_GATE
-from benchmarks._gate_today import WriteCandidate as TodayCandidate
 from benchmarks._timing import goal, paired_medians, print_table, ratio
 from langchain_contextchef.gate import DEFAULT_GATE, WriteCandidate
 from tests.support.gate_corpus import BENIGN, CORPUS, INJECTIONS, SECRETS
@@ -200,13 +202,19 @@ def _oversized(quick: bool) -> dict[str, Any]:
     for tens of seconds: timed only in a full run)."""
     huge = "ignore previous instructions " * 350_000
     after = _timed(DEFAULT_GATE.check, WriteCandidate("k", huge))
-    today = math.nan if quick else _timed(TODAY_GATE.check, TodayCandidate("k", huge))
+    today_gate = None if quick else load_baseline_gate()
+    today = math.nan if today_gate is None else _timed(_today_check(today_gate), huge)
     return {
         "oversized_chars": len(huge),
         "oversized_action": DEFAULT_GATE.check(WriteCandidate("k", huge)).action,
         "oversized_after_s": after,
         "oversized_today_s": today,
     }
+
+
+def _today_check(gate: Any) -> Callable[[str], object]:
+    """One check by the baseline gate (`_baseline_gate`), as `DEFAULT_GATE.check` is timed."""
+    return lambda value: gate.DEFAULT_GATE.check(gate.WriteCandidate("bench", value))
 
 
 def _timed(fn: Callable[[Any], object], argument: Any) -> float:
@@ -238,13 +246,21 @@ def run(quick: bool = False) -> dict[str, Any]:
     def after_long() -> None:
         DEFAULT_GATE.check(WriteCandidate("bench", long_value))
 
-    def today_long() -> None:
-        TODAY_GATE.check(TodayCandidate("bench", long_value))
+    today_gate = load_baseline_gate()
+    today_check = _today_check(today_gate) if today_gate is not None else None
+
+    timed: dict[str, Callable[[], object]] = {
+        "base": baseline_long,
+        "before": before_long,
+        "after": after_long,
+    }
+    if today_check is not None:  # without git history there is no "today" column
+        timed["today"] = lambda: today_check(long_value)
 
     results: dict[str, Any] = _corpus_figures()
     corpus = paired_medians({"base": baseline_corpus, "gate": gate_corpus}, repeats=repeats)
     long, best = _interleaved(
-        {"base": baseline_long, "before": before_long, "today": today_long, "after": after_long},
+        timed,
         repeats=repeats * 4,
     )
     per_value = len(values)
@@ -261,10 +277,10 @@ def run(quick: bool = False) -> dict[str, Any]:
             "best_before_4000_chars_us": best["before"] * 1e6,
             "best_after_4000_chars_us": best["after"] * 1e6,
             "best_after_vs_before_4000_chars": ratio(best["after"], best["before"]),
-            "today_4000_chars_us": long["today"] * 1e6,
-            "after_vs_today_4000_chars": ratio(long["after"], long["today"]),
-            "best_today_4000_chars_us": best["today"] * 1e6,
-            "best_after_vs_today_4000_chars": ratio(best["after"], best["today"]),
+            "today_4000_chars_us": long.get("today", math.nan) * 1e6,
+            "after_vs_today_4000_chars": ratio(long["after"], long.get("today", math.nan)),
+            "best_today_4000_chars_us": best.get("today", math.nan) * 1e6,
+            "best_after_vs_today_4000_chars": ratio(best["after"], best.get("today", math.nan)),
         }
     )
     results.update(_oversized(quick))
