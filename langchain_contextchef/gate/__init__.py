@@ -175,7 +175,9 @@ class WriteGate:
         gate_developer_writes: Also check developer writes (off: `Memory.set` is trusted).
         second_line: A `ModelCheck` to run after the deterministic checks, on writes they did
             not reject (it sees the redacted text). `None` (the default) turns it off.
-        max_note_chars: Longest note accepted (`kind="notes"`), or `None` for no limit.
+        max_note_chars: Longest note accepted (`kind="notes"`): 100,000 characters (about
+            25,000 tokens) by default, or `None` for no limit. A
+            note is read back whole by one `view`, so this bounds that tool result too.
 
     Example:
         ```python
@@ -199,7 +201,7 @@ class WriteGate:
         checks: Sequence[CustomCheck] = (),
         gate_developer_writes: bool = False,
         second_line: ModelCheck | None = None,
-        max_note_chars: int | None = None,
+        max_note_chars: int | None = 100_000,
     ) -> None:
         for name, policy in (("secrets", secrets), ("injection", injection)):
             if policy not in POLICIES:
@@ -351,6 +353,16 @@ class WriteGate:
                 max_note_chars=self.max_note_chars,
             )
         )
+        if candidate.kind == "notes" and any(f.category == "limit" for f, _ in judged):
+            # A note over its size limit is refused whatever it holds: scanning a megabyte
+            # would only delay the refusal.
+            return GateDecision(
+                "reject",
+                candidate.value,
+                candidate.description,
+                tuple(f for f, _ in judged),
+                kind=candidate.kind,
+            )
         fields: list[tuple[FindingField, str]] = [
             ("key", candidate.key),
             ("value", candidate.value),
