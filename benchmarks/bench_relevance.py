@@ -267,6 +267,8 @@ def _run_set(
     model: Any | None,
     query_turns: int,
     drift: Sequence[EvalQuestion],
+    only: Sequence[str] = (),
+    latency: bool = True,
 ) -> dict[str, Any]:
     plain_store = InMemoryStore()
     _fill(plain_store, chosen.entries)
@@ -278,10 +280,16 @@ def _run_set(
     rows: list[dict[str, Any]] = []
     latency_questions = questions[:: max(1, len(questions) // 20)]
     for name, make, indexed in _rows(model):
+        if only and name not in only:
+            continue
         store = indexed_store if indexed else plain_store
         assert store is not None
         figures = _evaluate(store, make, questions, budgets, query_turns, drift)
-        slowdown = _latency(store, make, latency_questions, 1_000, 1 if quick else 3, query_turns)
+        slowdown = (
+            _latency(store, make, latency_questions, 1_000, 1 if quick else 3, query_turns)
+            if latency
+            else float("nan")
+        )
         rows.append({"selector": name, "recall": figures, "latency_ratio": slowdown})
     return {
         "set": chosen.name,
@@ -293,7 +301,14 @@ def _run_set(
     }
 
 
-def run(quick: bool = False, *, conversation: bool = True, second: bool = True) -> dict[str, Any]:
+def run(
+    quick: bool = False,
+    *,
+    conversation: bool = True,
+    second: bool = True,
+    only: Sequence[str] = (),
+    latency: bool = True,
+) -> dict[str, Any]:
     """Fill the stores, evaluate every selector at every budget, time them, check the goals.
 
     Args:
@@ -301,19 +316,23 @@ def run(quick: bool = False, *, conversation: bool = True, second: bool = True) 
         conversation: The compile's query from the last turns (`MemoryConfig`'s default
             `query_turns`); `False` sets `query_turns=1`, the last user message only.
         second: Also run the second set when its file is present (not in quick runs).
+        only: Run only the rows of these names (all when empty).
+        latency: Time each row against the plain compile.
     """
     query_turns = MemoryConfig().query_turns if conversation else 1
     questions = QUESTIONS[:: max(1, len(QUESTIONS) // QUICK_QUESTIONS)] if quick else QUESTIONS
     budgets = QUICK_BUDGETS if quick else BUDGETS
     model = None if quick else _model()
     first = first_set(QUICK_FILLER if quick else FILLER, questions)
-    sets = [_run_set(first, quick, budgets, model, query_turns, drifted(first.questions))]
+    sets = [
+        _run_set(first, quick, budgets, model, query_turns, drifted(first.questions), only, latency)
+    ]
     other = None if quick or not second else second_set()
     if other is not None:
-        sets.append(_run_set(other, quick, budgets, model, query_turns, ()))
+        sets.append(_run_set(other, quick, budgets, model, query_turns, (), only, latency))
     by_name = {r["selector"]: r for r in sets[0]["rows"]}
     goals = []
-    if 1_000 in budgets:
+    if 1_000 in budgets and "Relevant keyword" in by_name:
         keyword = by_name["Relevant keyword"]["recall"][1_000]["recall"]
         goals.append(
             goal(
@@ -410,8 +429,16 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--last-message-only", action="store_true")
     parser.add_argument("--first-set-only", action="store_true")
+    parser.add_argument("--rows", default="", help="row names separated by ; (default: all)")
+    parser.add_argument("--no-latency", action="store_true")
     args = parser.parse_args()
-    run(quick=args.quick, conversation=not args.last_message_only, second=not args.first_set_only)
+    run(
+        quick=args.quick,
+        conversation=not args.last_message_only,
+        second=not args.first_set_only,
+        only=[r.strip() for r in args.rows.split(";") if r.strip()],
+        latency=not args.no_latency,
+    )
 
 
 if __name__ == "__main__":

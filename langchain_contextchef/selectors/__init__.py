@@ -31,7 +31,7 @@ Example:
     memory.set("tone", "Dry humour is welcome.")
     payload = chef.compile([HumanMessage("When does the staging database password rotate?")])
     assert payload.meta.injected_keys == ["db_rotation"]
-    assert payload.meta.omitted == {"tone": "selector"}
+    assert payload.meta.indexed_keys == ["tone"]  # listed, readable on demand (recall mode)
     ```
 """
 
