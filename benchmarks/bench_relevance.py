@@ -308,6 +308,7 @@ def run(
     second: bool = True,
     only: Sequence[str] = (),
     latency: bool = True,
+    second_only: bool = False,
 ) -> dict[str, Any]:
     """Fill the stores, evaluate every selector at every budget, time them, check the goals.
 
@@ -318,6 +319,7 @@ def run(
         second: Also run the second set when its file is present (not in quick runs).
         only: Run only the rows of these names (all when empty).
         latency: Time each row against the plain compile.
+        second_only: Run the second set alone.
     """
     query_turns = MemoryConfig().query_turns if conversation else 1
     questions = QUESTIONS[:: max(1, len(QUESTIONS) // QUICK_QUESTIONS)] if quick else QUESTIONS
@@ -330,7 +332,7 @@ def run(
     other = None if quick or not second else second_set()
     if other is not None:
         sets.append(_run_set(other, quick, budgets, model, query_turns, (), only, latency))
-    by_name = {r["selector"]: r for r in sets[0]["rows"]}
+    by_name = {r["selector"]: r for r in sets[0]["rows"]} if not second_only else {}
     goals = []
     if 1_000 in budgets and "Relevant keyword" in by_name:
         keyword = by_name["Relevant keyword"]["recall"][1_000]["recall"]
@@ -431,6 +433,7 @@ def main() -> None:
     parser.add_argument("--first-set-only", action="store_true")
     parser.add_argument("--rows", default="", help="row names separated by ; (default: all)")
     parser.add_argument("--no-latency", action="store_true")
+    parser.add_argument("--second-set-only", action="store_true")
     args = parser.parse_args()
     run(
         quick=args.quick,
@@ -438,6 +441,7 @@ def main() -> None:
         second=not args.first_set_only,
         only=[r.strip() for r in args.rows.split(";") if r.strip()],
         latency=not args.no_latency,
+        second_only=args.second_set_only,
     )
 
 
