@@ -25,7 +25,7 @@ Example:
     from langchain_contextchef import ContextChef, MemoryConfig
     from langchain_contextchef.selectors import Relevant
 
-    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(selector=Relevant(limit=3)))
+    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(selector=Relevant(limit=1)))
     memory = chef.get_memory()
     memory.set("db_rotation", "Staging database passwords rotate every Monday.")
     memory.set("tone", "Dry humour is welcome.")
