@@ -111,7 +111,8 @@ def _messages(question: Question | EvalQuestion) -> list[BaseMessage]:
 
 def _fill(store: InMemoryStore, entries: Sequence[CoreEntry]) -> None:
     moment = [NOW]
-    chef = ContextChef(store=store, memory=MemoryConfig(), clock=lambda: moment[0])
+    # Any memory type: the second set has types beyond the default ones.
+    chef = ContextChef(store=store, memory=MemoryConfig(memory_types=None), clock=lambda: moment[0])
     memory = chef.get_memory()
     # Oldest first, as they were written.
     for entry in sorted(entries, key=lambda e: -e.days_ago):
