@@ -42,8 +42,8 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, System
 from langgraph.store.memory import InMemoryStore
 
 from benchmarks._timing import goal, print_goals, print_table, ratio
-from benchmarks.relevance.dataset import CORE, KINDS, QUESTIONS, SUPERSEDED, CoreEntry, Question
-from benchmarks.relevance.filler import generate
+from benchmarks.relevance.dataset import QUESTIONS, CoreEntry, Question
+from benchmarks.relevance.sets import EvalQuestion, EvalSet, drifted, first_set, second_set
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.query import query_text
@@ -102,20 +102,17 @@ def _plain_bm25(k1: float = 1.5, b: float = 0.75) -> MemorySelector:
     return context_selector(select)
 
 
-def _messages(question: Question) -> list[BaseMessage]:
+def _messages(question: Question | EvalQuestion) -> list[BaseMessage]:
     out: list[BaseMessage] = [SYSTEM]
     for i, text in enumerate(question.turns):
         out.append(HumanMessage(text) if i % 2 == 0 else AIMessage(text))
     return out
 
 
-def _entries(quick: bool) -> list[CoreEntry]:
-    return [*CORE, *generate(QUICK_FILLER if quick else FILLER)]
-
-
 def _fill(store: InMemoryStore, entries: Sequence[CoreEntry]) -> None:
     moment = [NOW]
-    chef = ContextChef(store=store, memory=MemoryConfig(), clock=lambda: moment[0])
+    # Any memory type: the second set has types beyond the default ones.
+    chef = ContextChef(store=store, memory=MemoryConfig(memory_types=None), clock=lambda: moment[0])
     memory = chef.get_memory()
     # Oldest first, as they were written.
     for entry in sorted(entries, key=lambda e: -e.days_ago):
@@ -139,9 +136,13 @@ def _model() -> Any | None:
     return MiniLMEmbeddings()
 
 
+_DEFAULT = "default"
+
+
 def _rows(model: Any | None) -> list[tuple[str, Callable[[], Any], bool]]:
     """(name, selector factory, needs the indexed store)."""
     rows: list[tuple[str, Callable[[], Any], bool]] = [
+        ("default config, only a budget set", lambda: _DEFAULT, False),
         ("MostRecent", MostRecent, False),
         ("MostImportant", MostImportant, False),
         ("ByType", lambda: ByType(*TYPES), False),
@@ -150,6 +151,7 @@ def _rows(model: Any | None) -> list[tuple[str, Callable[[], Any], bool]]:
         ("Rerank keyword", Rerank, False),
     ]
     if model is not None:
+        rows += [("default config, indexed store", lambda: _DEFAULT, True)]
         rows += [("Relevant semantic only", lambda: _semantic_only(), True)]
         rows += [("Relevant hybrid", Relevant, True)]
         rows += [("Relevant hybrid RRF", lambda: _rrf(), True)]
@@ -166,25 +168,34 @@ def _rrf() -> MemorySelector:
 
 
 def _config(selector: Any, budget: int, query_turns: int) -> MemoryConfig:
-    """The shipped defaults, but for the selector, the budget and how many turns the query reads."""
+    """The shipped defaults, but for the selector, the budget and how many turns the query reads.
+
+    The default row keeps every other default (recall mode included); the selector rows show
+    selected entries in full only (`recall="inline"`), as before, so rows compare selectors.
+    """
     defaults = MemoryConfig()
+    if selector == _DEFAULT:
+        return MemoryConfig(token_budget=budget, query_turns=query_turns)
     return MemoryConfig(
         selector=selector,
         token_budget=budget,
         query_turns=query_turns,
         query_decay=defaults.query_decay,
         query_assistant_weight=defaults.query_assistant_weight,
+        recall="inline",
     )
 
 
 def _evaluate(
     store: InMemoryStore,
     make: Callable[[], Any],
-    questions: Sequence[Question],
+    questions: Sequence[EvalQuestion],
     budgets: Sequence[int],
     query_turns: int,
+    drift: Sequence[EvalQuestion] = (),
 ) -> dict[int, dict[str, Any]]:
     out: dict[int, dict[str, Any]] = {}
+    kinds = list(dict.fromkeys(q.kind for q in questions))
     for budget in budgets:
         chef = ContextChef(
             store=store,
@@ -198,17 +209,24 @@ def _evaluate(
             injected = set(order)
             if all(key in injected for key in question.answers):
                 answered[question.kind] += 1
-            if question.kind == "update":
-                # The current fact is shown, ahead of the stale one if that is shown too.
+            if question.stale:
+                # The current facts are shown, each ahead of the stale ones that are shown.
                 updates += 1
-                new, old = question.answers[0], SUPERSEDED[question.answers[0]]
-                if new in injected and (old not in injected or order.index(new) < order.index(old)):
+                shown_old = [order.index(k) for k in question.stale if k in injected]
+                if all(k in injected for k in question.answers) and all(
+                    order.index(new) < old for new in question.answers for old in shown_old
+                ):
                     newer_first += 1
+        drift_answered = 0
+        for question in drift if budget == 1_000 else ():
+            injected = set(chef.compile(_messages(question)).meta.injected_keys)
+            drift_answered += all(key in injected for key in question.answers)
         totals = Counter(q.kind for q in questions)
         out[budget] = {
             "recall": sum(answered.values()) / len(questions),
-            "by_kind": {k: answered[k] / totals[k] for k in KINDS if totals[k]},
+            "by_kind": {k: answered[k] / totals[k] for k in kinds if totals[k]},
             "newer_first": newer_first / updates if updates else None,
+            "drift": drift_answered / len(drift) if drift and budget == 1_000 else None,
         }
     return out
 
@@ -216,7 +234,7 @@ def _evaluate(
 def _latency(
     store: InMemoryStore,
     make: Callable[[], Any],
-    questions: Sequence[Question],
+    questions: Sequence[EvalQuestion],
     budget: int,
     repeats: int,
     query_turns: int,
@@ -243,36 +261,81 @@ def _latency(
     return ratio(statistics.median(subject), statistics.median(base))
 
 
-def run(quick: bool = False, *, conversation: bool = True) -> dict[str, Any]:
+def _run_set(
+    chosen: EvalSet,
+    quick: bool,
+    budgets: Sequence[int],
+    model: Any | None,
+    query_turns: int,
+    drift: Sequence[EvalQuestion],
+    only: Sequence[str] = (),
+    latency: bool = True,
+) -> dict[str, Any]:
+    plain_store = InMemoryStore()
+    _fill(plain_store, chosen.entries)
+    indexed_store: InMemoryStore | None = None
+    if model is not None:
+        indexed_store = InMemoryStore(index={"dims": model.dims, "embed": model})
+        _fill(indexed_store, chosen.entries)
+    questions = chosen.questions
+    rows: list[dict[str, Any]] = []
+    latency_questions = questions[:: max(1, len(questions) // 20)]
+    for name, make, indexed in _rows(model):
+        if only and name not in only:
+            continue
+        store = indexed_store if indexed else plain_store
+        assert store is not None
+        figures = _evaluate(store, make, questions, budgets, query_turns, drift)
+        slowdown = (
+            _latency(store, make, latency_questions, 1_000, 1 if quick else 3, query_turns)
+            if latency
+            else float("nan")
+        )
+        rows.append({"selector": name, "recall": figures, "latency_ratio": slowdown})
+    return {
+        "set": chosen.name,
+        "entries": len(chosen.entries),
+        "questions": len(questions),
+        "drift_questions": len(drift),
+        "kinds": list(dict.fromkeys(q.kind for q in questions)),
+        "rows": rows,
+    }
+
+
+def run(
+    quick: bool = False,
+    *,
+    conversation: bool = True,
+    second: bool = True,
+    only: Sequence[str] = (),
+    latency: bool = True,
+    second_only: bool = False,
+) -> dict[str, Any]:
     """Fill the stores, evaluate every selector at every budget, time them, check the goals.
 
     Args:
         quick: A few questions on a small store, one budget, no embedding model.
         conversation: The compile's query from the last turns (`MemoryConfig`'s default
             `query_turns`); `False` sets `query_turns=1`, the last user message only.
+        second: Also run the second set when its file is present (not in quick runs).
+        only: Run only the rows of these names (all when empty).
+        latency: Time each row against the plain compile.
+        second_only: Run the second set alone.
     """
     query_turns = MemoryConfig().query_turns if conversation else 1
-    entries = _entries(quick)
     questions = QUESTIONS[:: max(1, len(QUESTIONS) // QUICK_QUESTIONS)] if quick else QUESTIONS
     budgets = QUICK_BUDGETS if quick else BUDGETS
     model = None if quick else _model()
-    plain_store = InMemoryStore()
-    _fill(plain_store, entries)
-    indexed_store: InMemoryStore | None = None
-    if model is not None:
-        indexed_store = InMemoryStore(index={"dims": model.dims, "embed": model})
-        _fill(indexed_store, entries)
-    rows: list[dict[str, Any]] = []
-    latency_questions = questions[:: max(1, len(questions) // 20)]
-    for name, make, indexed in _rows(model):
-        store = indexed_store if indexed else plain_store
-        assert store is not None
-        figures = _evaluate(store, make, questions, budgets, query_turns)
-        slowdown = _latency(store, make, latency_questions, 1_000, 1 if quick else 3, query_turns)
-        rows.append({"selector": name, "recall": figures, "latency_ratio": slowdown})
-    by_name = {r["selector"]: r for r in rows}
+    first = first_set(QUICK_FILLER if quick else FILLER, questions)
+    sets = [
+        _run_set(first, quick, budgets, model, query_turns, drifted(first.questions), only, latency)
+    ]
+    other = None if quick or not second else second_set()
+    if other is not None:
+        sets.append(_run_set(other, quick, budgets, model, query_turns, (), only, latency))
+    by_name = {r["selector"]: r for r in sets[0]["rows"]} if not second_only else {}
     goals = []
-    if 1_000 in budgets:
+    if 1_000 in budgets and "Relevant keyword" in by_name:
         keyword = by_name["Relevant keyword"]["recall"][1_000]["recall"]
         goals.append(
             goal(
@@ -294,51 +357,73 @@ def run(quick: bool = False, *, conversation: bool = True) -> dict[str, Any]:
             )
     result = {
         "name": "relevance",
-        "entries": len(entries),
-        "questions": len(questions),
+        "entries": sets[0]["entries"],
+        "questions": sets[0]["questions"],
         "budgets": list(budgets),
         "embedding_model": "all-MiniLM-L6-v2" if model is not None else None,
         "query_turns": query_turns,
-        "rows": rows,
+        "rows": sets[0]["rows"],
+        "sets": sets,
         "goals": goals,
     }
     _print(result)
     return result
 
 
-def _pct(value: float) -> str:
-    return f"{100 * value:.0f}%"
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{100 * value:.0f}%"
 
 
 def _print(result: dict[str, Any]) -> None:
     budgets = result["budgets"]
-    print_table(
-        f"Relevance: {result['entries']} entries, {result['questions']} questions "
-        f"(embedding model: {result['embedding_model'] or 'none installed'}; "
-        f"query from the last {result['query_turns']} user turn(s))",
-        ["selector", *[f"{b} tokens" for b in budgets], "latency vs plain compile"],
-        [
-            [
-                r["selector"],
-                *[_pct(r["recall"][b]["recall"]) for b in budgets],
-                f"{r['latency_ratio']:.2f}x",
-            ]
-            for r in result["rows"]
-        ],
-    )
     middle = 1_000 if 1_000 in budgets else budgets[0]
-    print_table(
-        f"Recall by question kind at {middle} tokens",
-        ["selector", *KINDS, "update: newer shown first"],
-        [
+    for one in result["sets"]:
+        print_table(
+            f"Relevance, {one['set']}: {one['entries']} entries, {one['questions']} questions "
+            f"(embedding model: {result['embedding_model'] or 'none installed'}; "
+            f"query from the last {result['query_turns']} user turn(s))",
             [
-                r["selector"],
-                *[_pct(r["recall"][middle]["by_kind"].get(k, 0.0)) for k in KINDS],
-                _pct(r["recall"][middle]["newer_first"] or 0.0),
-            ]
-            for r in result["rows"]
-        ],
-    )
+                "selector",
+                *[f"{b} tokens" for b in budgets],
+                f"after 2 unrelated turns ({one['drift_questions']} q, {middle})",
+                "latency vs plain compile",
+            ],
+            [
+                [
+                    r["selector"],
+                    *[_pct(r["recall"][b]["recall"]) for b in budgets],
+                    _pct(r["recall"][middle].get("drift")),
+                    f"{r['latency_ratio']:.2f}x",
+                ]
+                for r in one["rows"]
+            ],
+        )
+        print_table(
+            f"{one['set']}: recall by question kind at {middle} tokens",
+            ["selector", *one["kinds"], "update: newer shown first"],
+            [
+                [
+                    r["selector"],
+                    *[_pct(r["recall"][middle]["by_kind"].get(k, 0.0)) for k in one["kinds"]],
+                    _pct(r["recall"][middle]["newer_first"]),
+                ]
+                for r in one["rows"]
+            ],
+        )
+        for budget in budgets:
+            if budget == middle:
+                continue
+            print_table(
+                f"{one['set']}: recall by question kind at {budget} tokens",
+                ["selector", *one["kinds"]],
+                [
+                    [
+                        r["selector"],
+                        *[_pct(r["recall"][budget]["by_kind"].get(k, 0.0)) for k in one["kinds"]],
+                    ]
+                    for r in one["rows"]
+                ],
+            )
     print_goals(result["goals"])
 
 
@@ -346,8 +431,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--last-message-only", action="store_true")
+    parser.add_argument("--first-set-only", action="store_true")
+    parser.add_argument("--rows", default="", help="row names separated by ; (default: all)")
+    parser.add_argument("--no-latency", action="store_true")
+    parser.add_argument("--second-set-only", action="store_true")
     args = parser.parse_args()
-    run(quick=args.quick, conversation=not args.last_message_only)
+    run(
+        quick=args.quick,
+        conversation=not args.last_message_only,
+        second=not args.first_set_only,
+        only=[r.strip() for r in args.rows.split(";") if r.strip()],
+        latency=not args.no_latency,
+        second_only=args.second_set_only,
+    )
 
 
 if __name__ == "__main__":

@@ -31,6 +31,8 @@ from __future__ import annotations
 import importlib
 import json
 import math
+import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -82,6 +84,8 @@ class MiniLMEmbeddings(Embeddings):
             texts are truncated.
         batch_size: Texts encoded together (texts of similar length are batched together, so
             padding stays small).
+        query_cache_size: How many query texts keep their vector (`embed_query`); 0 keeps
+            none.
 
     Raises:
         ImportError: When NumPy, safetensors, tokenizers or the weights are missing, with the
@@ -101,7 +105,12 @@ class MiniLMEmbeddings(Embeddings):
     dims = 384
 
     def __init__(
-        self, model_dir: str | Path | None = None, *, max_length: int = 256, batch_size: int = 32
+        self,
+        model_dir: str | Path | None = None,
+        *,
+        max_length: int = 256,
+        batch_size: int = 32,
+        query_cache_size: int = 256,
     ) -> None:
         np = _import("numpy")
         safetensors_numpy = _import("safetensors.numpy")
@@ -109,6 +118,9 @@ class MiniLMEmbeddings(Embeddings):
         folder = Path(model_dir) if model_dir is not None else default_model_dir()
         config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
         self._np = np
+        self._query_cache: OrderedDict[str, tuple[float, ...]] = OrderedDict()
+        self._query_cache_size = max(0, query_cache_size)
+        self._cache_lock = threading.Lock()
         self._heads = int(config["num_attention_heads"])
         self._layers = int(config["num_hidden_layers"])
         self._eps = float(config.get("layer_norm_eps", 1e-12))
@@ -223,5 +235,19 @@ class MiniLMEmbeddings(Embeddings):
         return [[float(x) for x in row] for row in self.embed_array(texts)]
 
     def embed_query(self, text: str) -> list[float]:
-        """Embed a query (the same encoder as documents: the model is symmetric)."""
-        return self.embed_documents([text])[0]
+        """Embed a query (the same encoder as documents: the model is symmetric).
+
+        Query vectors are kept per text (the last `query_cache_size`), so a conversation's
+        earlier turns, searched again on every compile, are embedded once.
+        """
+        with self._cache_lock:
+            found = self._query_cache.get(text)
+            if found is not None:
+                self._query_cache.move_to_end(text)
+                return list(found)
+        vector = self.embed_documents([text])[0]
+        with self._cache_lock:
+            self._query_cache[text] = tuple(vector)
+            while len(self._query_cache) > self._query_cache_size:
+                self._query_cache.popitem(last=False)
+        return vector

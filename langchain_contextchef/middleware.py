@@ -268,7 +268,11 @@ class ContextChefMiddleware(AgentMiddleware[ContextChefState, Any, Any]):
         from langchain_contextchef.middleware import ContextChefMiddleware
 
         middleware = ContextChefMiddleware(ContextChef(scope=("users", "{user_id}")))
-        assert {t.name for t in middleware.tools} == {"create_memory", "modify_memory"}
+        assert {t.name for t in middleware.tools} == {
+            "create_memory",
+            "modify_memory",
+            "recall_memory",
+        }
         ```
     """
 

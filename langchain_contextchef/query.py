@@ -2,9 +2,12 @@
 
 A follow-up such as "what time does it start?" names nothing; the turns before it do. A
 `conversation_query` takes the last few user turns (and, with less weight, what the assistant
-said between them), newest first, each with a weight that halves per turn back. Selectors
-match keywords against every part with its weight; a store's semantic search embeds one text
-(`query_text`), the newest turn first so that truncation cuts the oldest.
+said between them), newest first, each with a weight that halves per turn back. Each part is
+scored on its own, keyword and semantic alike (the compile sends one semantic search per part
+in one store batch), and the scores are added with the parts' weights (`fuse_part_scores`),
+so two unrelated turns cannot drown the question while a follow-up that names nothing still
+finds its subject in the turn before. `query_text` joins the parts into one text for callers
+that can only embed one.
 
 Example:
     ```python
@@ -26,11 +29,11 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-__all__ = ["WeightedQuery", "conversation_query", "query_text"]
+__all__ = ["WeightedQuery", "conversation_query", "fuse_part_scores", "query_text"]
 
 WeightedQuery = tuple[tuple[str, float], ...]
 """`(text, weight)` parts, the most important (the last user message) first."""
@@ -113,3 +116,41 @@ def query_text(parts: WeightedQuery, *, max_chars: int = 1_000) -> str:
     """
     text = "\n".join(part for part, weight in parts if weight > 0 and part)
     return text[:max_chars]
+
+
+def fuse_part_scores(scored: Sequence[tuple[Mapping[str, float], float]]) -> dict[str, float]:
+    """Add each part's similarity scores with the part's weight (a weighted mean).
+
+    Raw similarities are added, not rescaled per part: a part that is close to nothing (a
+    bare "and her?") adds about the same to every entry and so does not reorder them, while
+    a part with a clear match lifts it. A key a part's search did not return (it was past
+    the search's limit) gets that part's lowest returned score.
+
+    Args:
+        scored: `(key -> similarity, weight)` per part.
+
+    Returns:
+        Key -> fused similarity, for every key some part returned.
+
+    Example:
+        ```python
+        from langchain_contextchef.query import fuse_part_scores
+
+        fused = fuse_part_scores([({"a": 0.8, "b": 0.2}, 1.0), ({"b": 0.9, "c": 0.1}, 0.5)])
+        assert max(fused, key=fused.get) == "a"
+        ```
+    """
+    parts = [(scores, weight) for scores, weight in scored if scores and weight > 0]
+    total = sum(weight for _, weight in parts)
+    if not total:
+        return {}
+    floors = [min(scores.values()) for scores, _ in parts]
+    keys = {key for scores, _ in parts for key in scores}
+    return {
+        key: sum(
+            weight * scores.get(key, floor)
+            for (scores, weight), floor in zip(parts, floors, strict=True)
+        )
+        / total
+        for key in keys
+    }

@@ -208,7 +208,9 @@ class WriteGate:
         gate_developer_writes: Also check developer writes (off: `Memory.set` is trusted).
         second_line: A `ModelCheck` to run after the deterministic checks, on writes they did
             not reject (it sees the redacted text). `None` (the default) turns it off.
-        max_note_chars: Longest note accepted (`kind="notes"`), or `None` for no limit.
+        max_note_chars: Longest note accepted (`kind="notes"`): 100,000 characters (about
+            25,000 tokens) by default, or `None` for no limit. A note is read back whole by one
+            `view`, so this bounds that tool result too.
         injection_threshold: The trained injection classifier's threshold on its score (0 to
             1]: texts that score at or over it are injection findings. Lower refuses more
             injections and more of your users' own preferences; `None` turns it off. Defaults
@@ -236,7 +238,7 @@ class WriteGate:
         checks: Sequence[CustomCheck] = (),
         gate_developer_writes: bool = False,
         second_line: ModelCheck | None = None,
-        max_note_chars: int | None = None,
+        max_note_chars: int | None = 100_000,
         injection_threshold: float | None = DEFAULT_INJECTION_THRESHOLD,
     ) -> None:
         if injection_threshold is not None and (

@@ -39,7 +39,7 @@ from langchain_contextchef.memory._recall import evicted_note_ops
 from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory._stamp import changes_since, stamp_op, token_of
 from langchain_contextchef.memory.results import CompileRead
-from langchain_contextchef.query import query_text
+from langchain_contextchef.query import fuse_part_scores
 from langchain_contextchef.selectors import MemorySelector, SelectionContext
 
 __all__ = ["compile_read", "select"]
@@ -47,19 +47,27 @@ __all__ = ["compile_read", "select"]
 logger = logging.getLogger(__name__)
 
 
-def _semantic_search(ctx: MemoryContext, query: str | None) -> SearchOp | None:
-    # One semantic search when the selector asks for it, there is a query, and the store
-    # has a vector index.
-    selector = ctx.config.selector
-    if (
-        isinstance(selector, MemorySelector)
-        and selector.uses_search
-        and query
-        and query.strip()
-        and ctx.indexed
-    ):
-        return SearchOp(ctx.entries_ns, query=query, limit=selector.search_limit, refresh_ttl=False)
-    return None
+def _semantic_search(
+    ctx: MemoryContext, parts: Sequence[tuple[str, float]]
+) -> tuple[list[SearchOp], list[float]] | None:
+    # One semantic search per query part (a user turn), all in the compile's read batch, when
+    # the selector asks for it, there is a query, and the store has a vector index.
+    selector = ctx.config.active_selector
+    texts: dict[str, float] = {}
+    for text, weight in parts:
+        if text.strip() and weight > 0:
+            texts[text[:_QUERY_CHARS]] = texts.get(text[:_QUERY_CHARS], 0.0) + weight
+    if not (isinstance(selector, MemorySelector) and selector.uses_search and texts):
+        return None
+    if not ctx.indexed:
+        return None
+    limit = selector.search_limit
+    ops = [SearchOp(ctx.entries_ns, query=t, limit=limit, refresh_ttl=False) for t in texts]
+    return ops, list(texts.values())
+
+
+_QUERY_CHARS = 1_000
+"""The longest text one semantic search embeds (a pasted document is cut)."""
 
 
 def select(
@@ -80,7 +88,7 @@ def select(
     """
     omitted: dict[str, str] = {e.key: e.status for e in entries if e.status != "active"}
     visible = [e for e in entries if e.status == "active"]
-    selector = ctx.config.selector
+    selector = ctx.config.active_selector
     if selector is None:
         return visible, [], omitted
     if isinstance(selector, MemorySelector):
@@ -173,11 +181,13 @@ def _written_behind(ctx: MemoryContext, slot: ScopeSlot, newest: list[Item]) -> 
 
 
 @exclusive
-def _sweep_and_advance(ctx: MemoryContext, query: str | None, marker: str | None) -> Plan[_Swept]:
+def _sweep_and_advance(
+    ctx: MemoryContext, parts: Sequence[tuple[str, float]], marker: str | None
+) -> Plan[_Swept]:
     # Alone in the scope: this compile claims turn `turn` (no other compile can), decides
     # expiry on it, and writes the sweep and the advanced clock in one batch.
     capped = ctx.config.max_entries is not None
-    search = _semantic_search(ctx, query)
+    search = _semantic_search(ctx, parts)
     slot = ctx.slot()
     # A process that holds nothing of the scope reads it whole in the first batch anyway.
     cold = slot is None or slot.token is None
@@ -187,7 +197,7 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None, marker: str | None
         clock=clock_op(ctx),
         stamp=stamp_op(ctx),
         evicted=evicted_op(ctx) if capped else None,
-        hits=search,
+        hits=search[0] if search is not None else None,
         newest=SearchOp(ctx.entries_ns, limit=1, refresh_ttl=False) if probe else None,
     )
     entries, damaged = yield from _current_entries(ctx, slot, got.stamp, got.items)
@@ -213,11 +223,15 @@ def _sweep_and_advance(ctx: MemoryContext, query: str | None, marker: str | None
         evicted = [k for k in noted if isinstance(k, str)] if isinstance(noted, list) else []
     relevance: dict[str, float] | None = None
     if search is not None:
-        relevance = {
-            item.key: float(item.score)
-            for item in own(ctx.entries_ns, got.hits)
-            if item.score is not None
-        }
+        per_part = [
+            {
+                item.key: float(item.score)
+                for item in own(ctx.entries_ns, hits)
+                if item.score is not None
+            }
+            for hits in got.hits
+        ]
+        relevance = fuse_part_scores(list(zip(per_part, search[1], strict=True)))
 
     now = ctx.now()
     fresh = slot is not None and entries is slot.ordered()
@@ -311,14 +325,14 @@ def compile_read(
         ctx: The scope.
         query: The last user message.
         queries: The relevance query built from the conversation, as weighted parts (see
-            `langchain_contextchef.query`); the store's semantic search gets their text.
+            `langchain_contextchef.query`); the store's semantic search runs once per part.
         marker: Counts turns per user message: a marker of the last user message, stored
             with the clock. The clock advances only when it differs from the stored one;
             otherwise this compile claims the same turn as the last one. `None` advances
             on every compile (one turn per model call).
     """
-    search_text = query_text(tuple(queries)) if queries else query
-    swept = yield from _sweep_and_advance(ctx, search_text, marker)
+    parts = tuple(queries) if queries else (((query, 1.0),) if query else ())
+    swept = yield from _sweep_and_advance(ctx, parts, marker)
 
     def choose() -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
         selected, unselected, omitted = select(
@@ -334,7 +348,7 @@ def compile_read(
         return selected, unselected, omitted
 
     # Without a selector the choice depends on the entries alone: kept while they stand.
-    reuse = swept.unchanged if ctx.config.selector is None else None
+    reuse = swept.unchanged if ctx.config.active_selector is None else None
     selected, unselected, omitted = (
         reuse.remember("selection", ctx.config, choose) if reuse is not None else choose()
     )

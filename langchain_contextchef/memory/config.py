@@ -41,10 +41,13 @@ from langchain_contextchef.entry import EntryRenderer, MemoryChangeEvent, Memory
 from langchain_contextchef.gate import DEFAULT_GATE, WriteGate
 from langchain_contextchef.profiles import Profiles
 from langchain_contextchef.retention import RetentionPolicy
+from langchain_contextchef.selectors import Relevant
 from langchain_contextchef.ttl import TTL, parse_ttl
 
 __all__ = [
     "COMPILE",
+    "DEFAULT_INDEX_SHARE",
+    "DEFAULT_TOKEN_BUDGET",
     "DEVELOPER_WRITE",
     "MODEL_WRITE",
     "ChangedHook",
@@ -59,6 +62,24 @@ Selector: TypeAlias = Callable[[list[MemoryEntry]], Sequence[MemoryEntry]]
 VetoHook: TypeAlias = Callable[[str, "str | None", "str | None"], "bool | Awaitable[bool]"]
 ChangedHook: TypeAlias = Callable[[MemoryChangeEvent], "None | Awaitable[None]"]
 ExpiredHook: TypeAlias = Callable[[MemoryEntry], "None | Awaitable[None]"]
+
+DEFAULT_TOKEN_BUDGET = 2_000
+"""The memory block's token budget out of the box.
+
+Measured on the relevance sets (`benchmarks/bench_relevance.py`): keyword `Relevant` answers
+within a few points of its best at 2,000 tokens and loses several more at 1,000 and 500, while
+2,000 tokens is about 1% of a 200k-token window; the block never grows past it whatever the
+scope holds (`token_budget=None` injects everything, the seed's behaviour).
+"""
+
+DEFAULT_INDEX_SHARE = 0.2
+"""The share of the budget kept for `<memory_index>` rows in recall mode (`recall="index"`).
+
+A fifth of 2,000 tokens lists about 25 more keys with their type and description, so the model
+sees what else it can read even when the full entries alone would fill the budget.
+"""
+
+_DEFAULT_SELECTOR = Relevant(stable=True)
 
 Hooks: TypeAlias = tuple[str, ...]
 """The names of the `MemoryConfig` hooks an operation may call."""
@@ -107,7 +128,11 @@ class MemoryConfig:
         allowed_keys: When set, the only keys the model may write; becomes the key enum of
             `create_memory` and is enforced again at dispatch. Developer writes are not limited.
         selector: Chooses what is injected, once per compile, after the expiry sweep; it gets
-            the entries in creation order and may filter, sort or truncate them.
+            the entries in creation order and may filter, sort or truncate them. `None` (the
+            default) means `selectors.Relevant()` under a token budget (keyword relevance, fused
+            with the store's semantic search when the store has a vector index) and every
+            entry in creation order without one. For creation order under a budget pass
+            `selector=lambda entries: entries`.
         memory_placement: Where the volatile memory data lands in the prompt.
         memory_format: How entries are written in `<memory>`: `"compact"` (one short
             element per entry, `<entry key="lang">Python</entry>`, with `type`, `expires`
@@ -130,7 +155,9 @@ class MemoryConfig:
         memory_types: The memory types writes may carry (the `type` enum of the tools);
             `None` accepts any type.
         token_budget: The most tokens the rendered memory block may take in a compile;
-            entries are kept in the selector's order while they fit (`None`: no limit).
+            entries are kept in the selector's order while they fit. `DEFAULT_TOKEN_BUDGET`
+            (2,000) by default; `None` for no limit (every entry injected in full, the seed's
+            behaviour).
         token_counter: How `token_budget` is counted: `"calibrated"` (the default: within
             about 5% of a real tokenizer on memory blocks), `None` for LangChain's
             `count_tokens_approximately` (it undercounts markup by about a fifth),
@@ -142,11 +169,13 @@ class MemoryConfig:
         query_assistant_weight: The weight of an assistant turn relative to the user turn
             it answered (`0` leaves assistant turns out).
         recall_index_share: In recall mode, the share of the token budget kept for
-            `<memory_index>` rows (`None`: full entries first, rows with what is left).
-        recall: `"inline"` injects every selected entry in full; `"index"` injects the
-            selected entries in full and lists the rest in a compact `<memory_index>` (key,
-            type, description) that the model reads in full on demand (`recall_memory` in
-            the legacy tools, `view context://memory/<key>` in the unified one).
+            `<memory_index>` rows (`DEFAULT_INDEX_SHARE`, a fifth, by default; `0` or `None`:
+            full entries first, rows with what is left).
+        recall: `"index"` (the default) injects the selected entries in full while they fit
+            and lists the rest in a compact `<memory_index>` (key, type, description) that
+            the model reads in full on demand (`recall_memory` in the legacy tools,
+            `view context://memory/<key>` in the unified one), so nothing is hidden
+            silently; `"inline"` injects only full entries (what does not fit is counted).
         max_entries: When set, a write that adds a key beyond this many evicts entries
             (never the one being written) and the next compile tells the model which.
         evict: How victims are chosen: `"least_recently_recalled"`, the entries whose last
@@ -176,13 +205,13 @@ class MemoryConfig:
     on_memory_expired: ExpiredHook | None = None
     gate: WriteGate | None = DEFAULT_GATE
     memory_types: Sequence[str] | None = DEFAULT_MEMORY_TYPES
-    token_budget: int | None = None
+    token_budget: int | None = DEFAULT_TOKEN_BUDGET
     token_counter: TokenCounterLike = "calibrated"
     query_turns: int = 3
     query_decay: float = 0.5
     query_assistant_weight: float = 0.0
-    recall_index_share: float | None = None
-    recall: RecallMode = "inline"
+    recall_index_share: float | None = DEFAULT_INDEX_SHARE
+    recall: RecallMode = "index"
     max_entries: int | None = None
     evict: EvictPolicy = "least_recently_recalled"
     consent: ConsentPolicy | None = None
@@ -255,6 +284,23 @@ class MemoryConfig:
     def profile_schemas(self) -> Profiles | None:
         """The declared profiles, checked (`None` when there are none)."""
         return self.profiles if isinstance(self.profiles, Profiles) else None
+
+    @property
+    def active_selector(self) -> Selector | None:
+        """The selector a compile runs: `selector`, or the default one (see `selector`).
+
+        Example:
+            ```python
+            from langchain_contextchef.memory import MemoryConfig
+            from langchain_contextchef.selectors import Relevant
+
+            assert isinstance(MemoryConfig().active_selector, Relevant)
+            assert MemoryConfig(token_budget=None).active_selector is None
+            ```
+        """
+        if self.selector is not None or self.token_budget is None:
+            return self.selector
+        return _DEFAULT_SELECTOR
 
     @property
     def shows_versions(self) -> bool:

@@ -33,13 +33,13 @@ Example:
     from langchain_contextchef import ContextChef, MemoryConfig
     from langchain_contextchef.selectors import Relevant
 
-    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(selector=Relevant(limit=3)))
+    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(selector=Relevant(limit=1)))
     memory = chef.get_memory()
     memory.set("db_rotation", "Staging database passwords rotate every Monday.")
     memory.set("tone", "Dry humour is welcome.")
     payload = chef.compile([HumanMessage("When does the staging database password rotate?")])
     assert payload.meta.injected_keys == ["db_rotation"]
-    assert payload.meta.omitted == {"tone": "selector"}
+    assert payload.meta.indexed_keys == ["tone"]  # listed, readable on demand (recall mode)
     ```
 """
 
@@ -51,6 +51,8 @@ from typing import ClassVar
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._relevance import (
+    clearly_fits,
+    cover_terms,
     fallback_order,
     keyword_scores,
     prefer_newer,
@@ -71,6 +73,10 @@ __all__ = [
     "keyword_scores",
     "relevance_scores",
 ]
+
+
+_COVER = 0.5
+"""The default `Relevant(cover=...)`."""
 
 
 class MemorySelector:
@@ -303,6 +309,14 @@ class Relevant(MemorySelector):
         fusion: `"score"` (normalised score fusion) or `"rrf"` (reciprocal-rank fusion).
         fill: Whether entries without relevance fill the rest of a token budget.
         cache: Where per-entry keyword features are kept; the process-wide cache by default.
+        stable: When every entry clearly fits the token budget (estimated from the length of
+            its text), keep them all in creation order, so a small memory's block is the same
+            whatever the question (prompt-cache hits) and nothing is reordered for nothing.
+            The default `MemoryConfig` selector sets it.
+        cover: How strongly an entry is held back when the entries above it already match
+            all the query words it matches (0: pure score order). Among the best entries this
+            lets an entry about another part of the question ("my sister's birthday and my
+            partner's") come before a second one about the same part.
 
     Example:
         ```python
@@ -334,9 +348,14 @@ class Relevant(MemorySelector):
         fusion: Fusion = "score",
         fill: bool = True,
         cache: FeatureCache | None = None,
+        stable: bool = False,
+        cover: float = _COVER,
     ) -> None:
         _check_limit(limit)
         _check_limit(search_limit)
+        if isinstance(cover, bool) or not isinstance(cover, int | float) or not 0 <= cover <= 1:
+            msg = f"cover must be a number from 0 to 1, got {cover!r}."
+            raise ValueError(msg)
         if not 0.0 <= semantic_weight <= 1.0:
             msg = f"semantic_weight must be in [0, 1], got {semantic_weight!r}."
             raise ValueError(msg)
@@ -350,11 +369,14 @@ class Relevant(MemorySelector):
         self.fusion: Fusion = fusion
         self.fill = fill
         self.cache = cache
+        self.stable = stable
+        self.cover = float(cover)
 
     def __repr__(self) -> str:
         return (
             f"Relevant(limit={self.limit!r}, min_score={self.min_score!r}, "
-            f"semantic_weight={self.semantic_weight!r}, fusion={self.fusion!r})"
+            f"semantic_weight={self.semantic_weight!r}, fusion={self.fusion!r}, "
+            f"stable={self.stable!r})"
         )
 
     def scores(self, entries: Sequence[MemoryEntry], context: SelectionContext) -> dict[str, float]:
@@ -373,10 +395,15 @@ class Relevant(MemorySelector):
         """Rank by relevance, newer near-duplicates first; fill a budget or drop the rest."""
         if not context.weighted_query() and context.relevance is None:
             return _cut(entries, self.limit)
+        if self.stable and self.limit is None and clearly_fits(entries, context.token_budget):
+            return entries
         scores = self.scores(entries, context)
         kept = [e for e in entries if scores.get(e.key, 0.0) > self.min_score]
         # Creation order breaks ties (sorted is stable), so the order is backend-independent.
         kept.sort(key=lambda e: -scores[e.key])
+        if self.cover > 0:
+            queries = context.weighted_query()[:1]  # the question itself
+            kept = cover_terms(kept, scores, queries, self.cover, self.cache, context.entry_data)
         kept = prefer_newer(kept, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache, context.entry_data)
         if self.fill and context.token_budget is not None:
             chosen = {e.key for e in kept}

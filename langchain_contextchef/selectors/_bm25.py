@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from langchain_contextchef.selectors._text_features import EntryFeatures, terms
 
-__all__ = ["BM25Params", "bm25f", "query_terms"]
+__all__ = ["BM25Params", "bm25f", "bm25f_parts", "query_terms"]
 
 
 @dataclass(frozen=True)
@@ -61,20 +61,38 @@ def bm25f(
     weights: Mapping[str, float],
     params: BM25Params = BM25Params(),
 ) -> tuple[dict[int, float], float]:
-    """Score entries against weighted query terms.
-
-    Args:
-        features: One `EntryFeatures` per candidate.
-        weights: Query term -> weight (see `query_terms`).
-        params: The BM25F constants.
+    """Score entries against weighted query terms (one part; see `bm25f_parts`).
 
     Returns:
         Index -> score for every candidate with at least one query term, and the highest
         score any entry could reach for this query (every term saturated), to normalise by.
     """
-    if not weights or not features:
-        return {}, 0.0
-    wanted = frozenset(weights)
+    (result,) = bm25f_parts(features, [weights], params)
+    return result
+
+
+def bm25f_parts(
+    features: Sequence[EntryFeatures],
+    parts: Sequence[Mapping[str, float]],
+    params: BM25Params = BM25Params(),
+) -> list[tuple[dict[int, float], float]]:
+    """Score entries against several weighted queries at once, each on its own.
+
+    One pass over the entries finds which hold any term of any part (document frequencies
+    and average lengths are shared); each part is then scored only on the entries it matches.
+
+    Args:
+        features: One `EntryFeatures` per candidate.
+        parts: Query term -> weight, per part (see `query_terms`).
+        params: The BM25F constants.
+
+    Returns:
+        Per part: index -> score for every candidate with at least one of its terms, and the
+        highest score any entry could reach for that part (every term saturated).
+    """
+    wanted = frozenset().union(*parts) if parts else frozenset()
+    if not wanted or not features:
+        return [({}, 0.0) for _ in parts]
     total = len(features)
     n_fields = len(params.field_weights)
     length_sums = [0] * n_fields
@@ -92,22 +110,30 @@ def bm25f(
         for term in found:
             frequency[term] += 1
     if not matched:
-        return {}, 0.0
+        return [({}, 0.0) for _ in parts]
     averages = [max(s / total, 1e-9) for s in length_sums]
     idf = {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
     k1, b, field_weights = params.k1, params.b, params.field_weights
-    scores: dict[int, float] = {}
+    # Each matched entry's saturated term strength, computed once for every part.
+    strengths: list[tuple[int, dict[str, float]]] = []
     for index, found in matched:
         entry = features[index]
         norms = [1.0 - b + b * entry.lengths[f] / averages[f] for f in range(n_fields)]
-        score = 0.0
+        strength: dict[str, float] = {}
         for term in found:
             tf = 0.0
             for f in range(n_fields):
                 count = entry.fields[f].get(term)
                 if count:
                     tf += field_weights[f] * count / norms[f]
-            score += weights[term] * idf[term] * tf / (k1 + tf)
-        scores[index] = score
-    ceiling = sum(weights[t] * idf[t] for t in wanted)
-    return scores, ceiling
+            strength[term] = idf[term] * tf / (k1 + tf)
+        strengths.append((index, strength))
+    out: list[tuple[dict[int, float], float]] = []
+    for weights in parts:
+        scores: dict[int, float] = {}
+        for index, strength in strengths:
+            score = sum(weights[t] * v for t, v in strength.items() if t in weights)
+            if score > 0:
+                scores[index] = score
+        out.append((scores, sum(weights[t] * idf[t] for t in weights)))
+    return out

@@ -8,11 +8,12 @@ newer near-duplicate ahead of the older fact it replaces.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.selectors._bm25 import BM25Params, bm25f, query_terms
+from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts, query_terms
 from langchain_contextchef.selectors._selection import Fusion, SelectionContext, newest_first
 from langchain_contextchef.selectors._text_features import (
     EntryFeatures,
@@ -20,7 +21,14 @@ from langchain_contextchef.selectors._text_features import (
     default_cache,
 )
 
-__all__ = ["fallback_order", "keyword_scores", "prefer_newer", "relevance_scores"]
+__all__ = [
+    "clearly_fits",
+    "cover_terms",
+    "fallback_order",
+    "keyword_scores",
+    "prefer_newer",
+    "relevance_scores",
+]
 
 
 def _cache_of(cache: FeatureCache | None) -> FeatureCache:
@@ -57,15 +65,26 @@ def _keyword(
     params: BM25Params,
     entry_data: EntryData | None = None,
 ) -> dict[str, float]:
-    weights = query_terms(queries)
-    if not weights:
+    # Each part (a user turn) is scored on its own, normalised by what it could reach, and the
+    # parts are added with their weights: a long unrelated turn cannot drown a short question,
+    # and a follow-up that names nothing still gets the subject from the turn before.
+    parts = [(query_terms(((text, 1.0),)), w) for text, w in queries if w > 0]
+    parts = [(terms_, w) for terms_, w in parts if terms_]
+    if not parts:
         return {}
     store = _cache_of(cache)
     features = _features(entries, store, entry_data)
-    raw, ceiling = bm25f(features, store.expand(weights), params)
-    if ceiling <= 0:
-        return {}
-    return {entries[i].key: score / ceiling for i, score in raw.items()}
+    results = bm25f_parts(features, [store.expand(terms_) for terms_, _ in parts], params)
+    total = sum(w for _, w in parts)
+    fused: dict[str, float] = {}
+    for (raw, ceiling), (_, weight) in zip(results, parts, strict=True):
+        if ceiling <= 0:
+            continue
+        share = weight / total / ceiling
+        for i, score in raw.items():
+            key = entries[i].key
+            fused[key] = fused.get(key, 0.0) + score * share
+    return fused
 
 
 def keyword_scores(
@@ -204,6 +223,102 @@ def fallback_order(entries: Iterable[MemoryEntry]) -> list[MemoryEntry]:
     )
 
 
+def clearly_fits(entries: Sequence[MemoryEntry], budget: int | None) -> bool:
+    """Whether every entry surely fits `budget`, estimated from text lengths (no counting).
+
+    Two and a half characters a token (fewer than any tokenizer reads on English prose) and
+    a dozen tokens of markup an entry, within 70% of the budget (recall mode keeps a share
+    for index rows), so a "yes" is never wrong by much; it stops at the first entry past it.
+    """
+    if budget is None:
+        return False
+    room = 0.7 * budget * _CHARS_PER_TOKEN
+    used = 0.0
+    for entry in entries:
+        used += len(entry.key) + len(entry.value) + len(entry.description or "")
+        used += _MARKUP_TOKENS * _CHARS_PER_TOKEN
+        if used > room:
+            return False
+    return True
+
+
+_CHARS_PER_TOKEN = 2.5
+_MARKUP_TOKENS = 12
+_COVER_WINDOW = 30
+"""How many of the best entries the coverage step reorders (quadratic, so bounded)."""
+
+
+def cover_terms(
+    ranked: list[MemoryEntry],
+    scores: Mapping[str, float],
+    queries: Sequence[tuple[str, float]],
+    strength: float,
+    cache: FeatureCache | None,
+    entry_data: EntryData | None = None,
+) -> list[MemoryEntry]:
+    """Reorder the best entries so that each part of the question gets an entry early.
+
+    Greedy, over the top `_COVER_WINDOW`: the next entry is the one with the best score
+    discounted by `strength` times the share of its matching query words that the entries
+    already taken match too. An entry that matches no query word (a semantic-only hit) is
+    not discounted. With one entry per question word the order is the score order.
+    """
+    top = ranked[:_COVER_WINDOW]
+    weights = query_terms(queries)
+    if len(top) < 3 or not weights or strength <= 0:
+        return ranked
+    store = _cache_of(cache)
+    wanted = frozenset(store.expand(weights))
+    matched = [f.vocabulary & wanted for f in _features(top, store, entry_data)]
+    covered: set[str] = set()
+    left = list(range(len(top)))
+    order: list[int] = []
+    base = [scores.get(e.key, 0.0) for e in top]
+    while left:
+        best, best_gain = left[0], -1.0
+        for i in left:  # the first of equal gains wins: score order breaks ties
+            words = matched[i]
+            seen = len(words & covered) / len(words) if words else 0.0
+            gain = base[i] * (1.0 - strength * seen)
+            if gain > best_gain:
+                best, best_gain = i, gain
+        order.append(best)
+        left.remove(best)
+        covered |= matched[best]
+    return [top[i] for i in order] + ranked[_COVER_WINDOW:]
+
+
+_FAMILY = re.compile(r"[_\-./:\s]+")
+
+
+def _family(key: str) -> str:
+    """The first word of a key: `dentist` of `dentist_checkup` and of `dentist-moved`."""
+    head = _FAMILY.split(key.casefold(), maxsplit=1)[0]
+    return head if len(head) >= 3 else ""
+
+
+def _same_subject(
+    older: MemoryEntry, newer: MemoryEntry, theirs: frozenset[str], mine: frozenset[str], t: float
+) -> bool:
+    """Whether `newer` states what `older` stated: a link, or the same subject by its words."""
+    if older.key in newer.supersedes:
+        return True
+    if not (mine and theirs):
+        return False
+    shared = len(mine & theirs)
+    smaller = min(len(mine), len(theirs))
+    if shared >= t * smaller:
+        return True
+    described = bool(older.description) and (
+        (older.description or "").casefold() == (newer.description or "").casefold()
+    )
+    family = _family(older.key)
+    related = family != "" and family == _family(newer.key)
+    # A key family or a description in common says "the same subject" even when the two
+    # versions share few words ("lives in Berlin" / "moved to Lisbon in May").
+    return (described or related) and shared >= 0.2 * smaller and older.type == newer.type
+
+
 def _subject(vocabulary: frozenset[str]) -> frozenset[str]:
     # Numbers (dates, times, amounts) are what changes between two versions of a fact, not
     # its subject.
@@ -238,9 +353,7 @@ def prefer_newer(
             if newer.updated_at <= older.updated_at:
                 continue
             mine = subjects[order[later]]
-            shared = len(mine & theirs)
-            similar = bool(mine and theirs) and shared >= threshold * min(len(mine), len(theirs))
-            if similar or older.key in newer.supersedes:
+            if _same_subject(older, newer, theirs, mine, threshold):
                 order[position], order[later] = order[later], order[position]
                 break
     return [top[i] for i in order] + ranked[window:]

@@ -109,6 +109,20 @@ def integer(args: Mapping[str, Any], name: str) -> int:
     return value
 
 
+def offset(args: Mapping[str, Any]) -> int:
+    """The optional `offset` of a listing or search page (0 when absent)."""
+    value = args.get("offset")
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        refuse(
+            'Error: the "offset" argument must be a non-negative integer: how many rows of '
+            "the listing to skip (the end of the previous page says which to pass), or leave "
+            "it out."
+        )
+    return value
+
+
 def optional_version(args: Mapping[str, Any]) -> int | None:
     """The optional compare-and-set `version` argument."""
     value = args.get("version")

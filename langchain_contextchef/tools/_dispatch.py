@@ -205,14 +205,17 @@ def _memory_view(
         entry = yield from recall_entry(ctx, where.path)
         if entry is not None:
             return entry.value if entry.status == "active" else unreadable(where.uri)
+    page = _args.offset(args)
     entries = yield from read_entries(ctx)
-    return listing(where, [(e.key, e.description) for e in entries if e.status == "active"])
+    rows = [(e.key, e.description) for e in entries if e.status == "active"]
+    return listing(where, rows, page)
 
 
 def _memory_search(
     ctx: MemoryContext, where: ContextPath, args: Mapping[str, Any], provenance: Provenance
 ) -> Plan[str]:
     query = _args.query(args)
+    page = _args.offset(args)
     entries = yield from read_entries(ctx)
     hits: list[tuple[str, str]] = []
     for entry in sorted(entries, key=lambda e: (e.key.casefold(), e.key)):
@@ -223,7 +226,7 @@ def _memory_search(
         found = snippet(haystack, query)
         if found is not None:
             hits.append((memory_uri(entry.key), found))
-    return search_text(where.uri, query, hits)
+    return search_text(where.uri, query, hits, page)
 
 
 def _memory_create(

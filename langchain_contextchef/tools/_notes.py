@@ -92,8 +92,9 @@ def _view(
         if item is not None:
             text = _text_of(item)
             return _numbered(text) if text else f"{where.uri} is an empty note."
+    page = _args.offset(args)
     items = yield from read_items(ns)
-    return listing(where, [(item.key, None) for item in items])
+    return listing(where, [(item.key, None) for item in items], page)
 
 
 def _search(
@@ -104,6 +105,7 @@ def _search(
     provenance: Provenance,
 ) -> Plan[str]:
     query = _args.query(args)
+    page = _args.offset(args)
     items = yield from read_items(ns)
     hits: list[tuple[str, str]] = []
     for item in sorted(items, key=lambda i: (i.key.casefold(), i.key)):
@@ -111,7 +113,7 @@ def _search(
         found = snippet(_text_of(item), query) if inside else None
         if found is not None:
             hits.append((f"{where.root}{item.key}", found))
-    return search_text(where.uri, query, hits)
+    return search_text(where.uri, query, hits, page)
 
 
 def _create(

@@ -240,6 +240,7 @@ def _context_schema(memory_types: tuple[str, ...] | None, versions: bool) -> typ
         _string("insert_text", "insert: the text"),
         _string("new_path", "rename: the new path"),
         _string("query", "search: text to find"),
+        _Arg("offset", {"type": "integer", "description": "view/search: rows to skip"}),
         _string("description", "create in memory/: what it is for"),
         _enum("type", memory_types),
         _supersedes("create in memory/: keys of older facts it replaces"),

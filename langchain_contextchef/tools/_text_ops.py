@@ -27,11 +27,21 @@ __all__ = [
 ]
 
 _SNIPPET_RADIUS = 40
+LIST_PAGE = 100
+"""Rows of one folder listing; the rest are a call away (`offset`), or narrowed by a folder."""
+SEARCH_PAGE = 50
+"""Hits of one search result."""
+
+
+def _page_note(shown_end: int, total: int, narrow: str) -> str:
+    """The line after a cut page: how many are left, and how to get them."""
+    left = total - shown_end
+    return f"... {left} more not shown. Pass offset={shown_end} for the next page, or {narrow}."
 
 
 def plural(count: int, one: str, many: str) -> str:
-    """`1 entry`, `2 entries`."""
-    return f"{count} {one if count == 1 else many}"
+    """`1 entry`, `2 entries`, `100,000 entries`."""
+    return f"{count:,} {one if count == 1 else many}"
 
 
 def lines(text: str) -> list[str]:
@@ -97,19 +107,40 @@ def snippet(haystack: str, query: str) -> str | None:
     return ("…" if start > 0 else "") + body + ("…" if end < len(haystack) else "")
 
 
-def search_text(root: str, query: str, hits: list[tuple[str, str]]) -> str:
-    """The result of a search: one line per hit with its snippet."""
+def search_text(
+    root: str, query: str, hits: list[tuple[str, str]], offset: int = 0, page: int = SEARCH_PAGE
+) -> str:
+    """The result of a search: one line per hit with its snippet, one page of them.
+
+    The first line gives the total; a cut page ends with the `offset` of the next one.
+    """
     if not hits:
         return f'No matches for "{query}" under {root}.'
-    head = f'{plural(len(hits), "match", "matches")} for "{query}" under {root}:'
-    return "\n".join([head, *(f"- {uri}: {found}" for uri, found in hits)])
+    head = f'{plural(len(hits), "match", "matches")} for "{query}" under {root}'
+    shown = hits[offset : offset + page]
+    if not shown:
+        return f"{head}; offset={offset} is past the last one. Use an offset below {len(hits)}."
+    end = offset + len(shown)
+    if len(shown) < len(hits):
+        head += f" (showing {offset + 1} to {end})"
+    out = [head + ":", *(f"- {uri}: {found}" for uri, found in shown)]
+    if end < len(hits):
+        out.append(_page_note(end, len(hits), "search with a longer query or in a folder"))
+    return "\n".join(out)
 
 
-def listing(where: ContextPath, rows: Iterable[tuple[str, str | None]]) -> str:
+def listing(
+    where: ContextPath,
+    rows: Iterable[tuple[str, str | None]],
+    offset: int = 0,
+    page: int = LIST_PAGE,
+) -> str:
     """The result of viewing `where` as a directory: one line per path under it, with its note.
 
     `rows` are every readable `(path, note)` of the namespace; a path that is not a directory
-    and has nothing under it gets the nothing-stored error.
+    and has nothing under it gets the nothing-stored error. One page of `page` rows from
+    `offset` is shown, headed by the total; a cut page ends with how to get the next one or
+    narrow the listing (a folder is any key prefix ending in "/", or search).
     """
     prefix = where.path if where.is_dir else where.path + "/"
     folder = ContextPath(where.namespace, prefix, is_dir=True)
@@ -119,8 +150,18 @@ def listing(where: ContextPath, rows: Iterable[tuple[str, str | None]]) -> str:
     )
     if not under:
         return f"{folder.uri} is empty." if where.is_dir else nothing_at(where.uri)
-    out = [f"{folder.uri} ({plural(len(under), 'entry', 'entries')}):"]
-    for path, note in under:
+    total = plural(len(under), "entry", "entries")
+    shown = under[offset : offset + page]
+    if not shown:
+        return f"{folder.uri} ({total}): offset={offset} is past the end. Use an offset below {len(under)}."
+    end = offset + len(shown)
+    cut = f"; showing {offset + 1} to {end}" if len(shown) < len(under) else ""
+    out = [f"{folder.uri} ({total}{cut}):"]
+    for path, note in shown:
         uri = f"{folder.root}{path}"
         out.append(f"- {uri} — {note}" if note else f"- {uri}")
+    if end < len(under):
+        out.append(
+            _page_note(end, len(under), f"view a narrower folder ({folder.uri}<prefix>/) or search")
+        )
     return "\n".join(out)

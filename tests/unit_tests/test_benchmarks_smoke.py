@@ -146,7 +146,8 @@ def test_relevance_bench_reports_recall_and_latency_for_every_selector(
     assert result["name"] == "relevance"
     assert result["questions"] == len(module.QUESTIONS[:: len(module.QUESTIONS) // 15])
     names = [r["selector"] for r in result["rows"]]
-    assert names[:6] == [
+    assert names[:7] == [
+        "default config, only a budget set",
         "MostRecent",
         "MostImportant",
         "ByType",

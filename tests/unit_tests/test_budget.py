@@ -211,7 +211,9 @@ def test_index_share_is_validated(share: float) -> None:
 def test_compile_trims_memory_to_its_budget_and_says_why() -> None:
     chef = ContextChef(
         store=InMemoryStore(),
-        memory=MemoryConfig(token_budget=300, token_counter=words, selector=MostImportant()),
+        memory=MemoryConfig(
+            token_budget=300, token_counter=words, selector=MostImportant(), recall="inline"
+        ),
     )
     memory = chef.get_memory()
     for i in range(20):
@@ -242,7 +244,7 @@ def test_quarantined_entries_are_reported_as_such() -> None:
 
 
 def test_without_a_budget_the_block_and_meta_are_unchanged() -> None:
-    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig())
+    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(token_budget=None))
     chef.get_memory().set("a", "1")
     payload = chef.compile([HumanMessage("hi")])
     assert payload.meta.omitted == {} and payload.meta.tokens == {}
@@ -253,7 +255,9 @@ def test_without_a_budget_the_block_and_meta_are_unchanged() -> None:
 
 
 def make_chef(budget: ContextBudget) -> ContextChef:
-    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(), context_budget=budget)
+    # Inline, so what the context budget trims is omitted rather than listed in the index.
+    config = MemoryConfig(recall="inline")
+    chef = ContextChef(store=InMemoryStore(), memory=config, context_budget=budget)
     memory = chef.get_memory()
     for i in range(10):
         memory.set(f"fact_{i}", "word " * 50)

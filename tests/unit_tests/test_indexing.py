@@ -109,7 +109,11 @@ def test_recall_mode_embeds_once_per_changed_entry_and_once_per_compile_at_most(
     indexed: Indexed, selector: Relevant | None
 ) -> None:
     store, embed = indexed()
-    chef = ContextChef(store=store, memory=MemoryConfig(selector=selector, recall="index"))
+    # No selector at all: without a token budget (the default has one, and ranks with
+    # Relevant under it) a compile runs none.
+    budget = MemoryConfig().token_budget if selector is not None else None
+    config = MemoryConfig(selector=selector, recall="index", token_budget=budget)
+    chef = ContextChef(store=store, memory=config)
     memory = chef.get_memory()
     for i in range(6):
         memory.set(f"k{i}", f"fact number {i}", description=f"about {i}")

@@ -244,7 +244,8 @@ def test_tools_are_the_chefs_and_memory_none_registers_none() -> None:
     chef = ContextChef(scope=SCOPE)
     middleware = ContextChefMiddleware(chef)
     assert [t.name for t in middleware.tools] == [t.name for t in chef.tools]
-    assert {t.name for t in middleware.tools} == {"create_memory", "modify_memory"}
+    # Recall mode is the default: the legacy tools include recall_memory.
+    assert {t.name for t in middleware.tools} == {"create_memory", "modify_memory", "recall_memory"}
     assert list(ContextChefMiddleware(ContextChef(memory=None)).tools) == []
 
 

@@ -87,9 +87,11 @@ def test_a_block_without_entries_lists_no_keys_in_use(vocabulary: ToolVocabulary
 
 
 def test_recall_tool_is_offered_only_in_recall_mode() -> None:
-    default = ContextChef(store=InMemoryStore(), memory=MemoryConfig())
+    # Recall mode is the default; "inline" has no recall tool.
+    assert MemoryConfig().recall == "index"
+    default = ContextChef(store=InMemoryStore(), memory=MemoryConfig(recall="inline"))
     assert [t.name for t in default.tools] == ["create_memory", "modify_memory"]
-    recall = ContextChef(store=InMemoryStore(), memory=MemoryConfig(recall="index"))
+    recall = ContextChef(store=InMemoryStore(), memory=MemoryConfig())
     assert [t.name for t in recall.tools] == ["create_memory", "modify_memory", "recall_memory"]
     unified = ContextChef(
         store=InMemoryStore(), memory=MemoryConfig(recall="index"), tools="unified"
@@ -106,7 +108,8 @@ def test_recall_tool_is_offered_only_in_recall_mode() -> None:
 
 
 def test_reads_do_not_write_when_recall_is_not_tracked() -> None:
-    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(), tools="unified")
+    config = MemoryConfig(recall="inline")
+    chef = ContextChef(store=InMemoryStore(), memory=config, tools="unified")
     memory = chef.get_memory()
     memory.set("lang", "Rust")
     chef.handle_tool({"name": "context", "arguments": {"command": "view", "path": "memory/lang"}})

@@ -167,7 +167,10 @@ def test_context_selectors_see_the_last_user_text_turn_and_budget() -> None:
 
 
 def test_selector_exclusions_are_reported_in_meta() -> None:
-    chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(selector=Relevant()))
+    # Without a token budget (the default has one), Relevant drops what is not relevant;
+    # inline, what it drops is not listed in an index either.
+    config = MemoryConfig(selector=Relevant(), token_budget=None, recall="inline")
+    chef = ContextChef(store=InMemoryStore(), memory=config)
     memory = chef.get_memory()
     memory.set("pets", "Has a cat named Miso")
     memory.set("lang", "Writes Rust at work")
@@ -194,7 +197,9 @@ class RecordingIndexedStore(InMemoryStore):
 
 def test_semantic_relevance_comes_from_the_store_index_in_the_same_read_batch() -> None:
     store = RecordingIndexedStore()
-    chef = ContextChef(store=store, memory=MemoryConfig(selector=Relevant(limit=1)))
+    # Inline: in recall mode (the default) the entry left out would be listed in the index.
+    config = MemoryConfig(selector=Relevant(limit=1), recall="inline")
+    chef = ContextChef(store=store, memory=config)
     memory = chef.get_memory()
     memory.set("pets", "cat named Miso")
     memory.set("lang", "writes rust")

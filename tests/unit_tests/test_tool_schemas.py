@@ -116,9 +116,13 @@ def test_schemas_are_byte_stable_across_compiles_and_writes() -> None:
 @pytest.mark.parametrize(
     ("tools", "memory", "most"),
     [
-        ("legacy", MemoryConfig(), 250),
-        ("unified", MemoryConfig(), 350),
-        ("legacy", MemoryConfig(memory_format="verbose"), 280),
+        ("legacy", MemoryConfig(recall="inline"), 250),
+        # Recall mode (the default) adds the recall_memory tool.
+        ("legacy", MemoryConfig(), 305),
+        # 350 before the `offset` argument that pages folder views and searches (17 tokens).
+        ("unified", MemoryConfig(), 370),
+        ("legacy", MemoryConfig(memory_format="verbose", recall="inline"), 280),
+        ("legacy", MemoryConfig(memory_format="verbose"), 335),
     ],
 )
 def test_schema_tokens_stay_small(tools: str, memory: MemoryConfig, most: int) -> None:
@@ -131,15 +135,16 @@ def test_versions_are_offered_only_when_the_block_shows_them() -> None:
         tools = provider_tools(chef_for(settings).tools)["convert_to_openai_tool"]
         return ["version" in parameters("openai", t)["properties"] for t in tools]
 
-    assert has_version({"tools": "legacy"}) == [False, False]
+    # create_memory, modify_memory and (recall mode, the default) recall_memory.
+    assert has_version({"tools": "legacy"}) == [False, False, False]
     assert has_version({"tools": "unified"}) == [False]
     verbose = MemoryConfig(memory_format="verbose")
-    assert has_version({"tools": "legacy", "memory": verbose}) == [False, True]
+    assert has_version({"tools": "legacy", "memory": verbose}) == [False, True, False]
     assert has_version({"tools": "unified", "memory": verbose}) == [True]
 
 
 def test_a_missing_required_argument_still_gets_the_dispatchers_error() -> None:
-    (create, _) = chef_for({"tools": "legacy"}).tools
+    create = chef_for({"tools": "legacy"}).tools[0]
     assert create.invoke({"value": "v"}) == (
         'Error: the "key" argument is required and must be a non-empty string.'
     )

@@ -114,7 +114,8 @@ class ChefSuite:
         first = chef.compile(HISTORY).tools
         chef.handle_tool({"name": "create_memory", "arguments": {"key": "lang", "value": "Go"}})
         second = chef.compile(HISTORY).tools
-        assert [t.name for t in first] == ["create_memory", "modify_memory"]
+        # Recall mode is the default, so the legacy tools include recall_memory.
+        assert [t.name for t in first] == ["create_memory", "modify_memory", "recall_memory"]
         assert all(a is b for a, b in zip(first, second, strict=True))
         assert [t.tool_call_schema.model_json_schema() for t in first] == [
             t.tool_call_schema.model_json_schema() for t in second

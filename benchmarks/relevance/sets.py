@@ -1,0 +1,114 @@
+"""The evaluation sets the relevance bench runs, in one shape.
+
+* The first set (`dataset.py` and `filler.py`): the hand-written questions and 1,049 entries;
+  an update question's stale version comes from `SUPERSEDED`. Its drift variant asks every
+  question that is not already a follow-up after two unrelated user turns (the user messages
+  of two direct questions about other subjects), as happens when a conversation changes
+  topic.
+* The second set (`benchmarks/relevance2/set.json`), written by another engineer without
+  reading the selectors' code and measured once, after the selectors were final: entries
+  with `key`, `value`, `days_ago`, `type`, `description`; questions with `id`, `kind`,
+  `turns`, `answers` and `stale` (the keys of outdated versions still stored).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from benchmarks.relevance.dataset import CORE, QUESTIONS, SUPERSEDED, CoreEntry, Question
+from benchmarks.relevance.filler import generate
+
+__all__ = ["EvalQuestion", "EvalSet", "drifted", "first_set", "second_set"]
+
+SECOND_SET = Path(__file__).resolve().parent.parent / "relevance2" / "set.json"
+
+
+@dataclass(frozen=True)
+class EvalQuestion:
+    """One question: its turns (user first, alternating), answer keys and stale keys."""
+
+    kind: str
+    turns: tuple[str, ...]
+    answers: tuple[str, ...]
+    stale: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EvalSet:
+    """A named set: its entries and its questions."""
+
+    name: str
+    entries: tuple[CoreEntry, ...]
+    questions: tuple[EvalQuestion, ...]
+
+
+def _from_first(question: Question) -> EvalQuestion:
+    stale: tuple[str, ...] = ()
+    if question.kind == "update":
+        stale = (SUPERSEDED[question.answers[0]],)
+    return EvalQuestion(question.kind, question.turns, question.answers, stale)
+
+
+def first_set(filler: int, questions: tuple[Question, ...] = QUESTIONS) -> EvalSet:
+    """The first set with `filler` generated entries."""
+    entries = (*CORE, *generate(filler))
+    return EvalSet("first set", entries, tuple(_from_first(q) for q in questions))
+
+
+def drifted(questions: tuple[EvalQuestion, ...]) -> tuple[EvalQuestion, ...]:
+    """Each question that is not a follow-up, asked after two unrelated user turns."""
+    openers = [q for q in questions if q.kind == "direct" and len(q.turns) == 1]
+    out: list[EvalQuestion] = []
+    for i, question in enumerate(questions):
+        if question.kind == "followup" or len(openers) < 3:
+            continue
+        chosen: list[str] = []
+        for step in range(len(openers)):
+            other = openers[(7 * i + 3 + 5 * step) % len(openers)]
+            if set(other.answers) & set(question.answers) or other.turns[0] in chosen:
+                continue
+            chosen.append(other.turns[0])
+            if len(chosen) == 2:
+                break
+        turns = (chosen[0], "Noted.", chosen[1], "Got it.", *question.turns)
+        out.append(EvalQuestion("drift", turns, question.answers, question.stale))
+    return tuple(out)
+
+
+def _keys(value: Any) -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if isinstance(value, str):
+        return (value,)
+    return tuple(str(v) for v in value)
+
+
+def second_set(path: Path = SECOND_SET) -> EvalSet | None:
+    """The second set, or `None` when its file is absent."""
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    entries = tuple(
+        CoreEntry(
+            str(e["key"]),
+            str(e["value"]),
+            float(e["days_ago"]),
+            str(e.get("type") or "fact"),
+            e.get("description"),
+            e.get("importance"),
+        )
+        for e in data["entries"]
+    )
+    questions = tuple(
+        EvalQuestion(
+            str(q["kind"]),
+            tuple(str(t) for t in q["turns"]),
+            _keys(q["answers"]),
+            _keys(q.get("stale")),
+        )
+        for q in data["questions"]
+    )
+    return EvalSet("second set", entries, questions)
