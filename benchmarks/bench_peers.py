@@ -108,7 +108,8 @@ def _store(kind: str, server: str | None) -> Iterator[BaseStore]:
 
 def _measure(kind: str, quick: bool, server: str | None) -> dict[str, Any]:
     with _store(kind, server) as store:
-        reader = ContextChef(store=store, memory=MemoryConfig(), scope=READ_SCOPE)
+        # Both sides put all 100 entries in the prompt: the LangMem-style read has no budget.
+        reader = ContextChef(store=store, memory=MemoryConfig(token_budget=None), scope=READ_SCOPE)
         writer = ContextChef(store=store, memory=MemoryConfig(), scope=WRITE_SCOPE)
         _populate(store, reader)
         if kind == "filesystem":

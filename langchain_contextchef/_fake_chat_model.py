@@ -125,7 +125,12 @@ class FakeToolCallingModel(BaseChatModel):
 
         assert result["messages"][-1].text == "Sunny in Lisbon; I'll remember you live there."
         assert chef.get_memory(config, store=store).get("home_city") == "Lisbon"
-        assert set(model.tool_names) == {"get_weather", "create_memory", "modify_memory"}
+        assert set(model.tool_names) == {
+            "get_weather",
+            "create_memory",
+            "modify_memory",
+            "recall_memory",
+        }
         ```
     """
 

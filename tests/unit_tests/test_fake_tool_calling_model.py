@@ -87,7 +87,12 @@ def test_the_app_books_and_remembers_and_the_next_run_sees_it() -> None:
     tool_results = sorted(m.text for m in result["messages"] if m.type == "tool")
     assert tool_results == ["Booked Green Leaf at 19:00.", "Created context://memory/diet."]
     assert result["messages"][-1].text.startswith("Booked Green Leaf")
-    assert set(first.tool_names) == {"book_table", "create_memory", "modify_memory"}
+    assert set(first.tool_names) == {
+        "book_table",
+        "create_memory",
+        "modify_memory",
+        "recall_memory",
+    }
     assert "vegetarian" not in _memory_block(first.requests[0])  # nothing remembered yet
 
     second = FakeToolCallingModel(respond=second_run)

@@ -94,7 +94,7 @@ def test_the_corpus_on_every_write_path_reaches_neither_the_store_nor_the_prompt
     vocabulary: str, place: str
 ) -> None:
     store = InMemoryStore()
-    chef = ContextChef(store=store, memory=MemoryConfig(), tools=vocabulary)  # type: ignore[arg-type]
+    chef = ContextChef(store=store, memory=MemoryConfig(token_budget=None), tools=vocabulary)  # type: ignore[arg-type]
     texts: dict[str, str] = {}
     for number, (key, value, _) in enumerate(BENIGN + SECRETS + INJECTIONS):
         texts[key] = _text(chef.handle_tool(_call(vocabulary, place, key, value, number)))

@@ -165,7 +165,7 @@ def test_quick_start_writes_and_injects_memory(
     assert namespace["reply"].content == "Created context://memory/lang."
     out = capsys.readouterr().out
     assert "<memory>" in out and "A terse senior engineer" in out
-    assert "tools: ['create_memory', 'modify_memory']" in out
+    assert "tools: ['create_memory', 'modify_memory', 'recall_memory']" in out
     assert out.endswith("Created context://memory/lang.\nremembered: Go\n")
     assert namespace["chef"].get_memory().get("lang") == "Go"
     block = "\n".join(m.text for m in namespace["payload"].messages)
