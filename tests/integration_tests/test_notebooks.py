@@ -256,8 +256,8 @@ def check_langgraph_agent(nb: NotebookNode) -> None:
 
 def check_create_agent_middleware(nb: NotebookNode) -> None:
     assert (
-        "tools offered to the model: ['create_memory', 'modify_memory', 'release_calendar']"
-        in stdout_of(nb, "first-conversation")
+        "tools offered to the model: ['create_memory', 'modify_memory', 'recall_memory', "
+        "'release_calendar']" in stdout_of(nb, "first-conversation")
     )
     assert "def parse_date(text: str) -> date:" in stdout_of(nb, "second-answer")
 
