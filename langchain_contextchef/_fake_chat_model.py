@@ -21,7 +21,7 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import PrivateAttr
 
-__all__ = ["FakeToolCallingModel", "Reply", "tool_call"]
+__all__ = ["FakeToolCallingModel", "Reply", "bind_tool_names", "tool_call"]
 
 Reply: TypeAlias = (
     "str | AIMessage | ToolCall | dict[str, Any] | Sequence[ToolCall | dict[str, Any]]"
@@ -66,6 +66,14 @@ def _as_message(reply: Any) -> AIMessage:
             for c in calls
         ],
     )
+
+
+def bind_tool_names(
+    model: BaseChatModel, tools: Sequence[dict[str, Any] | type | Any | BaseTool], **kwargs: Any
+) -> Runnable[LanguageModelInput, AIMessage]:
+    """Bind `tools` by name: the offline models only need the names of what they may call."""
+    names = [convert_to_openai_tool(tool)["function"]["name"] for tool in tools]
+    return model.bind(tool_names=names, **kwargs)
 
 
 class FakeToolCallingModel(BaseChatModel):
@@ -171,8 +179,7 @@ class FakeToolCallingModel(BaseChatModel):
         Returns:
             This model with the tools bound.
         """
-        names = [convert_to_openai_tool(tool)["function"]["name"] for tool in tools]
-        return self.bind(tool_names=names, **kwargs)
+        return bind_tool_names(self, tools, **kwargs)
 
     def _next(self, messages: list[BaseMessage], tool_names: list[str] | None) -> AIMessage:
         with self._lock:

@@ -60,10 +60,13 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolCa
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.tools import BaseTool
-from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from langchain_contextchef._context_paths import memory_uri
-from langchain_contextchef._fake_chat_model import FakeToolCallingModel, tool_call
+from langchain_contextchef._fake_chat_model import (
+    FakeToolCallingModel,
+    bind_tool_names,
+    tool_call,
+)
 from langchain_contextchef.render import parse_memory_block
 
 __all__ = [
@@ -343,8 +346,7 @@ class ScriptedChatModel(BaseChatModel):
         Returns:
             This model with the tools bound.
         """
-        names = [convert_to_openai_tool(tool)["function"]["name"] for tool in tools]
-        return self.bind(tool_names=names, **kwargs)
+        return bind_tool_names(self, tools, **kwargs)
 
     def _generate(
         self,
