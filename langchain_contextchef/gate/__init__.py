@@ -16,6 +16,7 @@ The package (this face holds `WriteGate`, `CustomCheck`, `seed_policy` and `DEFA
     _seed                    the check behind `seed_policy`
     _model                   `ModelCheck`, the optional second line (a model judges the write)
     _learned                 the trained injection classifier (`_data/injection_model.*`)
+    _ownership               the user's own rules and personas: the classifier decides them
 
 Every model write passes through a `WriteGate` before it reaches the store: memory entries
 and notes, and every field of them (key, value, description, type). The gate runs built-in
