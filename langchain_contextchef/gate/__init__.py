@@ -129,7 +129,7 @@ for _public in (Finding, WriteCandidate, GateDecision, ModelCheck, SecondLineVer
 
 DEFAULT_INJECTION_THRESHOLD: float = default_threshold()
 """The trained injection detector's default threshold, chosen by its training script on
-tuning data (at most 1% of benign memories and 3% of benign public texts refused there)."""
+tuning data (at most 0.5% of benign memories and 3% of benign public texts refused there)."""
 
 CheckFunction: TypeAlias = Callable[[WriteCandidate], "Finding | Iterable[Finding] | None"]
 """A custom check: returns nothing when the write is fine, else one or more findings."""
