@@ -51,6 +51,8 @@ from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 from filelock import FileLock
 from langgraph.store.base import BaseStore, Op, PutOp, Result
 
+from langchain_contextchef import _pg_txn
+
 # The SQL backends are optional extras; without them there is no such store to lock either.
 try:
     import psycopg
@@ -394,13 +396,16 @@ def _backend_section(store: BaseStore, scope: tuple[str, ...], timeout: float) -
 class _Section:
     """The context manager `exclusive` returns (a class: it sits on every write's path)."""
 
-    __slots__ = ("_backend", "_local", "_marker", "scope", "store", "timeout")
+    __slots__ = ("_backend", "_local", "_marker", "scope", "store", "timeout", "transaction")
 
-    def __init__(self, store: BaseStore, scope: tuple[str, ...], timeout: float) -> None:
+    def __init__(
+        self, store: BaseStore, scope: tuple[str, ...], timeout: float, transaction: bool
+    ) -> None:
         self.store, self.scope, self.timeout = store, scope, timeout
+        self.transaction = transaction
         self._local: threading.Lock | None = None
         self._marker: Any = None
-        self._backend: contextlib.AbstractContextManager[None] | None = None
+        self._backend: contextlib.AbstractContextManager[Any] | None = None
 
     def __enter__(self) -> bool:
         store, scope, timeout = self.store, self.scope, self.timeout
@@ -412,8 +417,14 @@ class _Section:
         if not local.acquire(timeout=timeout):
             raise _timed_out(scope, timeout)
         marker = _HELD.set(held | {token})
-        if _kind(store) != "local":  # a local store has nothing beyond this process to hold
-            backend = _backend_section(store, scope, timeout)
+        kind = _kind(store)
+        if kind != "local":  # a local store has nothing beyond this process to hold
+            backend: contextlib.AbstractContextManager[Any]
+            if self.transaction and kind == "postgres" and _pg_txn.eligible(store):
+                key = _advisory_key(scope)
+                backend = _pg_txn.PgTransaction(store, scope, key, timeout, _timed_out)
+            else:
+                backend = _backend_section(store, scope, timeout)
             try:
                 backend.__enter__()
             except BaseException:
@@ -438,17 +449,23 @@ class _Section:
 
 
 def exclusive(
-    store: BaseStore, scope: tuple[str, ...], *, timeout: float = DEFAULT_TIMEOUT
+    store: BaseStore,
+    scope: tuple[str, ...],
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    transaction: bool = False,
 ) -> contextlib.AbstractContextManager[bool]:
     """Hold `scope` exclusively on `store` for the `with` block (re-entrant).
 
     The `with` target is `True` when this block took the section, `False` when the context
-    already held it.
+    already held it. With `transaction`, a section on a sync `PostgresStore` over one
+    connection runs as one transaction (see `_pg_txn`); only the plan driver asks for it,
+    since it then sends the section's batches through `_pg_txn.transaction_of(store)`.
 
     Raises:
         TimeoutError: If another writer holds the scope for longer than `timeout` seconds.
     """
-    return _Section(store, scope, timeout)
+    return _Section(store, scope, timeout, transaction)
 
 
 @contextlib.asynccontextmanager
