@@ -202,8 +202,11 @@ class PgTransaction:
             if ok:
                 self.mode = "txn"
                 return
-            with self._failing():  # someone else holds the scope: let go, wait, try again
-                self.conn.execute("ROLLBACK")
+            # Someone else holds the scope: let go, wait, try again. The transaction only
+            # read, so it ends with a commit: a rollback would make psycopg forget (and drop
+            # on the server) every prepared statement of the connection, pipelined ones too.
+            with self._failing():
+                self.conn.execute("COMMIT")
                 self._close_pipe()
             self._release()
             if time.monotonic() > self.deadline:
