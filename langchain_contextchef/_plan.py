@@ -54,12 +54,13 @@ from langgraph.store.base import (
 )
 from typing_extensions import assert_never
 
-from langchain_contextchef._pg_txn import settle, transaction_of
 from langchain_contextchef._sections import (
     abatch_unsynced,
     aexclusive,
     batch_unsynced,
     exclusive,
+    settle,
+    transaction_of,
 )
 from langchain_contextchef.errors import AsyncStoreError
 

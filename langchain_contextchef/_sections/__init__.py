@@ -1,5 +1,9 @@
 """Exclusive sections per scope: one writer at a time, across threads and processes.
 
+The package (this face holds the sections of every backend)::
+
+    _pg_txn    the plan driver's sections on one PostgreSQL connection, as one transaction
+
 A memory write reads, checks and writes; a compile reads the clock, sweeps and advances it.
 Run concurrently, such read-check-write cycles lose updates unless nothing else can write
 the scope in between. `exclusive(store, scope)` (and `aexclusive`) holds that guarantee for
@@ -51,7 +55,8 @@ from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 from filelock import FileLock
 from langgraph.store.base import BaseStore, Op, PutOp, Result
 
-from langchain_contextchef import _pg_txn
+from langchain_contextchef._sections import _pg_txn
+from langchain_contextchef._sections._pg_txn import settle, transaction_of
 
 # The SQL backends are optional extras; without them there is no such store to lock either.
 try:
@@ -75,6 +80,8 @@ __all__ = [
     "exclusive",
     "guarantee",
     "lists_newest_first",
+    "settle",
+    "transaction_of",
 ]
 
 DEFAULT_TIMEOUT = 60.0

@@ -50,8 +50,9 @@ try:
         _row_to_item,
         _row_to_search_item,
     )
+    from psycopg.rows import dict_row
 except ImportError:  # pragma: no cover - the postgres extra is not installed
-    PostgresStore = None  # type: ignore[assignment,misc]
+    PostgresStore = dict_row = None  # type: ignore[assignment,misc]
     _row_to_item = _row_to_search_item = _decode_ns_bytes = None  # type: ignore[assignment]
 
 __all__ = ["PgTransaction", "eligible", "settle", "transaction_of"]
@@ -106,8 +107,22 @@ def settle(store: BaseStore) -> None:
 class PgTransaction:
     """One exclusive section of `scope` on a sync `PostgresStore`, run as one transaction."""
 
-    __slots__ = ("_token", "conn", "deadline", "guard", "held", "key", "kept", "mode", "pipe")
-    __slots__ += ("pipeline", "scope", "store", "timeout", "timed_out")
+    __slots__ = (
+        "_token",
+        "conn",
+        "deadline",
+        "guard",
+        "held",
+        "key",
+        "kept",
+        "mode",
+        "pipe",
+        "pipeline",
+        "scope",
+        "store",
+        "timed_out",
+        "timeout",
+    )
 
     def __init__(
         self,
@@ -217,8 +232,6 @@ class PgTransaction:
     def _pipelined_reads(
         self, reads: list[tuple[int, Op]], results: list[Result], *, opening: bool
     ) -> bool:
-        from psycopg.rows import dict_row
-
         store, conn = self.store, self.conn
         kept, self.kept = self.kept, []
         if kept:
@@ -277,8 +290,6 @@ class PgTransaction:
 
     def _finish(self, statements: tuple[str, ...]) -> None:
         """Send the kept writes and `statements`, and leave the pipeline: one round trip."""
-        from psycopg.rows import dict_row
-
         kept, self.kept = self.kept, []
         with self._failing():
             if kept:
