@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from langchain_core.messages import ToolMessage
 from langgraph.store.base import BaseStore
 
 from langchain_contextchef import Memory, MemoryConfig
@@ -65,7 +66,7 @@ def test_hooks_inside_a_section_use_the_store_directly_and_see_its_write(
     chef = ContextChef(store=pg_store, memory=MemoryConfig(on_memory_changed=changed), scope=("t",))
     call = {"name": "create_memory", "args": {"key": "tabs", "value": "Tabs."}, "id": "c1"}
     result = chef.handle_tool(call)
-    assert result.status == "success"
+    assert isinstance(result, ToolMessage) and result.status == "success", result
     assert seen and seen[0] is not None and seen[0].value["value"] == "Tabs."
     assert [item.value["key"] for item in pg_store.search(("t", "log"))] == ["tabs"]
     # The section went on after the hook (session lock) and ended: the next write works.
@@ -74,7 +75,8 @@ def test_hooks_inside_a_section_use_the_store_directly_and_see_its_write(
         "args": {"action": "update", "key": "tabs", "value": "Spaces."},
         "id": "c2",
     }
-    assert chef.handle_tool(call).status == "success"
+    second = chef.handle_tool(call)
+    assert isinstance(second, ToolMessage) and second.status == "success", second
     assert [r.version for r in chef.get_memory().history("tabs")] == [1, 2]
 
 
