@@ -59,6 +59,8 @@ from langchain_contextchef._sections import (
     aexclusive,
     batch_unsynced,
     exclusive,
+    settle,
+    transaction_of,
 )
 from langchain_contextchef.errors import AsyncStoreError
 
@@ -217,15 +219,26 @@ def _refuse_awaitable(step: Call, reply: Any) -> None:
 
 
 def _execute_sync(step: Step, store: BaseStore) -> Any:
+    # Inside a section run as one PostgreSQL transaction (`_pg_txn`), batches go through it,
+    # and it commits before any user code runs (a hook, a runnable, an event, a section of
+    # another scope), keeping the scope locked.
     match step:
         case Io(ops, synced):
+            txn = transaction_of(store)
+            if txn is not None:
+                return txn.batch(ops)
             return store.batch(ops) if synced else batch_unsynced(store, ops)
         case Exclusive(scope, inner, wrap):
-            with exclusive(store, scope):
+            txn = transaction_of(store)
+            if txn is not None and txn.scope != scope:
+                settle(store)
+            with exclusive(store, scope, transaction=True):
                 return run_sync(wrap(inner) if wrap else inner, store)
         case Invoke(runnable, value, config):
+            settle(store)
             return runnable.invoke(value, config)
         case Call(fn, args):
+            settle(store)
             reply = fn(*args)
             if inspect.isawaitable(reply):
                 _refuse_awaitable(step, reply)
@@ -235,6 +248,7 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
             return list(report(namespace, keys, read=read)) if callable(report) else []
         case Emit(name, data):
             if _inside_run():
+                settle(store)
                 # No parent run after all: the hooks already fired, the event has no audience.
                 with contextlib.suppress(RuntimeError):
                     dispatch_custom_event(name, data)

@@ -24,12 +24,21 @@ P = ParamSpec("P")
 
 def exclusively(ctx: MemoryContext, plan: Plan[T]) -> Plan[T]:
     """Run an already built plan as one exclusive section of its scope (see `exclusive`)."""
-    result = yield Exclusive(ctx.scope, plan, wrap=functools.partial(_track, ctx))
+    wrote: list[bool] = []  # the tracker notes each batch that changed entries
+    try:
+        result = yield Exclusive(ctx.scope, plan, wrap=functools.partial(_track, ctx, wrote))
+    except Exception:
+        # A section run as one transaction (`_pg_txn`) may fail at its commit, after the
+        # cached slot followed its writes: trust nothing cached then.
+        slot = ctx.slot() if wrote else None
+        if slot is not None:
+            slot.invalidate()
+        raise
     return cast("T", result)
 
 
-def _track(ctx: MemoryContext, plan: Plan[Any]) -> Plan[Any]:
-    return tracked(ctx, plan, ctx.slot())
+def _track(ctx: MemoryContext, wrote: list[bool], plan: Plan[Any]) -> Plan[Any]:
+    return tracked(ctx, plan, ctx.slot(), wrote)
 
 
 def exclusive(

@@ -173,9 +173,12 @@ def _classify(ctx: MemoryContext, ops: Sequence[Any]) -> tuple[list[PutOp], bool
 class _Tracker:
     """The stamp as one exclusive section knows it, shared by the plans nested inside it."""
 
-    def __init__(self, ctx: MemoryContext, slot: ScopeSlot | None) -> None:
+    def __init__(
+        self, ctx: MemoryContext, slot: ScopeSlot | None, wrote: list[bool] | None = None
+    ) -> None:
         self.ctx = ctx
         self.slot = slot
+        self.wrote = wrote  # gets one mark per batch that advanced the stamp
         self.stamp: dict[str, Any] | None = None
         self.known = False  # whether `stamp` is the stored stamp item's current value
         self.fills = 0  # the slot's whole reads when the stamp was learnt
@@ -236,6 +239,8 @@ class _Tracker:
                     # A batch that advances the stamp is always flushed: compiles trust it.
                     results = yield Io(sent, step.synced or advance)  # type: ignore[union-attr]
                     if advance:
+                        if self.wrote is not None:
+                            self.wrote.append(True)
                         slot = self.slot
                         filled_here = (
                             slot is not None and before is None and slot.fills > self.fills
@@ -258,15 +263,21 @@ class _Tracker:
                 failure = exc
 
 
-def tracked(ctx: MemoryContext, plan: Plan[T], slot: ScopeSlot | None = None) -> Plan[T]:
+def tracked(
+    ctx: MemoryContext,
+    plan: Plan[T],
+    slot: ScopeSlot | None = None,
+    wrote: list[bool] | None = None,
+) -> Plan[T]:
     """Run `plan`, advancing the scope's stamp in every batch that changes entries.
 
     Args:
         ctx: The scope.
         plan: The plan of an exclusive section.
         slot: The process's cached slot of the scope, kept in step with the writes.
+        wrote: Gets one `True` appended per batch that advanced the stamp.
 
     Returns:
         The plan's result.
     """
-    return (yield from _Tracker(ctx, slot).drive(plan))
+    return (yield from _Tracker(ctx, slot, wrote).drive(plan))

@@ -1,5 +1,9 @@
 """Exclusive sections per scope: one writer at a time, across threads and processes.
 
+The package (this face holds the sections of every backend)::
+
+    _pg_txn    the plan driver's sections on one PostgreSQL connection, as one transaction
+
 A memory write reads, checks and writes; a compile reads the clock, sweeps and advances it.
 Run concurrently, such read-check-write cycles lose updates unless nothing else can write
 the scope in between. `exclusive(store, scope)` (and `aexclusive`) holds that guarantee for
@@ -49,7 +53,15 @@ from contextvars import ContextVar
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 from filelock import FileLock
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
 from langgraph.store.base import BaseStore, Op, PutOp, Result
+
+from langchain_contextchef._sections import _pg_txn
+from langchain_contextchef._sections._pg_txn import settle, transaction_of
 
 # The SQL backends are optional extras; without them there is no such store to lock either.
 try:
@@ -73,6 +85,8 @@ __all__ = [
     "exclusive",
     "guarantee",
     "lists_newest_first",
+    "settle",
+    "transaction_of",
 ]
 
 DEFAULT_TIMEOUT = 60.0
@@ -225,20 +239,81 @@ async def _asqlite_path(store: BaseStore) -> str:
     return path
 
 
+class _KeptFlock:
+    """The sync sections' lock on one scope of one database file, in one process.
+
+    The lock file stays open (opening it is most of what a `FileLock` costs per section) and
+    is locked with `flock`, which filelock uses too, on the same file: the two interoperate.
+    A `flock` belongs to the open file, not the thread, so a thread lock comes first. Kept
+    per process id: a forked child opens its own descriptor.
+    """
+
+    __slots__ = ("fd", "guard", "path")
+
+    def __init__(self, path: str) -> None:
+        self.path, self.fd, self.guard = path, -1, threading.Lock()
+
+    def __del__(self) -> None:  # dropped from the cache, so held by nobody
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+
+    @contextlib.contextmanager
+    def hold(self, scope: tuple[str, ...], timeout: float) -> Iterator[None]:
+        deadline = time.monotonic() + timeout
+        if not self.guard.acquire(timeout=timeout):
+            raise _timed_out(scope, timeout)
+        try:
+            if self.fd < 0:
+                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            pause = _POLL[0]
+            while True:
+                try:
+                    fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise _timed_out(scope, timeout) from None
+                    time.sleep(pause)
+                    pause = min(pause * 2, _POLL[1])
+            try:
+                yield
+            finally:
+                fcntl.flock(self.fd, fcntl.LOCK_UN)
+        finally:
+            self.guard.release()
+
+
 @functools.lru_cache(maxsize=1024)
-def _kept_file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
-    # The sync sections' lock, kept per scope (a lock object costs more to make than to
-    # take): a sync section takes and releases it in one thread, and filelock keeps each
-    # thread's hold apart. Not for the async sections, which take it in a worker thread and
-    # release it in the event loop's: they make a new one each time.
-    return _file_lock(database, scope, timeout)
+def _kept_flock(pid: int, database: str, scope: tuple[str, ...]) -> _KeptFlock:
+    return _KeptFlock(_lock_path(database, scope))
 
 
-def _file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
+def _kept_file_lock(
+    database: str, scope: tuple[str, ...], timeout: float
+) -> contextlib.AbstractContextManager[Any]:
+    # The sync sections' lock, kept per scope (a lock object costs more to make than to take).
+    # Not for the async sections, which take it in a worker thread and release it in the
+    # event loop's: they make a new `FileLock` each time.
+    if fcntl is None:  # pragma: no cover - Windows: filelock's own lock, kept likewise
+        return _kept_filelock(database, scope, timeout)
+    return _kept_flock(os.getpid(), database, scope).hold(scope, timeout)
+
+
+@functools.lru_cache(maxsize=1024)
+def _kept_filelock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
+    return _file_lock(database, scope, timeout)  # pragma: no cover - Windows
+
+
+def _lock_path(database: str, scope: tuple[str, ...]) -> str:
     folder = database + "-contextchef-locks"
     os.makedirs(folder, 0o700, exist_ok=True)  # beside personal data: owner only
     name = hashlib.blake2b(_scope_key(scope).encode(), digest_size=16).hexdigest()
-    return FileLock(os.path.join(folder, name + ".lock"), timeout=timeout, poll_interval=0.002)
+    return os.path.join(folder, name + ".lock")
+
+
+def _file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
+    return FileLock(_lock_path(database, scope), timeout=timeout, poll_interval=0.002)
 
 
 # ---- PostgreSQL: an advisory lock per scope ---------------------------------------------------
@@ -394,13 +469,16 @@ def _backend_section(store: BaseStore, scope: tuple[str, ...], timeout: float) -
 class _Section:
     """The context manager `exclusive` returns (a class: it sits on every write's path)."""
 
-    __slots__ = ("_backend", "_local", "_marker", "scope", "store", "timeout")
+    __slots__ = ("_backend", "_local", "_marker", "scope", "store", "timeout", "transaction")
 
-    def __init__(self, store: BaseStore, scope: tuple[str, ...], timeout: float) -> None:
+    def __init__(
+        self, store: BaseStore, scope: tuple[str, ...], timeout: float, transaction: bool
+    ) -> None:
         self.store, self.scope, self.timeout = store, scope, timeout
+        self.transaction = transaction
         self._local: threading.Lock | None = None
         self._marker: Any = None
-        self._backend: contextlib.AbstractContextManager[None] | None = None
+        self._backend: contextlib.AbstractContextManager[Any] | None = None
 
     def __enter__(self) -> bool:
         store, scope, timeout = self.store, self.scope, self.timeout
@@ -412,8 +490,14 @@ class _Section:
         if not local.acquire(timeout=timeout):
             raise _timed_out(scope, timeout)
         marker = _HELD.set(held | {token})
-        if _kind(store) != "local":  # a local store has nothing beyond this process to hold
-            backend = _backend_section(store, scope, timeout)
+        kind = _kind(store)
+        if kind != "local":  # a local store has nothing beyond this process to hold
+            backend: contextlib.AbstractContextManager[Any]
+            if self.transaction and kind == "postgres" and _pg_txn.eligible(store):
+                key = _advisory_key(scope)
+                backend = _pg_txn.PgTransaction(store, scope, key, timeout, _timed_out)
+            else:
+                backend = _backend_section(store, scope, timeout)
             try:
                 backend.__enter__()
             except BaseException:
@@ -438,17 +522,23 @@ class _Section:
 
 
 def exclusive(
-    store: BaseStore, scope: tuple[str, ...], *, timeout: float = DEFAULT_TIMEOUT
+    store: BaseStore,
+    scope: tuple[str, ...],
+    *,
+    timeout: float = DEFAULT_TIMEOUT,
+    transaction: bool = False,
 ) -> contextlib.AbstractContextManager[bool]:
     """Hold `scope` exclusively on `store` for the `with` block (re-entrant).
 
     The `with` target is `True` when this block took the section, `False` when the context
-    already held it.
+    already held it. With `transaction`, a section on a sync `PostgresStore` over one
+    connection runs as one transaction (see `_pg_txn`); only the plan driver asks for it,
+    since it then sends the section's batches through `_pg_txn.transaction_of(store)`.
 
     Raises:
         TimeoutError: If another writer holds the scope for longer than `timeout` seconds.
     """
-    return _Section(store, scope, timeout)
+    return _Section(store, scope, timeout, transaction)
 
 
 @contextlib.asynccontextmanager

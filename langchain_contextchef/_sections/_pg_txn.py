@@ -1,0 +1,335 @@
+"""One transaction per exclusive section on a sync `PostgresStore` over one connection.
+
+The general PostgreSQL section (`_sections`) takes a session advisory lock, runs each batch of
+the section as its own round trip, and releases the lock: four round trips for a write that
+reads once and writes once. A section that the plan driver runs (`_plan`) on a sync
+`PostgresStore` holding a single connection (not a pool, not pipeline mode) runs instead as
+one transaction on that connection:
+
+1. its first batch opens the transaction, takes the scope's *transaction-scoped* advisory lock
+   (`pg_try_advisory_xact_lock`) and runs the batch's reads, pipelined: one round trip. When
+   another writer holds the scope, the transaction is rolled back (the reads are thrown away)
+   and tried again after a pause, as the session lock is;
+2. a batch of writes is kept, answered at once (a put returns nothing), and sent with what
+   comes next: the next batch, or the `COMMIT` that ends the section (one round trip for the
+   writes and the commit). The next batch never reads past an unsent write: kept writes go
+   first, in order;
+3. before any user code runs in the section (a hook, a runnable, a LangChain event inside a
+   run, a nested section of another scope), the kept writes are sent, the scope's session
+   lock is taken (at once: this session holds the scope) and the transaction commits, all
+   in one round trip. The user code then finds the connection free, sees every write the
+   section made, and the rest of the section runs as a general section (session lock, each
+   batch on its own), still exclusive.
+
+Every batch a plan was told succeeded is committed, even when the section ends with an
+exception (as with the general section, where each batch commits when it returns); a batch
+that fails rolls the transaction back (nothing the section kept is written) and the error
+reaches the plan, or the caller when it happens at the commit. The store's own lock (the one
+its `batch` takes) is held from the transaction's first round trip to its commit, so no other
+thread's statement joins the transaction; only plan code runs meanwhile, never user code.
+
+Sections entered any other way (`_sections.exclusive` used directly, an async driver, a pool)
+keep the general path.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from contextvars import ContextVar
+from typing import Any, Literal
+
+from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
+
+try:
+    from langgraph.store.postgres import PostgresStore
+    from langgraph.store.postgres.base import (
+        _decode_ns_bytes,
+        _row_to_item,
+        _row_to_search_item,
+    )
+    from psycopg.rows import dict_row
+except ImportError:  # pragma: no cover - the postgres extra is not installed
+    PostgresStore = dict_row = None  # type: ignore[assignment,misc]
+    _row_to_item = _row_to_search_item = _decode_ns_bytes = None  # type: ignore[assignment]
+
+__all__ = ["PgTransaction", "eligible", "settle", "transaction_of"]
+
+_POLL = (0.0005, 0.01)  # first and longest pause between tries of the lock
+_NEEDS = (
+    "_get_batch_GET_ops_queries",
+    "_prepare_batch_search_queries",
+    "_batch_put_ops",
+    "_batch_search_ops",
+    "_batch_list_namespaces_ops",
+    "_deserializer",
+    "lock",
+    "conn",
+)
+
+Mode = Literal["idle", "txn", "session", "broken"]
+
+# The transaction section this context runs in, per store (by id): at most one per store.
+_ACTIVE: ContextVar[dict[int, PgTransaction] | None] = ContextVar(
+    "contextchef_pg_transactions", default=None
+)
+
+
+def eligible(store: BaseStore) -> bool:
+    """Whether sections on `store` may run as one transaction (see the module docstring)."""
+    if PostgresStore is None or _row_to_item is None or type(store) is not PostgresStore:
+        return False
+    if getattr(store, "pipe", None) is not None:
+        return False
+    conn = getattr(store, "conn", None)
+    if conn is None or hasattr(conn, "conninfo") or not hasattr(conn, "pipeline"):
+        return False  # a pool: the general path, with its own lock connection
+    return all(hasattr(store, name) for name in _NEEDS)
+
+
+def transaction_of(store: BaseStore) -> PgTransaction | None:
+    """The transaction section this context holds on `store`, if any."""
+    active = _ACTIVE.get()
+    return active.get(id(store)) if active else None
+
+
+def settle(store: BaseStore) -> None:
+    """Before user code runs: commit the section's transaction and keep the scope locked."""
+    active = _ACTIVE.get()
+    if active:
+        txn = active.get(id(store))
+        if txn is not None and txn.mode != "session":
+            txn.to_session()
+
+
+class PgTransaction:
+    """One exclusive section of `scope` on a sync `PostgresStore`, run as one transaction."""
+
+    __slots__ = (
+        "_token",
+        "conn",
+        "deadline",
+        "guard",
+        "held",
+        "key",
+        "kept",
+        "mode",
+        "pipe",
+        "pipeline",
+        "scope",
+        "store",
+        "timed_out",
+        "timeout",
+    )
+
+    def __init__(
+        self,
+        store: Any,
+        scope: tuple[str, ...],
+        key: int,
+        timeout: float,
+        timed_out: Any,
+    ) -> None:
+        self.store, self.scope, self.key, self.timeout = store, scope, key, timeout
+        self.timed_out = timed_out  # scope, timeout -> the TimeoutError to raise
+        self.conn: Any = store.conn
+        self.guard: threading.Lock = store.lock
+        self.held = False  # whether this section holds the store's lock
+        self.mode: Mode = "idle"
+        self.kept: list[PutOp] = []
+        self.pipe: contextlib.ExitStack | None = None
+        self.pipeline: Any = None
+        self.deadline = 0.0
+        self._token: Any = None
+
+    # ---- the section's life ----------------------------------------------------------------
+
+    def __enter__(self) -> PgTransaction:
+        active = _ACTIVE.get()
+        self._token = _ACTIVE.set({**(active or {}), id(self.store): self})
+        self.deadline = time.monotonic() + self.timeout
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        try:
+            if self.mode == "txn":
+                self._finish(("COMMIT",))  # every write the plan was told of is kept
+                self._release()
+            elif self.mode == "session":
+                with self.guard:
+                    self.conn.execute("SELECT pg_advisory_unlock(%s)", (self.key,))
+        finally:
+            self.mode = "idle"
+            self._release()
+            _ACTIVE.reset(self._token)
+
+    def _release(self) -> None:
+        if self.held:
+            self.held = False
+            self.guard.release()
+
+    # ---- batches ---------------------------------------------------------------------------
+
+    def batch(self, ops: Sequence[Op]) -> list[Result]:
+        """Run `ops` in the section: reads now, writes with the next round trip."""
+        if self.mode == "session":
+            return self.store.batch(ops)  # type: ignore[no-any-return]
+        if self.mode == "broken":
+            msg = "The section's transaction failed; start a new section."
+            raise RuntimeError(msg)
+        reads = [(i, op) for i, op in enumerate(ops) if type(op) is not PutOp]
+        puts = [op for op in ops if type(op) is PutOp]
+        results: list[Result] = [None] * len(ops)
+        if reads or self.mode == "idle":
+            self._read(reads, results)
+        self.kept.extend(puts)
+        return results
+
+    def to_session(self) -> None:
+        """Hold the scope with the session lock, commit what the section did (one round trip)."""
+        if self.mode == "txn":
+            self._finish(("SELECT pg_advisory_lock(%s)", "COMMIT"))
+            self._release()
+            self.mode = "session"
+        elif self.mode == "idle":
+            self._session_lock()
+            self.mode = "session"
+
+    # ---- round trips -----------------------------------------------------------------------
+    #
+    # The transaction keeps one pipeline open on the connection from its first round trip to
+    # its commit: leaving a pipeline costs a round trip of its own, entering one nothing.
+
+    def _read(self, reads: list[tuple[int, Op]], results: list[Result]) -> None:
+        pause = _POLL[0]
+        while True:
+            opening = self.mode == "idle"
+            if opening:
+                if not self.held:
+                    self.guard.acquire()
+                    self.held = True
+                self.pipe = contextlib.ExitStack()
+                self.pipeline = self.pipe.enter_context(self.conn.pipeline())
+            with self._failing():
+                ok = self._pipelined_reads(reads, results, opening=opening)
+            if ok:
+                self.mode = "txn"
+                return
+            # Someone else holds the scope: let go, wait, try again. The transaction only
+            # read, so it ends with a commit: a rollback would make psycopg forget (and drop
+            # on the server) every prepared statement of the connection, pipelined ones too.
+            with self._failing():
+                self.conn.execute("COMMIT")
+                self._close_pipe()
+            self._release()
+            if time.monotonic() > self.deadline:
+                raise self.timed_out(self.scope, self.timeout)
+            time.sleep(pause)
+            pause = min(pause * 2, _POLL[1])
+
+    def _pipelined_reads(
+        self, reads: list[tuple[int, Op]], results: list[Result], *, opening: bool
+    ) -> bool:
+        store, conn = self.store, self.conn
+        kept, self.kept = self.kept, []
+        if kept:
+            with conn.cursor(binary=True, row_factory=dict_row) as cur:
+                store._batch_put_ops(list(enumerate(kept)), cur)
+        gets = [(i, op) for i, op in reads if type(op) is GetOp]
+        searches = [(i, op) for i, op in reads if type(op) is SearchOp]
+        listings = [(i, op) for i, op in reads if type(op) is ListNamespacesOp]
+        lock_cursor = None
+        if opening:
+            conn.execute("BEGIN")
+            lock_cursor = conn.execute("SELECT pg_try_advisory_xact_lock(%s) AS ok", (self.key,))
+        pending = []
+        for query, params, namespace, items in store._get_batch_GET_ops_queries(gets):
+            cur = conn.cursor(binary=True, row_factory=dict_row)
+            cur.execute(query, params)
+            pending.append((cur, namespace, items))
+        found = []
+        if searches and not any(op.query for _, op in searches):  # no query to embed first
+            queries, _ = store._prepare_batch_search_queries(searches)
+            for (idx, _), (query, params) in zip(searches, queries, strict=True):
+                cur = conn.cursor(binary=True, row_factory=dict_row)
+                cur.execute(query, params)
+                found.append((idx, cur))
+            searches = []
+        self.pipeline.sync()  # one round trip for all of the above
+        if lock_cursor is not None:
+            row = lock_cursor.fetchone()
+            if not (row["ok"] if isinstance(row, dict) else row[0]):
+                for cur in [p[0] for p in pending] + [f[1] for f in found]:
+                    cur.close()
+                return False
+        for cur, namespace, items in pending:
+            with cur:
+                rows = {row["key"]: row for row in cur.fetchall()}
+            for idx, key in items:
+                row = rows.get(key)
+                results[idx] = (
+                    _row_to_item(namespace, row, loader=store._deserializer) if row else None
+                )
+        for idx, cur in found:
+            with cur:
+                results[idx] = [
+                    _row_to_search_item(
+                        _decode_ns_bytes(row["prefix"]), row, loader=store._deserializer
+                    )
+                    for row in cur.fetchall()
+                ]
+        if searches or listings:
+            with conn.cursor(binary=True, row_factory=dict_row) as cur:
+                if searches:
+                    store._batch_search_ops(searches, results, cur)
+                if listings:
+                    store._batch_list_namespaces_ops(listings, results, cur)
+        return True
+
+    def _finish(self, statements: tuple[str, ...]) -> None:
+        """Send the kept writes and `statements`, and leave the pipeline: one round trip."""
+        kept, self.kept = self.kept, []
+        with self._failing():
+            if kept:
+                with self.conn.cursor(binary=True, row_factory=dict_row) as cur:
+                    self.store._batch_put_ops(list(enumerate(kept)), cur)
+            for statement in statements:
+                self.conn.execute(statement, (self.key,) if "%s" in statement else None)
+            self._close_pipe()
+
+    def _close_pipe(self) -> None:
+        pipe, self.pipe, self.pipeline = self.pipe, None, None
+        if pipe is not None:
+            pipe.close()
+
+    @contextlib.contextmanager
+    def _failing(self) -> Iterator[None]:
+        # A failed round trip rolls the transaction back: nothing the section kept is written.
+        try:
+            yield
+        except BaseException:
+            self.kept = []
+            with contextlib.suppress(Exception):
+                self._close_pipe()
+            if self.conn.info.transaction_status != 0:
+                with contextlib.suppress(Exception):
+                    self.conn.execute("ROLLBACK")
+            self.mode = "broken" if self.mode == "txn" else "idle"
+            self._release()
+            raise
+
+    def _session_lock(self) -> None:
+        pause = _POLL[0]
+        while True:
+            with self.guard:
+                row = self.conn.execute(
+                    "SELECT pg_try_advisory_lock(%s) AS ok", (self.key,)
+                ).fetchone()
+            if row["ok"] if isinstance(row, dict) else row[0]:
+                return
+            if time.monotonic() > self.deadline:
+                raise self.timed_out(self.scope, self.timeout)
+            time.sleep(pause)
+            pause = min(pause * 2, _POLL[1])
