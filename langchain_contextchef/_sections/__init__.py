@@ -2,7 +2,9 @@
 
 The package (this face holds the sections of every backend)::
 
-    _pg_txn    the plan driver's sections on one PostgreSQL connection, as one transaction
+    _pg_txn        the plan driver's sections on one PostgreSQL connection, as one transaction
+    _sqlite_lock   the SQLite sections' lock file beside the database, kept open per scope
+    _waiting       what every backend's lock shares: polling pauses, the timeout error, the key
 
 A memory write reads, checks and writes; a compile reads the clock, sweeps and advances it.
 Run concurrently, such read-check-write cycles lose updates unless nothing else can write
@@ -41,10 +43,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import functools
 import hashlib
 import inspect
-import os
 import threading
 import time
 import weakref
@@ -52,16 +52,25 @@ from collections.abc import AsyncIterator, Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
-from filelock import FileLock
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
 from langgraph.store.base import BaseStore, Op, PutOp, Result
 
 from langchain_contextchef._sections import _pg_txn
 from langchain_contextchef._sections._pg_txn import settle, transaction_of
+from langchain_contextchef._sections._sqlite_lock import (
+    asqlite_path as _asqlite_path,
+)
+from langchain_contextchef._sections._sqlite_lock import (
+    file_lock as _file_lock,
+)
+from langchain_contextchef._sections._sqlite_lock import (
+    kept_file_lock as _kept_file_lock,
+)
+from langchain_contextchef._sections._sqlite_lock import (
+    sqlite_path as _sqlite_path,
+)
+from langchain_contextchef._sections._waiting import POLL as _POLL
+from langchain_contextchef._sections._waiting import scope_key as _scope_key
+from langchain_contextchef._sections._waiting import timed_out as _timed_out
 
 # The SQL backends are optional extras; without them there is no such store to lock either.
 try:
@@ -94,8 +103,6 @@ DEFAULT_TIMEOUT = 60.0
 
 Guarantee: TypeAlias = Literal["machines", "processes", "process"]
 """How far exclusive sections reach: other machines, other processes, or threads only."""
-
-_POLL = (0.0005, 0.01)  # first and longest pause between tries of a non-blocking lock
 
 
 @runtime_checkable
@@ -193,127 +200,10 @@ def _local_lock(store: BaseStore, scope: tuple[str, ...]) -> threading.Lock:
         return lock
 
 
-def _timed_out(scope: tuple[str, ...], timeout: float) -> TimeoutError:
-    return TimeoutError(
-        f"Another writer held the memory scope {scope!r} for more than {timeout:g} s. "
-        "A process may be stuck inside a write; if it died, its lock is released with it."
-    )
-
-
 def _lock_name(scope: tuple[str, ...]) -> tuple[str, ...]:
     # A store's own lock names a namespace, and the root scope `()` is none: lock the
     # namespace that holds the scope's memory instead (one name per scope all the same).
     return (*scope, "memory")
-
-
-def _scope_key(scope: tuple[str, ...]) -> str:
-    return "\x1f".join(("langchain-contextchef", *scope))
-
-
-# ---- SQLite: a file lock beside the database ------------------------------------------------
-
-_SQLITE_PATHS: weakref.WeakKeyDictionary[BaseStore, str] = weakref.WeakKeyDictionary()
-
-
-def _sqlite_path(store: BaseStore) -> str:
-    """The main database file of a sync `SqliteStore` ("" for an in-memory database)."""
-    if store in _SQLITE_PATHS:
-        return _SQLITE_PATHS[store]
-    conn: Any = store.conn  # type: ignore[attr-defined]
-    with store.lock:  # type: ignore[attr-defined]
-        rows = conn.execute("PRAGMA database_list").fetchall()
-    path = next((str(row[2]) for row in rows if row[1] == "main"), "")
-    _SQLITE_PATHS[store] = path
-    return path
-
-
-async def _asqlite_path(store: BaseStore) -> str:
-    if store in _SQLITE_PATHS:
-        return _SQLITE_PATHS[store]
-    conn: Any = store.conn  # type: ignore[attr-defined]
-    async with store.lock:  # type: ignore[attr-defined]
-        cursor = await conn.execute("PRAGMA database_list")
-        rows = await cursor.fetchall()
-    path = next((str(row[2]) for row in rows if row[1] == "main"), "")
-    _SQLITE_PATHS[store] = path
-    return path
-
-
-class _KeptFlock:
-    """The sync sections' lock on one scope of one database file, in one process.
-
-    The lock file stays open (opening it is most of what a `FileLock` costs per section) and
-    is locked with `flock`, which filelock uses too, on the same file: the two interoperate.
-    A `flock` belongs to the open file, not the thread, so a thread lock comes first. Kept
-    per process id: a forked child opens its own descriptor.
-    """
-
-    __slots__ = ("fd", "guard", "path")
-
-    def __init__(self, path: str) -> None:
-        self.path, self.fd, self.guard = path, -1, threading.Lock()
-
-    def __del__(self) -> None:  # dropped from the cache, so held by nobody
-        if self.fd >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self.fd)
-
-    @contextlib.contextmanager
-    def hold(self, scope: tuple[str, ...], timeout: float) -> Iterator[None]:
-        deadline = time.monotonic() + timeout
-        if not self.guard.acquire(timeout=timeout):
-            raise _timed_out(scope, timeout)
-        try:
-            if self.fd < 0:
-                self.fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-            pause = _POLL[0]
-            while True:
-                try:
-                    fcntl.flock(self.fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise _timed_out(scope, timeout) from None
-                    time.sleep(pause)
-                    pause = min(pause * 2, _POLL[1])
-            try:
-                yield
-            finally:
-                fcntl.flock(self.fd, fcntl.LOCK_UN)
-        finally:
-            self.guard.release()
-
-
-@functools.lru_cache(maxsize=1024)
-def _kept_flock(pid: int, database: str, scope: tuple[str, ...]) -> _KeptFlock:
-    return _KeptFlock(_lock_path(database, scope))
-
-
-def _kept_file_lock(
-    database: str, scope: tuple[str, ...], timeout: float
-) -> contextlib.AbstractContextManager[Any]:
-    # The sync sections' lock, kept per scope (a lock object costs more to make than to take).
-    # Not for the async sections, which take it in a worker thread and release it in the
-    # event loop's: they make a new `FileLock` each time.
-    if fcntl is None:  # pragma: no cover - Windows: filelock's own lock, kept likewise
-        return _kept_filelock(database, scope, timeout)
-    return _kept_flock(os.getpid(), database, scope).hold(scope, timeout)
-
-
-@functools.lru_cache(maxsize=1024)
-def _kept_filelock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
-    return _file_lock(database, scope, timeout)  # pragma: no cover - Windows
-
-
-def _lock_path(database: str, scope: tuple[str, ...]) -> str:
-    folder = database + "-contextchef-locks"
-    os.makedirs(folder, 0o700, exist_ok=True)  # beside personal data: owner only
-    name = hashlib.blake2b(_scope_key(scope).encode(), digest_size=16).hexdigest()
-    return os.path.join(folder, name + ".lock")
-
-
-def _file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
-    return FileLock(_lock_path(database, scope), timeout=timeout, poll_interval=0.002)
 
 
 # ---- PostgreSQL: an advisory lock per scope ---------------------------------------------------
