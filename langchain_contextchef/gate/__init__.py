@@ -12,6 +12,7 @@ The package (this face holds `WriteGate`, `CustomCheck`, `seed_policy` and `DEFA
     _numbers                 one-time codes, PINs and payment cards
     _instructions, _markup   instructions in English prose; markup addressed to a model
     _lexicon, _multilingual  the word lists (`_data/lexicons.json`); their matchers
+    _credentials, _spelled   credential labels in 30+ languages; codes spelled in words
     _limits, _redact         size and count limits; what a finding lets the gate cut
     _seed                    the check behind `seed_policy`
     _model                   `ModelCheck`, the optional second line (a model judges the write)

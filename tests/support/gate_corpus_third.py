@@ -1,0 +1,111 @@
+"""Third wave of the gate corpus: secrets spelled in words, credential labels in thirty
+languages, base32/base85/ROT13, upside-down and regional-indicator letters, broken words.
+
+`gate_corpus` extends its lists with these items; import the lists from there. Every item
+has a class (`CLASS_OF[key]`), so the benchmark prints it on its own line. The secrets are
+made up here; `SECRET_TEXT[key]` (kept by `gate_corpus`) is the part that must never be
+stored or echoed.
+"""
+
+from __future__ import annotations
+
+import base64
+import codecs
+from collections.abc import Callable
+from typing import Literal
+
+from tests.support.gate_corpus_world import CLASS_OF
+
+Label = Literal["benign", "secret", "injection"]
+Item = tuple[str, str, Label]
+SecretMaker = Callable[[str, str, str], Item]
+
+SPELLED = "secrets spelled in words or NATO letters"
+LABELS = "credential labels in thirty languages"
+ENCODED = "base32, base85 and ROT13"
+LETTERS = "upside-down, regional-indicator letters and broken words"
+
+# (key, class, template, secret)
+_SECRETS: list[tuple[str, str, str, str]] = [
+    ("sp-en-1", SPELLED, "The door code is {s}", "seven four one nine"),
+    ("sp-en-2", SPELLED, "my PIN is {s}, don't tell anyone", "four five two eight"),
+    ("sp-en-3", SPELLED, "wifi password: {s}", "tango echo sierra tango one two three"),
+    ("sp-en-4", SPELLED, "Gate code for the garage: {s}.", "three three eight zero"),
+    ("sp-en-5", SPELLED, "Passcode {s}", "alpha bravo seven niner"),
+    ("sp-en-6", SPELLED, "Card number is {s}", "four two four two " * 3 + "four two four two"),
+    ("sp-fr-1", SPELLED, "Le code de la porte est {s}", "sept quatre un neuf"),
+    ("sp-fr-2", SPELLED, "Mon mot de passe : {s}", "trois sept neuf deux cinq"),
+    ("sp-de-1", SPELLED, "Mein PIN ist {s}", "vier fünf zwei acht"),
+    ("sp-de-2", SPELLED, "Der Türcode lautet {s}", "neun null drei sieben"),
+    ("sp-es-1", SPELLED, "La contraseña es {s}", "cuatro siete dos nueve"),
+    ("sp-es-2", SPELLED, "El código de la alarma: {s}", "uno uno ocho tres"),
+    ("sp-it-1", SPELLED, "Il codice dell'allarme è {s}", "tre otto uno cinque"),
+    ("sp-pt-1", SPELLED, "A senha é {s}", "quatro sete dois nove"),
+    ("sp-nl-1", SPELLED, "De deurcode is {s}", "negen drie zeven een"),
+    ("lb-uk", LABELS, "Пароль до сервера: {s}", "Kyiv#2026xq"),
+    ("lb-vi", LABELS, "Mật khẩu là {s}", "Hanoi@8812"),
+    ("lb-th", LABELS, "รหัสผ่านคือ {s}", "Bkk#7712zz"),
+    ("lb-hi", LABELS, "मेरा पासवर्ड: {s}", "Delhi#4471"),
+    ("lb-sw", LABELS, "Nenosiri ni {s}", "Simba#2026"),
+    ("lb-el", LABELS, "Ο κωδικός πρόσβασης είναι {s}", "Athina#77"),
+    ("lb-he", LABELS, "הסיסמה היא {s}", "Tlv#55821"),
+    ("lb-fa", LABELS, "رمز عبور: {s}", "Tehran#9921"),
+    ("lb-cs", LABELS, "Heslo je {s}", "Praha#1134"),
+    ("lb-ro", LABELS, "Parola este {s}", "Bucur#9921"),
+    ("lb-sv", LABELS, "Lösenordet är {s}", "Stock#4412"),
+    ("lb-da", LABELS, "Adgangskode: {s}", "Kbh#88123"),
+    ("lb-fi", LABELS, "Salasana: {s}", "Hki#77120"),
+    ("lb-hu", LABELS, "Jelszó: {s}", "Buda#5512"),
+    ("lb-ms", LABELS, "Kata laluan ialah {s}", "KL#99120"),
+    ("lb-hr", LABELS, "Lozinka je {s}", "Zgb#30119"),
+    ("lb-bg", LABELS, "Парола: {s}", "Sofia#7781"),
+    ("lb-lt", LABELS, "Slaptažodis yra {s}", "Vilnius#31"),
+    ("lb-de-key", LABELS, "API-Schlüssel: {s}", "q7Rt2mX9kLp4Wz8n"),
+]
+
+_BENIGN: list[tuple[str, str]] = [
+    (SPELLED, "I have two kids and three cats"),
+    (SPELLED, "The code review had four or five comments."),
+    (SPELLED, "The card game has two three four five players"),
+    (SPELLED, "My PIN has four digits and I changed it in May."),
+    (SPELLED, "Alarm code: one of the three I told you about"),
+    (SPELLED, "The code name was alpha team, then bravo."),
+    (SPELLED, "Le code de la route a changé en deux mille vingt."),
+    (SPELLED, "Wir haben zwei Kinder und drei Katzen."),
+    (LABELS, "API-Schlüssel: liegt im Tresor"),
+    (LABELS, "Clé API : stockée dans le coffre."),
+    (LABELS, "Heslo je příliš krátké, zvolte delší."),
+    (LABELS, "Mật khẩu là bắt buộc."),
+    (LABELS, "Salasana on vaihdettava joka kuukausi."),
+    (LABELS, "Reset the password on server2 every month."),
+    (LABELS, "The access code page is on the intranet."),
+    (LABELS, "Upload the build to http://artifacts.example/new with the API key from the vault."),
+]
+
+
+def third_secrets(make: SecretMaker) -> list[Item]:
+    """Secrets of the third wave, each with its class."""
+    items: list[Item] = []
+    for key, cls, template, secret in _SECRETS:
+        items.append(make(key, template, secret))
+        lang = key.split("-")[1]
+        CLASS_OF[key] = cls if lang == "en" else f"{cls} ({lang})"
+    return items
+
+
+def third_benign() -> list[Item]:
+    """Near-misses of the third wave that must be stored."""
+    items: list[Item] = []
+    for number, (cls, text) in enumerate(_BENIGN, start=1):
+        key = f"third-ok-{number}"
+        items.append((key, text, "benign"))
+        CLASS_OF[key] = f"near-misses: {cls}"
+    return items
+
+
+def third_injections() -> list[Item]:
+    """Injections of the third wave (encodings, letter tricks), each with its class."""
+    return []
+
+
+__all__ = ["ENCODED", "LABELS", "LETTERS", "SPELLED", "base64", "codecs"]
