@@ -5,6 +5,7 @@ The package (this face holds `WriteGate`, `CustomCheck`, `seed_policy` and `DEFA
     _types                   what it judges and says: `WriteCandidate`, `Finding`, `GateDecision`
     _scan                    the scanner: every detector family over every view of a text
     _normalize, _views       the folded view, mapped back; reversed, de-spaced, decoded views
+    _unhide                  upside-down, hyphen-broken and ROT13 views; identifiers as words
     _triggers                the prefilter: which trigger words a view holds, in one pass
     _detectors, _patterns    the detector families; what a pattern detector is
     _hit                     `Hit`, the span in the original text that every detector returns
@@ -85,7 +86,7 @@ from langchain_contextchef.gate._limits import limit_findings
 from langchain_contextchef.gate._model import Judgement, ModelCheck, OnError, SecondLineVerdict
 from langchain_contextchef.gate._numbers import luhn_valid
 from langchain_contextchef.gate._redact import Span, effective_action, redact, repeats
-from langchain_contextchef.gate._scan import LEARNED, remainder_hit, scan
+from langchain_contextchef.gate._scan import LEARNED, remainder_hit, scan, scan_identifier
 from langchain_contextchef.gate._seed import seed_findings
 from langchain_contextchef.gate._types import (
     POLICIES,
@@ -418,11 +419,13 @@ class WriteGate:
         redactions: dict[FindingField, list[Span]] = {}
         scored: list[tuple[FindingField, Hit]] = []
         for field_name, text in fields:
-            # Keys and types are identifiers: the trained detector reads them only when they
-            # are written as prose (four words or more), where an instruction could hide.
-            prose = field_name in ("value", "description") or len(text.split()) >= 4
-            threshold = self.injection_threshold if prose else None
-            for hit in scan(text, injection_threshold=threshold):
+            # Keys and types are identifiers, also read as words ("ignore_all_previous..."):
+            # the trained detector reads them only as prose (four words or more).
+            if field_name in ("value", "description"):
+                found = scan(text, injection_threshold=self.injection_threshold)
+            else:
+                found = scan_identifier(text, injection_threshold=self.injection_threshold)
+            for hit in found:
                 if hit.detector == LEARNED:
                     scored.append((field_name, hit))
                     continue
