@@ -31,6 +31,7 @@ from langchain_contextchef.gate._detectors import (
 )
 from langchain_contextchef.gate._hit import Hit
 from langchain_contextchef.gate._learned import load_model
+from langchain_contextchef.gate._multilingual import ANCHORS
 from langchain_contextchef.gate._normalize import fold, hidden_runs
 from langchain_contextchef.gate._unhide import (
     broken_word_views,
@@ -99,6 +100,15 @@ def _learned(text: str, threshold: float | None, view: str, length: int) -> list
     return [Hit(LEARNED, "injection", reason, "instruction", 0, length)]
 
 
+def _has_anchor(lowered: str) -> bool:
+    """Whether a short lowered text holds a word the instruction lexicons need.
+
+    Plain substring tests, not the prefilter: whether a view is built must not depend on the
+    prefilter's shortcuts (a shortcut may skip work, never change what is found).
+    """
+    return any(anchor in lowered for anchor in ANCHORS)
+
+
 def _hidden(text: str) -> list[Hit]:
     return [
         Hit("hidden_unicode", "injection", _HIDDEN_REASON, "", start, end)
@@ -142,10 +152,11 @@ def _scan_view(
         forward = probe(text)
         found = core_hits(forward, secrets=secrets, injection=injection)
     collapsed, squeezed = spaced_views(text)
-    for view in (*collapsed, *flipped_views(text), *flag_letter_views(text), *rot13_views(text)):
+    rotated = rot13_views(text, forward.lowered)
+    for view in (*collapsed, *flipped_views(text), *flag_letter_views(text), *rotated):
         _merge_view(found, view, core_hits(probe(view.text), secrets=secrets, injection=injection))
     if injection:
-        for view in broken_word_views(text):
+        for view in broken_word_views(text, _has_anchor):
             _merge_view(found, view, core_hits(probe(view.text), secrets=False))
     if injection:
         for view in squeezed:

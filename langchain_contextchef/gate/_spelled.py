@@ -94,10 +94,19 @@ def _kind(token: str) -> str:
     return "mod" if folded in _MODIFIERS else ""
 
 
+# Any spelled word (digit, number or spelling-alphabet word), as one search: most labels are
+# followed by no such word, and then the tokens are never looked at one by one.
+_ANY_STRONG = re.compile(
+    r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(_STRONG, key=len, reverse=True))) + r")(?!\w)"
+)
+
+
 def _runs(view: str, start: int) -> list[tuple[int, int, list[str]]]:
     """Runs of spelled tokens in the clause after `start`, with at most `_SKIP` words before."""
     stop = _CLAUSE_END.search(view, start, start + _REACH)
     end = stop.start() if stop else min(len(view), start + _REACH)
+    if _ANY_STRONG.search(view, start, end) is None:
+        return []
     runs: list[tuple[int, int, list[str]]] = []
     current: list[re.Match[str]] = []
     skipped = 0

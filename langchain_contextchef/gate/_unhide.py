@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import codecs
 import re
+from collections.abc import Callable
 
 from langchain_contextchef.gate._views import Piece, View, windows
 
 __all__ = [
+    "ROT13_CUES",
     "broken_word_views",
     "flag_letter_views",
     "flipped_views",
@@ -75,34 +77,82 @@ def flag_letter_views(text: str) -> list[View]:
     return [View(view, list(range(size)), list(range(1, size + 1)), "spelled in flag letters")]
 
 
-# A hyphen between two letters, maybe followed by a line break: "Ig-nore", "in-\nstruc".
-_BROKEN = re.compile(r"(?<=[^\W\d_])-(?:[^\S\n]*\n[^\S\n]*)?(?=[^\W\d_])")
+# A hyphen before a letter, maybe followed by a line break: "Ig-nore", "in-\nstruc" (the
+# letter before the hyphen is checked after the match: a pattern that starts with the hyphen
+# lets the engine skip to hyphens).
+_BROKEN = re.compile(r"-(?:[^\S\n]*\n[^\S\n]*)?(?=[^\W\d_])")
+_LETTER = re.compile(r"[^\W\d_]")
+_WORD_AROUND = re.compile(r"[^\W\d_]*")
 _MAX_BREAKS = 64
 
 
-def broken_word_views(text: str) -> list[View]:
-    """Windows of `text` around hyphens inside words, with the hyphens (and breaks) removed."""
+def broken_word_views(text: str, wanted: Callable[[str], bool]) -> list[View]:
+    """Windows of `text` around hyphens inside words, with the hyphens (and breaks) removed.
+
+    Args:
+        text: A folded text.
+        wanted: Told the joined words (lower case, space-separated), says whether they are
+            worth a view (they hold a word some detector needs): "well-known" and "e-mail"
+            join to nothing the detectors read, so most hyphens cost no view.
+
+    Returns:
+        The views, none when no joined word is wanted.
+    """
     if "-" not in text:
         return []
     runs: list[tuple[int, int, list[Piece]]] = []
+    joined: list[str] = []
     for match in _BROKEN.finditer(text):
-        runs.append((match.start(), match.end(), []))
+        start = match.start()
+        if start == 0 or _LETTER.match(text, start - 1) is None:
+            continue
+        left = start
+        while left > 0 and _LETTER.match(text, left - 1) is not None:
+            left -= 1
+        right = _WORD_AROUND.match(text, match.end())
+        joined.append(text[left:start] + (right.group(0) if right else ""))
+        runs.append((start, match.end(), []))
         if len(runs) >= _MAX_BREAKS:
             break
-    return windows(text, runs, "with words broken by hyphens") if runs else []
+    if not runs or not wanted(" ".join(joined).lower()):
+        return []
+    return windows(text, runs, "with words broken by hyphens")
 
 
-# "rot13" named, or the rotated form of a word that attacks and secrets need.
-_ROT13_CUE = re.compile(
-    r"rot[\s_\-]?13|vtaber|qvfertneq|vafgehpgvba|cerivbhf|flfgrz|cebzcg|eriryny"
-    r"|cnffjbeq|cnffpbqr|frperg|gbxra|ncv[\s_\-]?xrl",
-    re.IGNORECASE,
+ROT13_CUES = frozenset(
+    {
+        "rot13",
+        "rot-13",
+        "rot 13",
+        "rot_13",
+        "vtaber",
+        "qvfertneq",
+        "vafgehpgvba",
+        "cerivbhf",
+        "flfgrz",
+        "cebzcg",
+        "eriryny",
+        "cnffjbeq",
+        "cnffpbqr",
+        "frperg",
+        "gbxra",
+    }
 )
+"""Lower-case text that makes a ROT13 view worth building: the name, or the rotated form of a
+word that attacks and secrets need ("vtaber" is "ignore", "cnffjbeq" is "password")."""
 
 
-def rot13_views(text: str) -> list[View]:
-    """`text` with its letters rotated by 13, when it names ROT13 or looks rotated."""
-    if _ROT13_CUE.search(text) is None:
+def rot13_views(text: str, lowered: str) -> list[View]:
+    """`text` with its letters rotated by 13, when `lowered` holds one of `ROT13_CUES`.
+
+    Args:
+        text: A folded text.
+        lowered: The same text in lower case (same length).
+
+    Returns:
+        The view, or none.
+    """
+    if not any(cue in lowered for cue in ROT13_CUES):
         return []
     size = len(text)
     rotated = codecs.encode(text, "rot13")

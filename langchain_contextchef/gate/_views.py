@@ -244,7 +244,8 @@ def spaced_views(text: str) -> tuple[list[View], list[View]]:
 
 # --------------------------------------------------------------------------- decoding
 
-_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
+# Up to six `=`: base32 pads with as many (base64 with two at most).
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,6}(?![A-Za-z0-9+/=_\-])")
 _HEX = re.compile(
     r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])"
     r"|(?:\\x[0-9A-Fa-f]{2}){4,}"
@@ -299,6 +300,18 @@ def _base32(token: str) -> str | None:
     except (binascii.Error, ValueError):
         return None
     return _readable(raw)
+
+
+_BASE32_RUN = re.compile(r"(?:[A-Z2-7]+|[a-z2-7]+)=*")
+
+
+def _base32_or_64(token: str) -> str | None:
+    """A run of the base64 alphabet read as base32 when it is one (one case, digits 2-7)."""
+    if _BASE32_RUN.fullmatch(token) is not None:
+        decoded = _base32(token)
+        if decoded is not None:
+            return decoded
+    return _base64(token)
 
 
 # Characters of the base85 alphabets that base64 lacks: a run without one is base64's.
@@ -356,16 +369,12 @@ def _entities(token: str) -> str | None:
     return decoded if decoded != token else None
 
 
-_BASE32 = re.compile(
-    r"(?<![A-Za-z0-9+/=_\-])(?:[A-Z2-7]{16,}|[a-z2-7]{16,})={0,6}(?![A-Za-z0-9+/=_\-])"
-)
 # Ascii85 between its delimiters, or any run of 20 printable characters between spaces
 # (Ascii85 or the RFC 1924 alphabet; `_base85` keeps only runs that decode to text).
 _BASE85 = re.compile(r"<~[!-u\s]{10,}?~>|(?<!\S)[!-~]{20,}(?!\S)")
 
 _DECODERS = (
-    (_BASE32, _base32),
-    (_BASE64, _base64),
+    (_BASE64, _base32_or_64),
     (_HEX, _hex),
     (_BASE85, _base85),
     (_PERCENT, _percent),
@@ -398,7 +407,7 @@ def decoded_views(text: str, budget: list[int], *, long_run: bool | None = None)
         long_run = has_long_run(text)
     hex_run = long_run or "\\x" in text or _HEX_PAIRS.search(text) is not None
     for pattern, decode in _DECODERS:
-        if pattern is _BASE32 or pattern is _BASE64:
+        if pattern is _BASE64:
             wanted = long_run
         elif pattern is _BASE85:
             wanted = len(text) >= _MIN_BASE85
