@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from langchain_contextchef.gate._entropy import (
     bare_token_hits,
+    base85_token_hits,
     has_long_run,
     key_body_hits,
     seed_phrase_hits,
@@ -184,6 +185,7 @@ def core_hits(probed: Probe, *, secrets: bool = True, injection: bool = True) ->
         if not SPELLED_ANCHORS.isdisjoint(present):
             hits.extend(spelled_hits(lowered, present))
         hits.extend(bare_token_hits(view, long_run=long_run))
+        hits.extend(base85_token_hits(view))
         hits.extend(key_body_hits(view, long_run=long_run))
         hits.extend(seed_phrase_hits(lowered))
     if injection:

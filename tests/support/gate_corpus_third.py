@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import codecs
+import hashlib
 from collections.abc import Callable
 from typing import Literal
 
@@ -63,6 +64,20 @@ _SECRETS: list[tuple[str, str, str, str]] = [
     ("lb-de-key", LABELS, "API-Schlüssel: {s}", "q7Rt2mX9kLp4Wz8n"),
 ]
 
+
+def _raw(seed: str, size: int) -> bytes:
+    return hashlib.shake_256(seed.encode()).digest(size)
+
+
+# Keys written in base32 (TOTP seeds) and base85, labelled and bare.
+_SECRETS += [
+    ("b32-1", ENCODED, "2FA seed {s}", base64.b32encode(_raw("b32-1", 30)).decode()),
+    ("b32-2", ENCODED, "{s}", base64.b32encode(_raw("b32-2", 35)).decode().rstrip("=")),
+    ("b32-3", ENCODED, "totp: {s} (authenticator)", base64.b32encode(_raw("b32-3", 25)).decode()),
+    ("b85-1", ENCODED, "key {s} ok", base64.b85encode(_raw("b85-1", 32)).decode()),
+    ("b85-2", ENCODED, "{s}", base64.a85encode(_raw("b85-2", 36)).decode()),
+]
+
 _BENIGN: list[tuple[str, str]] = [
     (SPELLED, "I have two kids and three cats"),
     (SPELLED, "The code review had four or five comments."),
@@ -88,7 +103,7 @@ def third_secrets(make: SecretMaker) -> list[Item]:
     items: list[Item] = []
     for key, cls, template, secret in _SECRETS:
         items.append(make(key, template, secret))
-        lang = key.split("-")[1]
+        lang = key.split("-")[1] if key.startswith(("sp-", "lb-")) else "en"
         CLASS_OF[key] = cls if lang == "en" else f"{cls} ({lang})"
     return items
 
@@ -137,6 +152,10 @@ _BENIGN_ENCODED: list[tuple[str, str]] = [
     (ENCODED, "Build id JBSWY3DPEHPK3PXPJBSWY3DP is in the CI log."),
     (ENCODED, "Regex used: ^[A-Za-z0-9+/]{20,}={0,2}$ for base64 checks."),
     (ENCODED, "The ROT13 puzzle in the newsletter was fun."),
+    (ENCODED, "Build with CFLAGS=-O2 -Wall -Wextra -std=c11 -DNDEBUG -fPIC for release."),
+    (ENCODED, 'Config: {"Name":"Ann","Age":42,"Tags":["x","y"],"Ok":true}'),
+    (ENCODED, "Path C:\\Users\\Ann\\Documents\\Report(2024)#3.docx on the laptop."),
+    (ENCODED, "Constant MAX_RETRY_COUNT_FOR_UPLOADS_2024 in config.py"),
     (LETTERS, "Visited 🇫🇷 and 🇩🇪 last summer, loved it."),
     (LETTERS, "A well-known, state-of-the-art e-mail client; re-read the co-op rules."),
     (LETTERS, "The schwa ə and the turned e ǝ are different letters."),

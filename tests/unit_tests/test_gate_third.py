@@ -177,3 +177,13 @@ def test_a_ten_megabyte_value_is_refused_before_any_scan(monkeypatch: pytest.Mon
     reply = handle_tool("create_memory", {"key": "k", "value": huge}, memory)
     assert reply.startswith("Error: ") and "limit is" in reply
     assert calls == [] and memory.list() == []
+
+
+@pytest.mark.parametrize(
+    ("key", "value"), [(k, v) for k, v, _ in SECRETS if k.startswith(("b32-", "b85-"))]
+)
+def test_base32_and_base85_keys_are_refused_and_cut(key: str, value: str) -> None:
+    assert DETECTORS.check(WriteCandidate("k", value)).action == "reject"
+    decision = REDACT.check(WriteCandidate("k", value))
+    assert decision.action == "redact"
+    assert SECRET_TEXT[key] not in decision.value
