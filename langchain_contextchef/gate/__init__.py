@@ -26,15 +26,17 @@ long random tokens) and prompt-injection signatures (instruction overrides, role
 markup, hidden comments, invisible unicode), enforces size limits, and runs your own checks.
 It returns a `GateDecision`: allow, redact (store with placeholders), quarantine (store for
 review, never inject) or reject. The deterministic part is pure: no I/O, no model calls, the
-same answer every time. It reads fifteen languages and undoes the usual hiding tricks
-(look-alike letters, combining marks, invisible characters, leetspeak, base64/hex/percent
-encodings, reversed or spaced-out text).
+same answer every time. It reads fifteen languages (credential labels in 57) and undoes the
+usual hiding tricks (look-alike, upside-down and flag letters, combining marks, invisible
+characters, leetspeak, words broken by hyphens, base64/base32/base85/hex/percent encodings,
+ROT13, reversed or spaced-out text).
 
 What each family of findings gets (the `secrets` and `injection` policies; defaults reject):
 
 | finding | category | default | under `redact` |
 |---|---|---|---|
 | named key formats, labelled credentials, passwords in 15 languages, codes, cards | secret | reject | the value is replaced |
+| codes, PINs and cards spelled in words or NATO letters after a label | secret | reject | the spelled run is replaced |
 | bare random tokens, key bodies without their PEM header | secret | reject | the token is replaced |
 | anything found only once decoded, reversed or de-spaced | as found | reject | the whole encoded run is replaced |
 | overrides, new roles, system-prompt changes (15 languages, leetspeak) | injection | reject | the phrase is replaced |
