@@ -8,7 +8,7 @@ Data (all committed under `data/gate/`, licenses beside it):
 
 - `public/*_train.csv`: the training splits of two public prompt-injection datasets;
 - `public/*_validation.csv`: their validation splits, used only to choose the threshold;
-- `memory/*.jsonl`: memory-style rows written for this project (`text`, `label`, `kind`,
+- `memory/**/*.jsonl`: memory-style rows written for this project (`text`, `label`, `kind`,
   `lang`): benign facts and standing instructions in many languages, and injections written
   as if saved for later. Each row goes to training or to tuning by a hash of its text (one in
   five tunes), so the split is the same on every machine.
@@ -46,7 +46,7 @@ from langchain_contextchef.gate._normalize import fold  # noqa: E402
 SEED = 20261201
 C = 4.0
 MEMORY_BENIGN_WEIGHT = 6.0
-MEMORY_INJECTION_WEIGHT = 3.0
+MEMORY_INJECTION_WEIGHT = 6.0
 THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(4, 20))
 MAX_MEMORY_BENIGN_REFUSED = 0.005  # half the goal: a tuning estimate is optimistic
 MAX_PUBLIC_BENIGN_REFUSED = 0.03
@@ -69,7 +69,7 @@ def _csv_rows(path: Path) -> list[Row]:
 
 def _memory_rows(folder: Path) -> list[Row]:
     rows: list[Row] = []
-    for path in sorted(folder.glob("*.jsonl")):
+    for path in sorted(folder.rglob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 item = json.loads(line)

@@ -18,6 +18,7 @@ The package (this face holds `WriteGate`, `CustomCheck`, `seed_policy` and `DEFA
     _seed                    the check behind `seed_policy`
     _model                   `ModelCheck`, the optional second line (a model judges the write)
     _learned                 the trained injection classifier (`_data/injection_model.*`)
+    _ownership               the user's own rules and personas: the classifier decides them
 
 Every model write passes through a `WriteGate` before it reaches the store: memory entries
 and notes, and every field of them (key, value, description, type). The gate runs built-in
@@ -132,7 +133,7 @@ for _public in (Finding, WriteCandidate, GateDecision, ModelCheck, SecondLineVer
 
 DEFAULT_INJECTION_THRESHOLD: float = default_threshold()
 """The trained injection detector's default threshold, chosen by its training script on
-tuning data (at most 1% of benign memories and 3% of benign public texts refused there)."""
+tuning data (at most 0.5% of benign memories and 3% of benign public texts refused there)."""
 
 CheckFunction: TypeAlias = Callable[[WriteCandidate], "Finding | Iterable[Finding] | None"]
 """A custom check: returns nothing when the write is fine, else one or more findings."""

@@ -33,6 +33,7 @@ from langchain_contextchef.gate._hit import Hit
 from langchain_contextchef.gate._learned import load_model
 from langchain_contextchef.gate._multilingual import ANCHORS
 from langchain_contextchef.gate._normalize import fold, hidden_runs
+from langchain_contextchef.gate._ownership import SOFT_DETECTORS, owned_by_user
 from langchain_contextchef.gate._unhide import (
     broken_word_views,
     flag_letter_views,
@@ -186,6 +187,20 @@ def _scan_view(
     return found
 
 
+def _users_own(text: str, folded: str, hits: list[Hit], threshold: float) -> bool:
+    """Whether `hits` are only soft phrase hits on a first-person request the classifier passes.
+
+    See `_ownership`: every hit must come from a soft phrase detector in the plain view (its
+    reason unchanged), the text must carry the matching first-person cue, and the classifier
+    must score the folded text below `threshold`.
+    """
+    if not hits or any(SOFT_DETECTORS.get(h.detector) != h.reason for h in hits):
+        return False
+    if not owned_by_user(text, {h.detector for h in hits}):
+        return False
+    return load_model().score(folded) < threshold
+
+
 def remainder_hit(text: str, threshold: float) -> Hit | None:
     """The classifier's finding on what is left of a text once the flagged phrases are cut.
 
@@ -241,6 +256,12 @@ def scan(
         budget=budget,
         threshold=injection_threshold,
     )
+    if injection_threshold is not None and _users_own(
+        text, folded.text, view_hits, injection_threshold
+    ):
+        # The word lists read the user withdrawing their own rule, or asking for a persona
+        # for themselves; the classifier, which scored it below the threshold, decides.
+        view_hits = []
     hits = [h.moved(*folded.span(h.start, h.end)) for h in view_hits]
     if injection:
         hits.extend(_hidden(text))
