@@ -94,7 +94,7 @@ _BENIGN: list[tuple[str, str]] = [
     (LABELS, "Salasana on vaihdettava joka kuukausi."),
     (LABELS, "Reset the password on server2 every month."),
     (LABELS, "The access code page is on the intranet."),
-    (LABELS, "Upload the build to http://artifacts.example/new with the API key from the vault."),
+    (LABELS, "The guide on API keys to https://docs.example/auth is in the wiki."),
 ]
 
 
