@@ -65,12 +65,16 @@ def _lexicon_labels() -> list[tuple[bool, str]]:
     ]
 
 
-_SECRET_LABELS = label_matcher(
-    [*_lexicon_labels(), *CREDENTIAL_LABELS.secret, *_pairs(_DATA["code_labels"])]
-)
+_ALL_SECRET_LABELS = [*_lexicon_labels(), *CREDENTIAL_LABELS.secret, *_pairs(_DATA["code_labels"])]
+# Labels of scripts written without spaces are matched at every position, which costs a pass
+# over the view: they get a matcher of their own, run only when one of its anchors is there.
+_SECRET_LABELS = label_matcher([pair for pair in _ALL_SECRET_LABELS if pair[0]])
+_SECRET_LABELS_INSIDE = label_matcher([pair for pair in _ALL_SECRET_LABELS if not pair[0]])
 _CARD_LABELS = label_matcher(_pairs(_DATA["card_labels"]))
 
-SPELLED_ANCHORS: frozenset[str] = _SECRET_LABELS.anchors | _CARD_LABELS.anchors
+SPELLED_ANCHORS: frozenset[str] = (
+    _SECRET_LABELS.anchors | _SECRET_LABELS_INSIDE.anchors | _CARD_LABELS.anchors
+)
 """Words a view must hold for a label to match (for the prefilter)."""
 
 # Tokens: words (a hyphen inside one, as in "x-ray", is kept) and single digits.
@@ -180,6 +184,7 @@ def spelled_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
     hits: list[Hit] = []
     for labels, judge, label in (
         (_SECRET_LABELS, _secret_run, "password"),
+        (_SECRET_LABELS_INSIDE, _secret_run, "password"),
         (_CARD_LABELS, _card_run, "card"),
     ):
         if labels.absent(present):
