@@ -5,6 +5,7 @@ The package (this face holds `WriteGate`, `CustomCheck`, `seed_policy` and `DEFA
     _types                   what it judges and says: `WriteCandidate`, `Finding`, `GateDecision`
     _scan                    the scanner: every detector family over every view of a text
     _normalize, _views       the folded view, mapped back; reversed, de-spaced, decoded views
+    _unhide                  upside-down, hyphen-broken and ROT13 views; identifiers as words
     _triggers                the prefilter: which trigger words a view holds, in one pass
     _detectors, _patterns    the detector families; what a pattern detector is
     _hit                     `Hit`, the span in the original text that every detector returns
@@ -12,6 +13,7 @@ The package (this face holds `WriteGate`, `CustomCheck`, `seed_policy` and `DEFA
     _numbers                 one-time codes, PINs and payment cards
     _instructions, _markup   instructions in English prose; markup addressed to a model
     _lexicon, _multilingual  the word lists (`_data/lexicons.json`); their matchers
+    _credentials, _spelled   credential labels in 30+ languages; codes spelled in words
     _limits, _redact         size and count limits; what a finding lets the gate cut
     _seed                    the check behind `seed_policy`
     _model                   `ModelCheck`, the optional second line (a model judges the write)
@@ -25,15 +27,17 @@ long random tokens) and prompt-injection signatures (instruction overrides, role
 markup, hidden comments, invisible unicode), enforces size limits, and runs your own checks.
 It returns a `GateDecision`: allow, redact (store with placeholders), quarantine (store for
 review, never inject) or reject. The deterministic part is pure: no I/O, no model calls, the
-same answer every time. It reads fifteen languages and undoes the usual hiding tricks
-(look-alike letters, combining marks, invisible characters, leetspeak, base64/hex/percent
-encodings, reversed or spaced-out text).
+same answer every time. It reads fifteen languages (credential labels in 57) and undoes the
+usual hiding tricks (look-alike, upside-down and flag letters, combining marks, invisible
+characters, leetspeak, words broken by hyphens, base64/base32/base85/hex/percent encodings,
+ROT13, reversed or spaced-out text).
 
 What each family of findings gets (the `secrets` and `injection` policies; defaults reject):
 
 | finding | category | default | under `redact` |
 |---|---|---|---|
 | named key formats, labelled credentials, passwords in 15 languages, codes, cards | secret | reject | the value is replaced |
+| codes, PINs and cards spelled in words or NATO letters after a label | secret | reject | the spelled run is replaced |
 | bare random tokens, key bodies without their PEM header | secret | reject | the token is replaced |
 | anything found only once decoded, reversed or de-spaced | as found | reject | the whole encoded run is replaced |
 | overrides, new roles, system-prompt changes (15 languages, leetspeak) | injection | reject | the phrase is replaced |
@@ -85,7 +89,7 @@ from langchain_contextchef.gate._limits import limit_findings
 from langchain_contextchef.gate._model import Judgement, ModelCheck, OnError, SecondLineVerdict
 from langchain_contextchef.gate._numbers import luhn_valid
 from langchain_contextchef.gate._redact import Span, effective_action, redact, repeats
-from langchain_contextchef.gate._scan import LEARNED, remainder_hit, scan
+from langchain_contextchef.gate._scan import LEARNED, remainder_hit, scan, scan_identifier
 from langchain_contextchef.gate._seed import seed_findings
 from langchain_contextchef.gate._types import (
     POLICIES,
@@ -418,11 +422,13 @@ class WriteGate:
         redactions: dict[FindingField, list[Span]] = {}
         scored: list[tuple[FindingField, Hit]] = []
         for field_name, text in fields:
-            # Keys and types are identifiers: the trained detector reads them only when they
-            # are written as prose (four words or more), where an instruction could hide.
-            prose = field_name in ("value", "description") or len(text.split()) >= 4
-            threshold = self.injection_threshold if prose else None
-            for hit in scan(text, injection_threshold=threshold):
+            # Keys and types are identifiers, also read as words ("ignore_all_previous..."):
+            # the trained detector reads them only as prose (four words or more).
+            if field_name in ("value", "description"):
+                found = scan(text, injection_threshold=self.injection_threshold)
+            else:
+                found = scan_identifier(text, injection_threshold=self.injection_threshold)
+            for hit in found:
                 if hit.detector == LEARNED:
                     scored.append((field_name, hit))
                     continue

@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 from langchain_contextchef.gate._entropy import (
     bare_token_hits,
+    base85_token_hits,
     has_long_run,
     key_body_hits,
     seed_phrase_hits,
@@ -46,6 +47,7 @@ from langchain_contextchef.gate._normalize import leet_lines, skeleton
 from langchain_contextchef.gate._numbers import CARD, NUMBER_DETECTORS, THREE_DIGITS
 from langchain_contextchef.gate._patterns import lower_same_length, run_detector
 from langchain_contextchef.gate._secrets import SECRET_FORMATS
+from langchain_contextchef.gate._spelled import SPELLED_ANCHORS, spelled_hits
 from langchain_contextchef.gate._triggers import Triggers
 
 __all__ = [
@@ -64,7 +66,7 @@ _INJECTION_SET = INSTRUCTION_DETECTORS + MARKUP_DETECTORS
 _ALL = _SECRET_SET + _INJECTION_SET
 _SECRETS_END = len(_SECRET_SET)
 
-TRIGGERS = Triggers(ANCHORS.union(*(d.triggers for d in _ALL)))
+TRIGGERS = Triggers(ANCHORS.union(SPELLED_ANCHORS, *(d.triggers for d in _ALL)))
 """Every word whose absence lets a family skip a view: detector triggers, lexicon anchors."""
 
 # Which detectors (by position in `_ALL`) each trigger word wakes, as a bit mask, and those
@@ -180,7 +182,10 @@ def core_hits(probed: Probe, *, secrets: bool = True, injection: bool = True) ->
             hits.extend(credential_hits(lowered, lexical))
             if has_digits:
                 hits.extend(otp_hits(lowered, lexical))
+        if not SPELLED_ANCHORS.isdisjoint(present):
+            hits.extend(spelled_hits(lowered, present))
         hits.extend(bare_token_hits(view, long_run=long_run))
+        hits.extend(base85_token_hits(view))
         hits.extend(key_body_hits(view, long_run=long_run))
         hits.extend(seed_phrase_hits(lowered))
     if injection:

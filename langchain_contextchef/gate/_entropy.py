@@ -27,6 +27,7 @@ from langchain_contextchef.gate._hit import Hit
 
 __all__ = [
     "bare_token_hits",
+    "base85_token_hits",
     "decodes_to_text",
     "has_long_run",
     "key_body_hits",
@@ -84,11 +85,33 @@ def decodes_to_text(token: str) -> bool:
     padded = body + "=" * (-len(body) % 4)
     try:
         raw = base64.b64decode(padded.replace("-", "+").replace("_", "/"), validate=True)
-        text = raw.decode("utf-8")
     except (binascii.Error, ValueError):
+        return False
+    return _is_text(raw)
+
+
+def _is_text(raw: bytes) -> bool:
+    try:
+        text = raw.decode("utf-8")
+    except ValueError:
         return False
     printable = sum(c.isprintable() or c in "\n\t\r" for c in text)
     return bool(text) and printable >= 0.9 * len(text) and sum(c.isalpha() for c in text) >= 3
+
+
+def _base85_text(token: str) -> bool:
+    """Whether a base85 token (Ascii85, with or without `<~ ~>`, or RFC 1924) is readable."""
+    for decode in (base64.b85decode, base64.a85decode):
+        try:
+            raw = decode(token)
+        except (binascii.Error, ValueError):
+            continue
+        if _is_text(raw):
+            return True
+    try:
+        return token.startswith("<~") and _is_text(base64.a85decode(token, adobe=True))
+    except (binascii.Error, ValueError):
+        return False
 
 
 _PUBLIC_PREFIXES = (
@@ -124,9 +147,25 @@ def _in_url_or_path(text: str, start: int, end: int) -> bool:
     return text[start - 1 : start] in ("/", "\\") or text[end : end + 1] in ("/", "\\")
 
 
+_BASE32 = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZ234567")
+_MIN_BASE32 = 32
+_MIN_BASE32_ENTROPY = 4.0
+
+
+def _random_base32(token: str) -> bool:
+    """A base32 key (TOTP seeds, some API keys): one case, letters and the digits 2-7."""
+    upper = token.upper()
+    if len(token) < _MIN_BASE32 or token not in (upper, token.lower()) or not set(upper) <= _BASE32:
+        return False
+    digits = sum(c.isdigit() for c in token)
+    return 2 <= digits <= len(token) // 2 and _entropy(upper) >= _MIN_BASE32_ENTROPY
+
+
 def _random(token: str) -> bool:
     if set(token) <= _HEX:
         return False  # hashes, git SHAs, UUIDs
+    if _random_base32(token):
+        return True
     # Upper and lower case, and digits or symbols: a random 40-character base64 key lacks
     # digits one time in a thousand, but digits and "+/" together one time in four thousand.
     if not (
@@ -188,6 +227,42 @@ def bare_token_hits(view: str, *, long_run: bool | None = None) -> list[Hit]:
         if decodes_to_text(match.group(0)):
             continue  # base64 of readable text: the decoded view judges its content
         hits.append(Hit("bare_token", "secret", _BARE_REASON, "token", *match.span()))
+    return hits
+
+
+# A base85 key (RFC 1924 or Ascii85 alphabet): a run of printable characters between spaces
+# that mixes cases, digits and at least three symbols base64 has not, and is as random as a key.
+_BASE85_TOKEN = re.compile(r"(?<!\S)[!-~]{30,200}(?!\S)")
+_BASE85_SYMBOLS = frozenset("!#$%&()*;<>?@^`{|}~")
+_MIN_BASE85_ENTROPY = 4.5
+
+
+def base85_token_hits(view: str) -> list[Hit]:
+    """Long base85 keys with no label: random runs of the base85 alphabets.
+
+    Args:
+        view: A folded view, case kept.
+
+    Returns:
+        Hits in `view` offsets.
+    """
+    hits: list[Hit] = []
+    if len(view) < _MIN_TOKEN:
+        return hits
+    for match in _BASE85_TOKEN.finditer(view):
+        token = match.group(0).strip("\"'`.,;:()[]{}<>")
+        if len(_BASE85_SYMBOLS.intersection(token)) < 3 or "://" in token:
+            continue
+        if not (
+            any(c.isupper() for c in token)
+            and any(c.islower() for c in token)
+            and any(c.isdigit() for c in token)
+        ):
+            continue
+        if _entropy(token) < _MIN_BASE85_ENTROPY or _word_cover(token) >= 0.5:
+            continue
+        if not _base85_text(match.group(0)):  # readable text: the decoded view judges it
+            hits.append(Hit("bare_token", "secret", _BARE_REASON, "token", *match.span()))
     return hits
 
 

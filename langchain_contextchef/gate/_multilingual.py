@@ -25,6 +25,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_contextchef.gate._credentials import CREDENTIAL_LABELS
 from langchain_contextchef.gate._hit import Hit, HitCategory
 from langchain_contextchef.gate._lexicon import LEXICONS
 from langchain_contextchef.gate._normalize import fold_word
@@ -35,6 +36,7 @@ __all__ = [
     "ROLE_LABELS",
     "credential_hits",
     "injection_hits",
+    "label_matcher",
     "looks_like_password",
     "otp_hits",
 ]
@@ -189,8 +191,16 @@ def _counts(match: re.Match[str], text: str, *, at_start: bool) -> bool:
     return match.end() > start and (not at_start or start == 0 or not _WORD.match(text[start - 1]))
 
 
-def _compile(field: str, *, squeezed: bool = False, stem: bool = False) -> _Words:
+def _compile(
+    field: str,
+    *,
+    squeezed: bool = False,
+    stem: bool = False,
+    extra: tuple[tuple[bool, str], ...] = (),
+) -> _Words:
+    """One lexicon field across languages (and `extra` `(spaced, entry)` pairs) as `_Words`."""
     entries = [(lexicon.spaced, e) for lexicon in LEXICONS for e in getattr(lexicon, field)]
+    entries.extend(extra)
     return _Words(
         [t for spaced, e in entries for t in _entries(e, spaced, squeezed=squeezed, stem=stem)],
         frozenset().union(*(_anchor(e) for _, e in entries)),
@@ -345,9 +355,11 @@ def looks_like_password(value: str, *, explicit: bool, clause_final: bool) -> bo
 
 def _copula_regex() -> str:
     spaced = {fold_word(c) for lex in LEXICONS if lex.spaced for c in lex.copulas if c.isalnum()}
+    spaced |= CREDENTIAL_LABELS.copulas
     unspaced = {
         fold_word(c) for lex in LEXICONS if not lex.spaced for c in lex.copulas if c.isalnum()
     }
+    unspaced |= CREDENTIAL_LABELS.copulas_unspaced
     return (
         r"(?:(?<!\w)(?:"
         + "|".join(map(re.escape, sorted(spaced, key=len, reverse=True)))
@@ -374,6 +386,28 @@ _EXPLICIT = r"[:=：]|=>|->|[-–—](?=\s)"
 _VALUE = r"[\"'`«“„(\[]?(?P<value>[^\s\"'`»”,;，。、)\]]{3,64})"
 
 _PASSWORD_LABEL = _compile("password_words", stem=True)
+# The credential labels of every language (`_credentials`) that the lexicons do not hold:
+# "secret key", "API key", "access code" name fields whose value may be prose ("API-Schlüssel:
+# liegt im Tresor"), so a value without a digit or symbol counts only at the end of a clause.
+
+
+def label_matcher(pairs: Iterable[tuple[bool, str]]) -> _Words:
+    """A matcher of `(spaced, entry)` labels in the lexicons' notation (stems may continue).
+
+    Args:
+        pairs: Each label and whether its language separates words with spaces.
+
+    Returns:
+        The compiled matcher; its `anchors` are the words a view must hold for a match.
+    """
+    pairs = list(pairs)
+    return _Words(
+        [t for spaced, e in pairs for t in _entries(e, spaced, squeezed=False, stem=True)],
+        frozenset().union(*(_anchor(e) for _, e in pairs)),
+    )
+
+
+_CREDENTIAL_LABEL = label_matcher(CREDENTIAL_LABELS.secret)
 # Matched at the end of a password label: qualifier, then ":"/"=" or a copula, then the value.
 # The separator is on the label's line too ("Passwort fürs Portal Reise#7781\n:001" is a bare
 # password followed by a line of its own); the value may start on the next line.
@@ -394,7 +428,7 @@ _SHORT_TAIL = re.compile(
     + _VALUE
     + r"|\s+(?P<bare>(?=\S*\d)(?=\S*[^\W\d])[^\s\"',;]{6,64}))"
 )
-_USER_LABEL = _compile("user_words", stem=True)
+_USER_LABEL = _compile("user_words", stem=True, extra=CREDENTIAL_LABELS.login)
 _PAIR_TAIL = re.compile(
     r"\s*[:=]?\s*(?P<user>[^\s/|:\"']{2,64})\s*[/|]\s*(?P<value>[^\s/|\"',;]{3,64})"
 )
@@ -442,7 +476,9 @@ def credential_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
     """
     hits: list[Hit] = []
     if not _PASSWORD_LABEL.absent(present):
-        hits.extend(_password_hits(view))
+        hits.extend(_password_hits(view, _PASSWORD_LABEL))
+    if not _CREDENTIAL_LABEL.absent(present):
+        hits.extend(_password_hits(view, _CREDENTIAL_LABEL, strict=True))
     if not _SHORT_LABEL.absent(present):
         hits.extend(_short_hits(view))
     # A pair is "login name / secret": without a slash or a bar there is none ("the user
@@ -452,9 +488,10 @@ def credential_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
     return hits
 
 
-def _password_hits(view: str) -> list[Hit]:
+def _password_hits(view: str, labels: _Words, *, strict: bool = False) -> list[Hit]:
+    """Values after `labels`; with `strict`, a plain word counts only at a clause's end."""
     hits: list[Hit] = []
-    for label in _PASSWORD_LABEL.finditer(view):
+    for label in labels.finditer(view):
         tail = _PASSWORD_TAIL.match(view, label.end())
         if tail is None:
             tail = _PASSWORD_LOOSE_TAIL.match(view, label.end())
@@ -467,8 +504,10 @@ def _password_hits(view: str) -> list[Hit]:
             if bare and looks_like_password(value, explicit=True, clause_final=True):
                 hits.append(_value_hit(view, bare, "value"))
             continue
-        explicit = tail.group("explicit") is not None
+        explicit = tail.group("explicit") is not None and not strict
         value = _ascii_part(tail.group("value"))
+        if value.startswith("//"):
+            continue  # "API keys to http://host": the colon of a URL, not a separator
         final = _clause_final(view, tail.start("value") + len(value))
         if looks_like_password(value, explicit=explicit, clause_final=final):
             hits.append(_value_hit(view, tail, "value"))
@@ -572,6 +611,7 @@ GATED: tuple[_Words, ...] = (
     _SQUEEZED.verbs,
     *(pattern for _, pattern in _SQUEEZED.phrases),
     _PASSWORD_LABEL,
+    _CREDENTIAL_LABEL,
     _SHORT_LABEL,
     _USER_LABEL,
     _OTP_WORDS,

@@ -61,6 +61,9 @@ _CONFUSABLE_PAIRS = (
     "ᴡw ʏy ᴢz "
     # Cherokee capitals
     "ᎪA ᏴB ᏟC ᎠD ᎬE ᏀG ᎻH ᎥI ᎫJ ᏦK ᏞL ᎷM ᏢP ᏚS ᎢT ᏙV ᎳW ᏃZ "
+    # Lisu letters, more small capitals and Latin letters drawn like plain ones
+    "ꓮA ꓐB ꓚC ꓓD ꓰE ꓝF ꓖG ꓧH ꓲI ꓙJ ꓗK ꓡL ꓟM ꓠN ꓳO ꓑP ꓣR ꓢS ꓔT ꓴU ꓦV ꓪW ꓫX ꓬY ꓜZ "
+    "ꜰf ꞯq ʋv ɒa ɨi ʉu ɵo "
     # Punctuation that stands in for a colon or angle brackets in role markup
     "∶: ꞉: ˸: ׃: ‹< ›> ⟨< ⟩> 〈< 〉> ❮< ❯>"
 )

@@ -17,6 +17,7 @@ import base64
 import binascii
 import html
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from urllib.parse import unquote_plus
 
@@ -243,7 +244,8 @@ def spaced_views(text: str) -> tuple[list[View], list[View]]:
 
 # --------------------------------------------------------------------------- decoding
 
-_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,2}(?![A-Za-z0-9+/=_\-])")
+# Up to six `=`: base32 pads with as many (base64 with two at most).
+_BASE64 = re.compile(r"(?<![A-Za-z0-9+/=_\-])[A-Za-z0-9+/_\-]{16,}={0,6}(?![A-Za-z0-9+/=_\-])")
 _HEX = re.compile(
     r"(?<![0-9A-Fa-f])(?:[0-9A-Fa-f]{2}){8,}(?![0-9A-Fa-f])"
     r"|(?:\\x[0-9A-Fa-f]{2}){4,}"
@@ -290,6 +292,55 @@ def _base64(token: str) -> str | None:
     return _readable(raw)
 
 
+def _base32(token: str) -> str | None:
+    body = token.rstrip("=")
+    padded = body + "=" * (-len(body) % 8)
+    try:
+        raw = base64.b32decode(padded, casefold=True)
+    except (binascii.Error, ValueError):
+        return None
+    return _readable(raw)
+
+
+_BASE32_RUN = re.compile(r"(?:[A-Z2-7]+|[a-z2-7]+)=*")
+
+
+def _base32_or_64(token: str) -> str | None:
+    """A run of the base64 alphabet read as base32 when it is one (one case, digits 2-7)."""
+    if _BASE32_RUN.fullmatch(token) is not None:
+        decoded = _base32(token)
+        if decoded is not None:
+            return decoded
+    return _base64(token)
+
+
+# Characters of the base85 alphabets that base64 lacks: a run without one is base64's.
+_BASE85_ONLY = frozenset("!#$%&()*;<>?@^`{|}~[],.:'\"")
+
+
+def _adobe85(token: str) -> bytes:
+    return base64.a85decode(token, adobe=True)
+
+
+def _base85(token: str) -> str | None:
+    decoders: tuple[Callable[[str], bytes], ...]
+    if token.startswith("<~"):
+        decoders = (_adobe85,)
+    elif "://" in token or _BASE85_ONLY.isdisjoint(token):
+        return None  # a URL, or a run base64 already read
+    else:
+        decoders = (base64.b85decode, base64.a85decode)
+    for decode in decoders:
+        try:
+            raw = decode(token)
+        except (binascii.Error, ValueError):
+            continue
+        text = _readable(raw)
+        if text is not None:
+            return text
+    return None
+
+
 def _hex(token: str) -> str | None:
     digits = re.sub(r"\\x|[ :]", "", token)
     try:
@@ -318,9 +369,14 @@ def _entities(token: str) -> str | None:
     return decoded if decoded != token else None
 
 
+# Ascii85 between its delimiters, or any run of 20 printable characters between spaces
+# (Ascii85 or the RFC 1924 alphabet; `_base85` keeps only runs that decode to text).
+_BASE85 = re.compile(r"<~[!-u\s]{10,}?~>|(?<!\S)[!-~]{20,}(?!\S)")
+
 _DECODERS = (
-    (_BASE64, _base64),
+    (_BASE64, _base32_or_64),
     (_HEX, _hex),
+    (_BASE85, _base85),
     (_PERCENT, _percent),
     (_ESCAPED_RUN, _escapes),
     (_ENTITY_RUN, _entities),
@@ -328,6 +384,7 @@ _DECODERS = (
 # Base64 and hex runs are at least 16 characters long; the other decoders need one of
 # "%", "\\" or "&" in the text.
 _MIN_RUN = 16
+_MIN_BASE85 = 20
 
 
 def decoded_views(text: str, budget: list[int], *, long_run: bool | None = None) -> list[View]:
@@ -350,7 +407,13 @@ def decoded_views(text: str, budget: list[int], *, long_run: bool | None = None)
         long_run = has_long_run(text)
     hex_run = long_run or "\\x" in text or _HEX_PAIRS.search(text) is not None
     for pattern, decode in _DECODERS:
-        if not (long_run if pattern is _BASE64 else hex_run if pattern is _HEX else triggered):
+        if pattern is _BASE64:
+            wanted = long_run
+        elif pattern is _BASE85:
+            wanted = len(text) >= _MIN_BASE85
+        else:
+            wanted = hex_run if pattern is _HEX else triggered
+        if not wanted:
             continue
         for match in pattern.finditer(text):
             start, end = match.span()

@@ -523,6 +523,11 @@ INJECTIONS: list[Item] = [
 
 # --------------------------------------------------------------------------- second wave
 
+from tests.support.gate_corpus_third import (  # noqa: E402 - uses the helpers above
+    third_benign,
+    third_injections,
+    third_secrets,
+)
 from tests.support.gate_corpus_world import (  # noqa: E402 - uses the helpers above
     CLASS_OF,
     world_benign,
@@ -533,6 +538,9 @@ from tests.support.gate_corpus_world import (  # noqa: E402 - uses the helpers a
 BENIGN.extend(world_benign())
 SECRETS.extend(world_secrets(_s))
 INJECTIONS.extend(world_injections())
+BENIGN.extend(third_benign())
+SECRETS.extend(third_secrets(_s))
+INJECTIONS.extend(third_injections())
 for _key, _class in _first_wave_classes(BENIGN, SECRETS, INJECTIONS).items():
     CLASS_OF.setdefault(_key, _class)
 
