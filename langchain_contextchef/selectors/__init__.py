@@ -404,7 +404,15 @@ class Relevant(MemorySelector):
         if self.cover > 0:
             queries = context.weighted_query()[:1]  # the question itself
             kept = cover_terms(kept, scores, queries, self.cover, self.cache, context.entry_data)
-        kept = prefer_newer(kept, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache, context.entry_data)
+        kept = prefer_newer(
+            kept,
+            _DEDUP_WINDOW,
+            _DEDUP_OVERLAP,
+            self.cache,
+            context.entry_data,
+            scores=scores,
+            semantic=context.relevance,
+        )
         if self.fill and context.token_budget is not None:
             chosen = {e.key for e in kept}
             rest = [e for e in entries if e.key not in chosen]
@@ -550,5 +558,13 @@ class Rerank(MemorySelector):
         if self.min_score is not None:
             floor = self.min_score
             ranked = [e for e in ranked if scores[e.key] > floor]
-        ranked = prefer_newer(ranked, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache, context.entry_data)
+        ranked = prefer_newer(
+            ranked,
+            _DEDUP_WINDOW,
+            _DEDUP_OVERLAP,
+            self.cache,
+            context.entry_data,
+            scores=scores,
+            semantic=context.relevance,
+        )
         return _cut(ranked, self.limit)
