@@ -14,7 +14,7 @@ from langgraph.store.memory import InMemoryStore
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.budget import token_counter
 from langchain_contextchef.entry import MemoryEntry, Provenance
-from langchain_contextchef.query import conversation_query, query_text
+from langchain_contextchef.query import conversation_query, query_text, question_facets
 from langchain_contextchef.render import render_memory_block
 from langchain_contextchef.selectors import (
     MemorySelector,
@@ -498,6 +498,23 @@ def test_one_query_embedding_per_compile_and_one_document_embedding_per_write(
     memory.set("k0", "changed value")
     chef.compile([HumanMessage("changed")])
     assert model.documents == 11 and model.queries == 5
+
+
+def test_each_facet_of_a_question_gets_its_own_semantic_search_in_the_same_batch() -> None:
+    model = CountingEmbeddings()
+    store = InMemoryStore(index={"dims": 64, "embed": model})
+    chef = ContextChef(store=store, memory=MemoryConfig(selector=Relevant(), token_budget=1_000))
+    chef.get_memory().set("home", "Lives at 6 Westfield Close")
+    chef.compile([HumanMessage("When is the dentist appointment?")])
+    assert model.queries == 1  # one thing asked: one search
+    chef.compile([HumanMessage("Admission form: home address, GP practice and drug allergies")])
+    # The question, then "Admission form", "home address", "GP practice", "drug allergies".
+    assert model.queries == 1 + 5
+    assert question_facets("home address, GP practice and drug allergies") == (
+        "home address",
+        "GP practice",
+        "drug allergies",
+    )
 
 
 def test_hybrid_selection_through_the_store_index_prefers_the_fused_best() -> None:
