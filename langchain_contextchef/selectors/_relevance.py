@@ -327,9 +327,13 @@ def _share(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / smaller if smaller else 0.0
 
 
+_Subject = tuple[MemoryEntry, frozenset[str], frozenset[str], frozenset[str]]
+"""An entry with its subject words, its key's and its description's."""
+
+
 def _same_subject(
-    first: tuple[MemoryEntry, EntryFeatures, frozenset[str]],
-    second: tuple[MemoryEntry, EntryFeatures, frozenset[str]],
+    first: _Subject,
+    second: _Subject,
     threshold: float,
     near: bool,
     rare: Callable[[str, bool], bool],
@@ -342,17 +346,16 @@ def _same_subject(
     description in common, or, for two entries of similar relevance (`near`), a fifth of
     the shorter one's words in common.
     """
-    (a, fa, sa), (b, fb, sb) = first, second
+    (a, sa, ka, da), (b, sb, kb, db) = first, second
     if a.key in b.supersedes or b.key in a.supersedes:
         return True
-    if any(rare(w, True) for w in _key_subject(fa) & _key_subject(fb)):
+    if any(rare(w, True) for w in ka & kb):
         return True
     if not any(rare(w, False) for w in sa & sb):
         return False
     overlap = _share(sa, sb)
     if overlap >= threshold:
         return True
-    da, db = _described(fa), _described(fb)
     if da and db and _share(da, db) >= 0.5:
         return True
     return near and overlap >= _NEAR
@@ -384,7 +387,10 @@ def prefer_newer(
         return ranked
     store = _cache_of(cache)
     features = _features(top, store, entry_data)
-    info = [(entry, f, _subject(f.vocabulary)) for entry, f in zip(top, features, strict=True)]
+    info = [
+        (entry, _subject(f.vocabulary), _key_subject(f), _described(f))
+        for entry, f in zip(top, features, strict=True)
+    ]
     known = len(store)
 
     def rare(word: str, in_key: bool) -> bool:
