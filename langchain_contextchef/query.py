@@ -29,14 +29,29 @@ Example:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
-__all__ = ["WeightedQuery", "conversation_query", "fuse_part_scores", "query_text"]
+__all__ = [
+    "FACET_WEIGHT",
+    "WeightedQuery",
+    "conversation_query",
+    "fuse_part_scores",
+    "query_text",
+    "question_facets",
+]
 
 WeightedQuery = tuple[tuple[str, float], ...]
 """`(text, weight)` parts, the most important (the last user message) first."""
+
+FACET_WEIGHT = 0.5
+"""The weight, relative to the question, of each of its facets in the semantic search (see
+`question_facets`)."""
+
+_CLAUSE = re.compile(r"[,;:?!]+|\s+-+\s+|\s+(?:and|&|plus|as well as)\s+", re.IGNORECASE)
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def _text(message: BaseMessage) -> str:
@@ -102,6 +117,31 @@ def conversation_query(
                 pending_assistant.append(text)
     parts.sort(key=lambda part: -part[1])  # stable: newest first among equal weights
     return tuple(parts)
+
+
+def question_facets(text: str) -> tuple[str, ...]:
+    """The parts of a question that asks for several things; `()` when it asks for one.
+
+    A question is cut at commas, colons, semicolons, question marks, dashes and "and"; the
+    pieces with at least two words (or one long one) are its facets, when there are two or
+    more.
+
+    Example:
+        ```python
+        from langchain_contextchef.query import question_facets
+
+        assert question_facets("Admission form: home address, GP practice and allergies.") == (
+            "Admission form",
+            "home address",
+            "GP practice",
+            "allergies.",
+        )
+        assert question_facets("When is the dentist appointment?") == ()
+        ```
+    """
+    pieces = [p.strip() for p in _CLAUSE.split(text)]
+    kept = [p for p in pieces if len(_WORD.findall(p)) >= 2 or len(p) >= 6]
+    return tuple(kept) if len(kept) >= 2 else ()
 
 
 def query_text(parts: WeightedQuery, *, max_chars: int = 1_000) -> str:

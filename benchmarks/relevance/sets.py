@@ -6,9 +6,15 @@
   of two direct questions about other subjects), as happens when a conversation changes
   topic.
 * The second set (`benchmarks/relevance2/set.json`), written by another engineer without
-  reading the selectors' code and measured once, after the selectors were final: entries
-  with `key`, `value`, `days_ago`, `type`, `description`; questions with `id`, `kind`,
-  `turns`, `answers` and `stale` (the keys of outdated versions still stored).
+  reading the selectors' code: HELD BACK, for reporting only (never read its rows or tune
+  on it). Entries with `key`, `value`, `days_ago`, `type`, `description`; questions with
+  `id`, `kind`, `turns`, `answers` and `stale` (the keys of outdated versions still stored).
+* The third set (`benchmarks/relevance3/set.json`), the same format, written by a third
+  engineer who saw no code: a development set (tuning on it is allowed).
+
+In the JSON sets `turns` are the user's messages only; the loader puts a short assistant
+reply between two of them, so the compile sees the conversation as it happens (user and
+assistant alternating) and its query reads the user turns.
 """
 
 from __future__ import annotations
@@ -21,9 +27,12 @@ from typing import Any
 from benchmarks.relevance.dataset import CORE, QUESTIONS, SUPERSEDED, CoreEntry, Question
 from benchmarks.relevance.filler import generate
 
-__all__ = ["EvalQuestion", "EvalSet", "drifted", "first_set", "second_set"]
+__all__ = ["EvalQuestion", "EvalSet", "drifted", "first_set", "second_set", "third_set"]
 
-SECOND_SET = Path(__file__).resolve().parent.parent / "relevance2" / "set.json"
+_HERE = Path(__file__).resolve().parent.parent
+SECOND_SET = _HERE / "relevance2" / "set.json"
+THIRD_SET = _HERE / "relevance3" / "set.json"
+_REPLY = "OK."
 
 
 @dataclass(frozen=True)
@@ -86,8 +95,27 @@ def _keys(value: Any) -> tuple[str, ...]:
     return tuple(str(v) for v in value)
 
 
+def _alternate(user_turns: list[str]) -> tuple[str, ...]:
+    """User turns with a short assistant reply between two of them."""
+    out: list[str] = []
+    for i, text in enumerate(user_turns):
+        if i:
+            out.append(_REPLY)
+        out.append(text)
+    return tuple(out)
+
+
 def second_set(path: Path = SECOND_SET) -> EvalSet | None:
-    """The second set, or `None` when its file is absent."""
+    """The held-back second set, or `None` when its file is absent."""
+    return _json_set(path, "second set (held-back)")
+
+
+def third_set(path: Path = THIRD_SET) -> EvalSet | None:
+    """The third set (development), or `None` when its file is absent."""
+    return _json_set(path, "third set (development)")
+
+
+def _json_set(path: Path, name: str) -> EvalSet | None:
     if not path.is_file():
         return None
     data = json.loads(path.read_text(encoding="utf-8"))
@@ -105,10 +133,10 @@ def second_set(path: Path = SECOND_SET) -> EvalSet | None:
     questions = tuple(
         EvalQuestion(
             str(q["kind"]),
-            tuple(str(t) for t in q["turns"]),
+            _alternate([str(t) for t in q["turns"]]),
             _keys(q["answers"]),
             _keys(q.get("stale")),
         )
         for q in data["questions"]
     )
-    return EvalSet("second set", entries, questions)
+    return EvalSet(name, entries, questions)

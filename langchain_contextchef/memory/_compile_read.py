@@ -39,7 +39,7 @@ from langchain_contextchef.memory._recall import evicted_note_ops
 from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory._stamp import changes_since, stamp_op, token_of
 from langchain_contextchef.memory.results import CompileRead
-from langchain_contextchef.query import fuse_part_scores
+from langchain_contextchef.query import FACET_WEIGHT, fuse_part_scores, question_facets
 from langchain_contextchef.selectors import MemorySelector, SelectionContext
 
 __all__ = ["compile_read", "select"]
@@ -54,7 +54,12 @@ def _semantic_search(
     # the selector asks for it, there is a query, and the store has a vector index.
     selector = ctx.config.active_selector
     texts: dict[str, float] = {}
-    for text, weight in parts:
+    # Each facet of a question that asks for several things is searched on its own too, so
+    # an entry that answers one of them is close to something (keywords match them already).
+    facets = (
+        [(f, FACET_WEIGHT * parts[0][1]) for f in question_facets(parts[0][0])] if parts else []
+    )
+    for text, weight in [*parts, *facets]:
         if text.strip() and weight > 0:
             texts[text[:_QUERY_CHARS]] = texts.get(text[:_QUERY_CHARS], 0.0) + weight
     if not (isinstance(selector, MemorySelector) and selector.uses_search and texts):

@@ -24,7 +24,9 @@ Relevance (`Relevant`, `Rerank`) is BM25F over each entry's key, description and
 stemming and stop words; when the store has a vector index the store's semantic scores are
 fused with it (min-max normalised, weighted). Under a token budget the relevant entries come
 first and the next best fill what is left, so the budget is never left unused while entries
-remain; of two near-duplicate entries on the same subject the newer one goes first.
+remain; of the best entries, those about one subject (a `supersedes` link, a rare key word
+or enough words in common, or the two closest to the question in meaning) are shown newest
+first.
 
 Example:
     ```python
@@ -298,8 +300,9 @@ class Relevant(MemorySelector):
     Under a token budget, the entries without relevance follow the relevant ones (important,
     then newest first), so the budget is filled while entries remain; without one they are
     dropped (`fill=False` drops them under a budget too). Without any query every entry is
-    kept in creation order. Of two near-duplicate entries (or one that `supersedes` the
-    other) the newer goes first.
+    kept in creation order. Versions of one subject among the best entries (one `supersedes`
+    the other, they share a rare key word or most words, or they are the two closest to the
+    question in meaning) are shown newest first, in their own slots.
 
     Args:
         limit: Keep at most this many.
@@ -404,7 +407,15 @@ class Relevant(MemorySelector):
         if self.cover > 0:
             queries = context.weighted_query()[:1]  # the question itself
             kept = cover_terms(kept, scores, queries, self.cover, self.cache, context.entry_data)
-        kept = prefer_newer(kept, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache, context.entry_data)
+        kept = prefer_newer(
+            kept,
+            _DEDUP_WINDOW,
+            _DEDUP_OVERLAP,
+            self.cache,
+            context.entry_data,
+            scores=scores,
+            semantic=context.relevance,
+        )
         if self.fill and context.token_budget is not None:
             chosen = {e.key for e in kept}
             rest = [e for e in entries if e.key not in chosen]
@@ -550,5 +561,13 @@ class Rerank(MemorySelector):
         if self.min_score is not None:
             floor = self.min_score
             ranked = [e for e in ranked if scores[e.key] > floor]
-        ranked = prefer_newer(ranked, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache, context.entry_data)
+        ranked = prefer_newer(
+            ranked,
+            _DEDUP_WINDOW,
+            _DEDUP_OVERLAP,
+            self.cache,
+            context.entry_data,
+            scores=scores,
+            semantic=context.relevance,
+        )
         return _cut(ranked, self.limit)

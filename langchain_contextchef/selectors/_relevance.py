@@ -2,13 +2,12 @@
 
 Pure functions over entries and a weighted query: `keyword_scores` ranks by BM25F over key,
 description and value with the shared feature cache; `relevance_scores` fuses it with the
-store's semantic scores (normalised score fusion, or reciprocal ranks); `prefer_newer` swaps a
-newer near-duplicate ahead of the older fact it replaces.
+store's semantic scores (normalised score fusion, or reciprocal ranks); `prefer_newer` shows
+the newest version of each subject first.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -19,6 +18,7 @@ from langchain_contextchef.selectors._text_features import (
     EntryFeatures,
     FeatureCache,
     default_cache,
+    terms,
 )
 
 __all__ = [
@@ -288,41 +288,77 @@ def cover_terms(
     return [top[i] for i in order] + ranked[_COVER_WINDOW:]
 
 
-_FAMILY = re.compile(r"[_\-./:\s]+")
-
-
-def _family(key: str) -> str:
-    """The first word of a key: `dentist` of `dentist_checkup` and of `dentist-moved`."""
-    head = _FAMILY.split(key.casefold(), maxsplit=1)[0]
-    return head if len(head) >= 3 else ""
-
-
-def _same_subject(
-    older: MemoryEntry, newer: MemoryEntry, theirs: frozenset[str], mine: frozenset[str], t: float
-) -> bool:
-    """Whether `newer` states what `older` stated: a link, or the same subject by its words."""
-    if older.key in newer.supersedes:
-        return True
-    if not (mine and theirs):
-        return False
-    shared = len(mine & theirs)
-    smaller = min(len(mine), len(theirs))
-    if shared >= t * smaller:
-        return True
-    described = bool(older.description) and (
-        (older.description or "").casefold() == (newer.description or "").casefold()
+_CHANGE_WORDS = frozenset(
+    terms(
+        "update updated change changed new newer latest current now moved move switch "
+        "switched rescheduled old previous again version revised edit"
     )
-    family = _family(older.key)
-    related = family != "" and family == _family(newer.key)
-    # A key family or a description in common says "the same subject" even when the two
-    # versions share few words ("lives in Berlin" / "moved to Lisbon in May").
-    return (described or related) and shared >= 0.2 * smaller and older.type == newer.type
+)
+"""Words a key gains when a fact changes (`car_update`, `noor_moved`): not its subject."""
+_NEAR = 0.2
+"""Share of the shorter entry's subject words that, with a nearby rank, says the same subject."""
+_SEMANTIC_BAND = 0.95
+"""The second closest entry in meaning is about the question's subject too when its
+semantic score reaches this share of the closest one's."""
+
+
+def _key_subject(features: EntryFeatures) -> frozenset[str]:
+    return frozenset(t for t in features.fields[0] if t not in _CHANGE_WORDS and not t.isdigit())
+
+
+def _described(features: EntryFeatures) -> frozenset[str]:
+    return frozenset(t for t in features.fields[1] if not t.isdigit())
 
 
 def _subject(vocabulary: frozenset[str]) -> frozenset[str]:
     # Numbers (dates, times, amounts) are what changes between two versions of a fact, not
     # its subject.
-    return frozenset(t for t in vocabulary if not t.isdigit())
+    return frozenset(t for t in vocabulary if not t.isdigit() and t not in _CHANGE_WORDS)
+
+
+def _observed(entry: MemoryEntry) -> tuple[Any, ...]:
+    """When an entry's fact was observed: its provenance's time, else its last write."""
+    seen = entry.provenance.observed_at if entry.provenance else None
+    return (seen or entry.updated_at, entry.updated_at, entry.created_at)
+
+
+def _share(a: frozenset[str], b: frozenset[str]) -> float:
+    smaller = min(len(a), len(b))
+    return len(a & b) / smaller if smaller else 0.0
+
+
+_Subject = tuple[MemoryEntry, frozenset[str], frozenset[str], frozenset[str]]
+"""An entry with its subject words, its key's and its description's."""
+
+
+def _same_subject(
+    first: _Subject,
+    second: _Subject,
+    threshold: float,
+    near: bool,
+    rare: Callable[[str, bool], bool],
+) -> bool:
+    """Whether two entries state the same thing (one may be the other's newer version).
+
+    A `supersedes` link; a rare word of their keys in common (`sister_noor` and
+    `noor_moved`, not `daniel_birthday` and `mum_birthday`); or, when they share a word few
+    entries hold ("Toronto", not "birthday"), most of the shorter one's words in common, a
+    description in common, or, for two entries of similar relevance (`near`), a fifth of
+    the shorter one's words in common.
+    """
+    (a, sa, ka, da), (b, sb, kb, db) = first, second
+    if a.key in b.supersedes or b.key in a.supersedes:
+        return True
+    if any(rare(w, True) for w in ka & kb):
+        return True
+    if not any(rare(w, False) for w in sa & sb):
+        return False
+    overlap = _share(sa, sb)
+    if overlap >= threshold:
+        return True
+    if da and db and _share(da, db) >= 0.5:
+        return True
+    return near and overlap >= _NEAR
 
 
 def prefer_newer(
@@ -331,29 +367,89 @@ def prefer_newer(
     threshold: float,
     cache: FeatureCache | None,
     entry_data: EntryData | None = None,
+    scores: Mapping[str, float] | None = None,
+    semantic: Mapping[str, float] | None = None,
 ) -> list[MemoryEntry]:
-    """Give the slot of an older entry to a newer near-duplicate ranked below it.
+    """Among the best entries, show each subject's newest version first.
 
-    Two entries conflict when one `supersedes` the other's key, or when most of the words of
-    the shorter one appear in the other (the same subject, written twice). The two swap
-    places: the newer takes the older's slot and the older falls to where the newer was, so
-    entries in between keep their places and, with room for one, the model sees the current
-    fact. Only the top `window` entries are compared (the check is quadratic).
+    Entries of the top `window` are grouped by subject (`_same_subject`: a `supersedes`
+    link, shared words, a distinctive key word or a description in common; and the two
+    entries closest in meaning to the question when both are about as close), and each
+    group's entries are put in its own slots newest first (by observation time, then write
+    time). The slots stay the group's, so entries outside it keep their places and, with
+    room for one, the model sees the current fact; the older version is demoted to the slot
+    the newer one held. A group holds at most `_GROUP` entries (a herd of similar entries is
+    not one fact's versions). The check is quadratic, so only the top `window` entries are
+    compared.
     """
     top = ranked[:window]
     if len(top) < 2:
         return ranked
-    subjects = [_subject(f.vocabulary) for f in _features(top, _cache_of(cache), entry_data)]
-    order = list(range(len(top)))  # positions into `top`, in ranked order
-    for position in range(len(order)):
-        older = top[order[position]]
-        theirs = subjects[order[position]]
-        for later in range(position + 1, len(order)):
-            newer = top[order[later]]
-            if newer.updated_at <= older.updated_at:
-                continue
-            mine = subjects[order[later]]
-            if _same_subject(older, newer, theirs, mine, threshold):
-                order[position], order[later] = order[later], order[position]
-                break
+    store = _cache_of(cache)
+    features = _features(top, store, entry_data)
+    info = [
+        (entry, _subject(f.vocabulary), _key_subject(f), _described(f))
+        for entry, f in zip(top, features, strict=True)
+    ]
+    known = len(store)
+
+    def rare(word: str, in_key: bool) -> bool:
+        share = _RARE_KEY_SHARE if in_key else _RARE_SHARE
+        return store.frequency(word, in_key=in_key) <= max(_RARE, share * known)
+
+    relevance = [(scores or {}).get(e.key, 0.0) for e in top]
+    parent = list(range(len(top)))
+    size = [1] * len(top)
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def join(i: int, j: int) -> None:
+        ri, rj = root(i), root(j)
+        if ri != rj and size[ri] + size[rj] <= _GROUP:
+            parent[rj] = ri
+            size[ri] += size[rj]
+
+    def near(i: int, j: int) -> bool:
+        low, high = sorted((relevance[i], relevance[j]))
+        return high <= 0 or low >= _NEAR_SCORE * high
+
+    for i in range(len(top)):
+        for j in range(i + 1, len(top)):
+            if root(i) != root(j) and _same_subject(info[i], info[j], threshold, near(i, j), rare):
+                join(i, j)
+    if semantic:
+        # Without the entries' own vectors, the query's stands in: the two entries closest to
+        # the question in meaning, both about as close, are taken as one subject's versions.
+        present = {e.key: i for i, e in enumerate(top)}
+        closest = sorted((k for k in semantic if k in present), key=lambda k: -semantic[k])[:2]
+        if len(closest) == 2:
+            i, j = present[closest[0]], present[closest[1]]
+            if semantic[closest[1]] >= _SEMANTIC_BAND * semantic[closest[0]] and near(i, j):
+                join(i, j)
+    groups: dict[int, list[int]] = {}
+    for i in range(len(top)):
+        groups.setdefault(root(i), []).append(i)
+    order = list(range(len(top)))
+    for members in groups.values():
+        if len(members) < 2:
+            continue
+        newest = sorted(members, key=lambda i: _observed(top[i]), reverse=True)
+        for slot, member in zip(members, newest, strict=True):
+            order[slot] = member
     return [top[i] for i in order] + ranked[window:]
+
+
+_RARE = 3
+_RARE_SHARE = 0.01
+_RARE_KEY_SHARE = 0.015
+"""A word is rare when at most 1% of the known entries hold it (1.5% of their keys, for a
+key word), or at most 3."""
+_GROUP = 4
+"""At most this many entries are taken as versions of one subject."""
+_NEAR_SCORE = 0.6
+"""Two entries are of similar relevance when the lower score is at least this share of the
+higher one."""

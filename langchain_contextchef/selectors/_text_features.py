@@ -383,6 +383,8 @@ class FeatureCache:
         # new term arrives), for prefix matching of query terms.
         self._vocabulary: dict[str, int] = {}
         self._sorted: list[str] = []
+        # How many cached entries hold each term in their key.
+        self._key_terms: dict[str, int] = {}
 
     def __len__(self) -> int:
         return len(self._items)
@@ -420,6 +422,8 @@ class FeatureCache:
                 if not count:  # a new word: keep the sorted list sorted (a memmove, no sort)
                     bisect.insort(self._sorted, term)
                 self._vocabulary[term] = count + 1
+            for term in made.fields[0]:
+                self._key_terms[term] = self._key_terms.get(term, 0) + 1
             while self._bytes > self.max_bytes and len(self._items) > 1:
                 _, dropped = self._items.popitem(last=False)
                 self._forget(dropped)
@@ -427,6 +431,12 @@ class FeatureCache:
 
     def _forget(self, features: EntryFeatures) -> None:
         self._bytes -= features.size
+        for term in features.fields[0]:
+            left = self._key_terms.get(term, 0) - 1
+            if left <= 0:
+                self._key_terms.pop(term, None)
+            else:
+                self._key_terms[term] = left
         for term in features.vocabulary:
             count = self._vocabulary.get(term, 0) - 1
             if count <= 0:
@@ -436,6 +446,10 @@ class FeatureCache:
                     del self._sorted[at]
             else:
                 self._vocabulary[term] = count
+
+    def frequency(self, term: str, *, in_key: bool = False) -> int:
+        """How many cached entries hold `term` (in their key, with `in_key`)."""
+        return (self._key_terms if in_key else self._vocabulary).get(term, 0)
 
     def expand(
         self, weights: Mapping[str, float], *, min_length: int = 5, factor: float = 0.6
@@ -472,6 +486,7 @@ class FeatureCache:
             self._bytes = 0
             self._vocabulary.clear()
             self._sorted.clear()
+            self._key_terms.clear()
 
 
 _DEFAULT = FeatureCache()

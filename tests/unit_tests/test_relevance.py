@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -13,7 +14,7 @@ from langgraph.store.memory import InMemoryStore
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.budget import token_counter
 from langchain_contextchef.entry import MemoryEntry, Provenance
-from langchain_contextchef.query import conversation_query, query_text
+from langchain_contextchef.query import conversation_query, query_text, question_facets
 from langchain_contextchef.render import render_memory_block
 from langchain_contextchef.selectors import (
     MemorySelector,
@@ -297,6 +298,67 @@ def test_an_older_entry_is_not_promoted_over_a_newer_near_duplicate() -> None:
     assert keys(Relevant().select([old, new], context)) == ["a", "b"]
 
 
+def test_a_rare_key_word_in_common_puts_the_newer_version_first_despite_few_shared_words() -> None:
+    old = entry("sister_noor", "Sister Noor lives in Toronto, a paediatric nurse", age_days=400)
+    new = entry("noor_moved", "Took a hospital job in Vancouver", age_days=30)
+    filler = [entry(f"note_{i}", f"Lives near the park, note {i}") for i in range(8)]
+    context = SelectionContext(query="Where does my sister Noor live these days?", now=T0)
+    cache = FeatureCache()
+    # By keywords the old entry ranks first; one word of the two keys says "the same subject".
+    scores = keyword_scores([old, new, *filler], context.query, cache=cache)
+    assert scores["sister_noor"] > scores["noor_moved"]
+    for selector in (Relevant(cache=cache), Rerank(cache=cache)):
+        ranked = keys(selector.select([old, new, *filler], context))
+        assert ranked.index("noor_moved") < ranked.index("sister_noor")
+
+
+def test_a_key_word_many_entries_share_does_not_reorder_them_by_age() -> None:
+    # Ten newer birthdays of other people share "birthday" with the key and the value:
+    # they are not versions of Mum's, so the best match keeps the first slot.
+    mum = entry("mum_birthday", "Mum's birthday is on 14 March; she likes lilies", age_days=900)
+    others = [
+        entry(f"friend{i}_birthday", f"Friend {i} has a birthday in May", age_days=i + 1)
+        for i in range(10)
+    ]
+    context = SelectionContext(query="When is Mum's birthday?", now=T0, token_budget=200)
+    for selector in (Relevant(cache=FeatureCache()), Rerank(cache=FeatureCache())):
+        assert keys(selector.select([mum, *others], context))[0] == "mum_birthday"
+
+
+def test_the_two_closest_entries_in_meaning_are_taken_as_versions_of_one_fact() -> None:
+    old = entry("home", "Lives in Berlin, Kreuzberg", age_days=300)
+    new = entry("relocation", "Settled in Lisbon since May", age_days=20)
+    far = entry("tea", "Prefers green tea", age_days=10)
+    semantic = {"home": 0.81, "relocation": 0.79, "tea": 0.30}
+    context = SelectionContext(query="where is home for me?", now=T0, relevance=semantic)
+    assert keys(Relevant(cache=FeatureCache()).select([old, new, far], context))[:2] == [
+        "relocation",
+        "home",
+    ]
+    # Far apart in meaning, they are not taken as one fact.
+    apart = SelectionContext(
+        query="where is home for me?", now=T0, relevance={**semantic, "relocation": 0.5}
+    )
+    assert keys(Relevant(cache=FeatureCache()).select([old, new, far], apart))[:2] == [
+        "home",
+        "relocation",
+    ]
+
+
+def test_versions_are_ordered_by_when_the_fact_was_observed() -> None:
+    # Written later, but observed before the other version: it is the older fact.
+    late_write = entry(
+        "dentist_a",
+        "Dentist is Dr Okoro at Micklegate",
+        age_days=1,
+        provenance=Provenance(observed_at=T0 - timedelta(days=500)),
+    )
+    current = entry("dentist_b", "Dentist is Mr Shah at Haxby Dental", age_days=10)
+    context = SelectionContext(query="Which dentist do I see, Okoro at Micklegate?", now=T0)
+    ranked = keys(Relevant(cache=FeatureCache()).select([late_write, current], context))
+    assert ranked == ["dentist_b", "dentist_a"]
+
+
 # ---- conversation query -------------------------------------------------------------------------
 
 
@@ -436,6 +498,23 @@ def test_one_query_embedding_per_compile_and_one_document_embedding_per_write(
     memory.set("k0", "changed value")
     chef.compile([HumanMessage("changed")])
     assert model.documents == 11 and model.queries == 5
+
+
+def test_each_facet_of_a_question_gets_its_own_semantic_search_in_the_same_batch() -> None:
+    model = CountingEmbeddings()
+    store = InMemoryStore(index={"dims": 64, "embed": model})
+    chef = ContextChef(store=store, memory=MemoryConfig(selector=Relevant(), token_budget=1_000))
+    chef.get_memory().set("home", "Lives at 6 Westfield Close")
+    chef.compile([HumanMessage("When is the dentist appointment?")])
+    assert model.queries == 1  # one thing asked: one search
+    chef.compile([HumanMessage("Admission form: home address, GP practice and drug allergies")])
+    # The question, then "Admission form", "home address", "GP practice", "drug allergies".
+    assert model.queries == 1 + 5
+    assert question_facets("home address, GP practice and drug allergies") == (
+        "home address",
+        "GP practice",
+        "drug allergies",
+    )
 
 
 def test_hybrid_selection_through_the_store_index_prefers_the_fused_best() -> None:
