@@ -409,7 +409,7 @@ def compile_plan(
             return fit_block(read, ctx, vocabulary=settings.vocabulary, budget=budget, count=count)
 
         if read.reuse is not None:  # the same selection as before: so is its fitted block
-            key = (ctx.config, budget, settings.vocabulary, tuple(read.evicted_keys))
+            key = (read.reuse_key, budget, settings.vocabulary, tuple(read.evicted_keys))
             fitted, kept = read.reuse.remember("fitted", key, fit)
             omitted = dict(kept)
         else:

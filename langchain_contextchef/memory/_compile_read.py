@@ -40,7 +40,7 @@ from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory._stamp import changes_since, stamp_op, token_of
 from langchain_contextchef.memory.results import CompileRead
 from langchain_contextchef.query import fuse_part_scores
-from langchain_contextchef.selectors import MemorySelector, SelectionContext
+from langchain_contextchef.selectors import MemorySelector, Relevant, SelectionContext
 
 __all__ = ["compile_read", "select"]
 
@@ -79,8 +79,12 @@ def select(
     query: str | None,
     relevance: dict[str, float] | None,
     queries: Sequence[tuple[str, float]] = (),
+    scope: ScopeSlot | None = None,
 ) -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
     """Run the selector once on the active entries.
+
+    `scope` is the slot whose entries `entries` are, as they stand: the selector may keep
+    indexes there and follow its changes (`SelectionContext.scope`).
 
     Returns:
         The selected entries (selector order), the active entries it left out (creation
@@ -101,6 +105,7 @@ def select(
             now=now,
             relevance=relevance,
             entry_data=slot.derived if (slot := ctx.slot()) is not None else None,
+            scope=scope,
         )
         chosen = list(selector.select(list(visible), context))
     else:
@@ -343,14 +348,24 @@ def compile_read(
             query=query,
             relevance=swept.relevance,
             queries=queries,
+            scope=swept.unchanged,
         )
         omitted.update((key, "damaged") for key in swept.damaged)
         return selected, unselected, omitted
 
-    # Without a selector the choice depends on the entries alone: kept while they stand.
-    reuse = swept.unchanged if ctx.config.active_selector is None else None
+    # Without a selector the choice depends on the entries alone: kept while they stand. A
+    # `Relevant` choice depends on the query too (and on nothing else that changes: not the
+    # turn, not the time): kept per query while the entries stand.
+    selector = ctx.config.active_selector
+    reuse: ScopeSlot | None = None
+    reuse_key: object = ctx.config
+    if selector is None:
+        reuse = swept.unchanged
+    elif type(selector) is Relevant and swept.unchanged is not None:
+        reuse = swept.unchanged
+        reuse_key = _relevant_key(ctx, selector, query, queries, swept.relevance)
     selected, unselected, omitted = (
-        reuse.remember("selection", ctx.config, choose) if reuse is not None else choose()
+        reuse.remember("selection", reuse_key, choose) if reuse is not None else choose()
     )
     return CompileRead(
         selected,
@@ -363,4 +378,17 @@ def compile_read(
         damaged_keys=swept.damaged,
         reuse=reuse,
         repaired=swept.repaired,
+        reuse_key=reuse_key,
     )
+
+
+def _relevant_key(
+    ctx: MemoryContext,
+    selector: Relevant,
+    query: str | None,
+    queries: Sequence[tuple[str, float]],
+    relevance: dict[str, float] | None,
+) -> object:
+    """What a `Relevant` selection depends on besides the scope's entries."""
+    semantic = None if relevance is None else tuple(sorted(relevance.items()))
+    return (ctx.config, query, tuple(queries), semantic, selector.reuse_token())

@@ -167,6 +167,9 @@ class CompileRead:
         reuse: When the selection above is the one kept for the scope's entries as they
             stand, the process's slot that keeps it: later steps may keep what they derive
             from it there too (`reuse.remember`). `None` when anything changed.
+        reuse_key: What the kept selection depends on besides the entries (the config, and
+            the query for a relevance selector): a step keeping what it derives from the
+            selection keys it by this too.
     """
 
     selected: list[MemoryEntry]
@@ -179,6 +182,7 @@ class CompileRead:
     damaged_keys: list[str] = field(default_factory=list)
     reuse: ScopeSlot | None = field(default=None, repr=False, compare=False)
     repaired: list[str] = field(default_factory=list)
+    reuse_key: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

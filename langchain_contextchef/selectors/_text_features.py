@@ -355,6 +355,8 @@ class FeatureCache:
 
     Attributes:
         tokenisations: How many entries were tokenised (cache misses) since creation.
+        terms_version: Changes whenever a term is added to or dropped from the known
+            vocabulary (which `expand` reads), so a result that used it can be kept until then.
 
     Example:
         ```python
@@ -376,6 +378,7 @@ class FeatureCache:
             raise ValueError(msg)
         self.max_bytes = max_bytes
         self.tokenisations = 0
+        self.terms_version = 0
         self._items: OrderedDict[_CacheKey, EntryFeatures] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
@@ -419,6 +422,7 @@ class FeatureCache:
                 count = self._vocabulary.get(term, 0)
                 if not count:  # a new word: keep the sorted list sorted (a memmove, no sort)
                     bisect.insort(self._sorted, term)
+                    self.terms_version += 1
                 self._vocabulary[term] = count + 1
             while self._bytes > self.max_bytes and len(self._items) > 1:
                 _, dropped = self._items.popitem(last=False)
@@ -431,6 +435,7 @@ class FeatureCache:
             count = self._vocabulary.get(term, 0) - 1
             if count <= 0:
                 self._vocabulary.pop(term, None)
+                self.terms_version += 1
                 at = bisect.bisect_left(self._sorted, term)
                 if at < len(self._sorted) and self._sorted[at] == term:
                     del self._sorted[at]
@@ -472,6 +477,7 @@ class FeatureCache:
             self._bytes = 0
             self._vocabulary.clear()
             self._sorted.clear()
+            self.terms_version += 1
 
 
 _DEFAULT = FeatureCache()

@@ -1,0 +1,272 @@
+"""A scope's keyword index, kept up to date by the scope's changes instead of rebuilt per query.
+
+`KeywordIndex` holds, for a scope's active entries, the postings of every term (which entries
+hold it, with the term's count per field and the entry's field lengths), the field length
+sums and the order the relevance selectors fall back on. A compile lends the index its
+scope's change log (`SelectionContext.scope`): a query first applies the keys changed since
+the last one (a few dict operations per changed entry), then scores only the entries that
+hold a query term, with the same BM25F arithmetic as `_bm25.bm25f_parts` over the same
+entries, so the scores are those of a selection from scratch.
+
+Example:
+    ```python
+    from datetime import datetime, timezone
+    from langchain_contextchef.entry import MemoryEntry
+    from langchain_contextchef.selectors._bm25 import BM25Params
+    from langchain_contextchef.selectors._index import KeywordIndex
+    from langchain_contextchef.selectors._text_features import FeatureCache
+
+    t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+    index = KeywordIndex(FeatureCache())
+    index.rebuild(
+        [
+            MemoryEntry(key="pets", value="Two cats", created_at=t, updated_at=t),
+            MemoryEntry(key="tone", value="Be brief", created_at=t, updated_at=t),
+        ],
+        None,
+    )
+    ((scores, ceiling),) = index.score([{"cat": 1.0}], BM25Params())
+    assert list(scores) == ["pets"] and ceiling > 0
+    ```
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.selectors._bm25 import BM25Params
+from langchain_contextchef.selectors._selection import ScopeChanges
+from langchain_contextchef.selectors._text_features import EntryFeatures, FeatureCache
+
+__all__ = ["KeywordIndex", "index_of"]
+
+EntryData = Callable[[MemoryEntry], dict[Any, Any]]
+_Shape = tuple[int, ...]  # a term's count per field, then the entry's length per field
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _micros(moment: datetime) -> int:
+    epoch = _EPOCH if moment.tzinfo is not None else _EPOCH.replace(tzinfo=None)
+    return (moment - epoch) // _MICROSECOND
+
+
+_MICROSECOND = datetime(1970, 1, 1, 0, 0, 0, 1, tzinfo=timezone.utc) - _EPOCH
+
+
+class _Descending:
+    """A key that sorts in reverse (the last tie-break of the fallback order)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Descending) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __lt__(self, other: _Descending) -> bool:
+        return self.key > other.key
+
+
+def fallback_key(entry: MemoryEntry) -> tuple[Any, ...]:
+    """The place of `entry` in `_relevance.fallback_order`, as an ascending sort key.
+
+    Important first (unset last), then newest first: last write, creation, key, each
+    descending.
+    """
+    return (
+        entry.importance is None,
+        -(entry.importance or 0.0),
+        -_micros(entry.updated_at),
+        -_micros(entry.created_at),
+        _Descending(entry.key),
+    )
+
+
+class KeywordIndex:
+    """Postings and length statistics of one scope's active entries, updated per change.
+
+    Args:
+        cache: Where entries' features come from (and whose vocabulary learns their words).
+    """
+
+    def __init__(self, cache: FeatureCache) -> None:
+        self.cache = cache
+        self.mark: tuple[int, int] | None = None
+        self.entries: dict[str, MemoryEntry] = {}
+        self._features: dict[str, EntryFeatures] = {}
+        self._postings: dict[str, dict[str, _Shape]] = {}
+        self._shapes: dict[_Shape, _Shape] = {}
+        self._length_sums = [0, 0, 0]
+        self._fallback: list[tuple[Any, ...]] = []
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def _features_of(self, entry: MemoryEntry, entry_data: EntryData | None) -> EntryFeatures:
+        if entry_data is None:
+            return self.cache.get(entry)
+        held = entry_data(entry)
+        found: EntryFeatures | None = held.get(self.cache)
+        if found is None:
+            found = held[self.cache] = self.cache.get(entry)
+        return found
+
+    def _add(self, entry: MemoryEntry, entry_data: EntryData | None) -> None:
+        features = self._features_of(entry, entry_data)
+        self.entries[entry.key] = entry
+        self._features[entry.key] = features
+        lengths = features.lengths
+        for f, length in enumerate(lengths):
+            self._length_sums[f] += length
+        fields = features.fields
+        for term in features.vocabulary:
+            shape = (*(field.get(term, 0) for field in fields), *lengths)
+            shape = self._shapes.setdefault(shape, shape)
+            posting = self._postings.get(term)
+            if posting is None:
+                posting = self._postings[term] = {}
+            posting[entry.key] = shape
+        bisect.insort(self._fallback, (*fallback_key(entry), entry.key))
+
+    def _remove(self, key: str) -> None:
+        entry = self.entries.pop(key, None)
+        if entry is None:
+            return
+        features = self._features.pop(key)
+        for f, length in enumerate(features.lengths):
+            self._length_sums[f] -= length
+        for term in features.vocabulary:
+            posting = self._postings[term]
+            del posting[key]
+            if not posting:
+                del self._postings[term]
+        at = bisect.bisect_left(self._fallback, (*fallback_key(entry), key))
+        del self._fallback[at]
+
+    def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
+        """Index exactly `entries` (the scope's active entries), dropping what was held."""
+        self.entries, self._features, self._postings = {}, {}, {}
+        self._length_sums = [0, 0, 0]
+        self._fallback = []
+        for entry in entries:
+            self._add(entry, entry_data)
+
+    def sync(self, scope: ScopeChanges, entry_data: EntryData | None) -> None:
+        """Bring the index up to the scope's active entries, by the keys changed since."""
+        mark, changed = scope.changes(self.mark)
+        if changed is None:
+            stored = scope.entries.values()
+            self.rebuild((e for e in stored if e.status == "active"), entry_data)
+        else:
+            current = scope.entries
+            for key in dict.fromkeys(changed):
+                entry = current.get(key)
+                if entry is not None and self.entries.get(key) is entry:
+                    continue
+                self._remove(key)
+                if entry is not None and entry.status == "active":
+                    self._add(entry, entry_data)
+        self.mark = mark
+
+    def has(self, term: str) -> bool:
+        """Whether some indexed entry holds `term`."""
+        return term in self._postings
+
+    def score(
+        self, parts: Sequence[Mapping[str, float]], params: BM25Params
+    ) -> list[tuple[dict[str, float], float]]:
+        """BM25F of the indexed entries against weighted query parts, each on its own.
+
+        The same arithmetic as `_bm25.bm25f_parts` over the indexed entries (document
+        frequencies, average field lengths, saturation), visiting only the entries that hold
+        a query term.
+
+        Returns:
+            Per part: key -> score for every entry holding one of its terms, and the highest
+            score an entry could reach for that part.
+        """
+        wanted = frozenset().union(*parts) if parts else frozenset()
+        total = len(self.entries)
+        if not wanted or not total:
+            return [({}, 0.0) for _ in parts]
+        postings = self._postings
+        frequency = {t: len(postings.get(t, ())) for t in wanted}
+        if not any(frequency.values()):
+            return [({}, 0.0) for _ in parts]
+        n_fields = len(params.field_weights)
+        averages = [max(s / total, 1e-9) for s in self._length_sums]
+        idf = {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+        k1, b, field_weights = params.k1, params.b, params.field_weights
+        norms: dict[_Shape, list[float]] = {}
+        strengths: dict[str, dict[str, float]] = {}
+        for term in wanted:
+            posting = postings.get(term)
+            if not posting:
+                continue
+            weight = idf[term]
+            by_shape: dict[_Shape, float] = {}
+            strength: dict[str, float] = {}
+            for key, shape in posting.items():
+                value = by_shape.get(shape)
+                if value is None:
+                    lengths = shape[n_fields:]
+                    norm = norms.get(lengths)
+                    if norm is None:
+                        norm = norms[lengths] = [
+                            1.0 - b + b * lengths[f] / averages[f] for f in range(n_fields)
+                        ]
+                    tf = 0.0
+                    for f in range(n_fields):
+                        count = shape[f]
+                        if count:
+                            tf += field_weights[f] * count / norm[f]
+                    value = by_shape[shape] = weight * tf / (k1 + tf)
+                strength[key] = value
+            strengths[term] = strength
+        out: list[tuple[dict[str, float], float]] = []
+        for weights in parts:
+            scores: dict[str, float] = {}
+            for term, w in weights.items():
+                held = strengths.get(term)
+                if held is None:
+                    continue
+                get = scores.get
+                for key, value in held.items():
+                    scores[key] = get(key, 0.0) + w * value
+            out.append(
+                (
+                    {k: v for k, v in scores.items() if v > 0},
+                    sum(weights[t] * idf[t] for t in weights),
+                )
+            )
+        return out
+
+    def fallback(self, skip: set[str] | frozenset[str]) -> list[MemoryEntry]:
+        """The indexed entries not in `skip`, in the fallback order (important, then newest)."""
+        entries = self.entries
+        return [entries[row[-1]] for row in self._fallback if row[-1] not in skip]
+
+    def fallback_rank(self, entry: MemoryEntry) -> int:
+        """Where `entry` stands in the fallback order."""
+        return bisect.bisect_left(self._fallback, (*fallback_key(entry), entry.key))
+
+
+def index_of(
+    scope: ScopeChanges, cache: FeatureCache, entry_data: EntryData | None
+) -> KeywordIndex:
+    """The scope's keyword index over `cache`'s features, brought up to date."""
+    slot_key = ("keyword-index", id(cache))
+    index = scope.state.get(slot_key)
+    if not isinstance(index, KeywordIndex) or index.cache is not cache:
+        index = scope.state[slot_key] = KeywordIndex(cache)
+    index.sync(scope, entry_data)
+    return index
