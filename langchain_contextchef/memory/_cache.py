@@ -85,6 +85,9 @@ class ScopeSlot:
         size: Estimated bytes the entries hold.
         extra: Per-entry derived data callers may keep while the entry is unchanged (for
             example rendered text), by key; dropped with the entry. Read it with `derived`.
+        state: Data callers derive from the whole scope and update by `changes` (a
+            selector's keyword index); emptied when the entries are replaced whole.
+        inactive: The status of each entry that is not `active`, by key.
     """
 
     token: Token | None = None
@@ -106,6 +109,7 @@ class ScopeSlot:
     _log: list[str] = field(default_factory=list, repr=False)
     _generation: int = field(default=0, repr=False)
     state: dict[Any, Any] = field(default_factory=dict, repr=False)
+    inactive: dict[str, str] = field(default_factory=dict, repr=False)  # key -> status
 
     def ordered(self) -> list[MemoryEntry]:
         """The entries in creation order (key as tiebreak); the same list until a change.
@@ -215,6 +219,7 @@ class ScopeSlot:
         self._generation += 1
         self._log.clear()
         self.state = {}
+        self.inactive = {e.key: e.status for e in entries if e.status != "active"}
         self._ordered = sorted(self.entries.values(), key=_order)
         self._order_keys = [_order(e) for e in self._ordered]
         self._shared = False
@@ -235,6 +240,10 @@ class ScopeSlot:
         self.extra.pop(entry.key, None)
         self.damaged.discard(entry.key)
         self._logged(entry.key)
+        if entry.status != "active":
+            self.inactive[entry.key] = entry.status
+        else:
+            self.inactive.pop(entry.key, None)
         self.size += entry_size(entry)
 
     def drop(self, key: str, *, damaged: bool = False) -> None:
@@ -246,6 +255,7 @@ class ScopeSlot:
         self._memo.clear()
         self.extra.pop(key, None)
         self._logged(key)
+        self.inactive.pop(key, None)
         if damaged:
             self.damaged.add(key)
         else:

@@ -40,7 +40,12 @@ from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory._stamp import changes_since, stamp_op, token_of
 from langchain_contextchef.memory.results import CompileRead
 from langchain_contextchef.query import fuse_part_scores
-from langchain_contextchef.selectors import MemorySelector, Relevant, SelectionContext
+from langchain_contextchef.selectors import (
+    MemorySelector,
+    RankedEntries,
+    Relevant,
+    SelectionContext,
+)
 
 __all__ = ["compile_read", "select"]
 
@@ -80,7 +85,7 @@ def select(
     relevance: dict[str, float] | None,
     queries: Sequence[tuple[str, float]] = (),
     scope: ScopeSlot | None = None,
-) -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
+) -> tuple[Sequence[MemoryEntry], list[MemoryEntry], dict[str, str]]:
     """Run the selector once on the active entries.
 
     `scope` is the slot whose entries `entries` are, as they stand: the selector may keep
@@ -90,8 +95,12 @@ def select(
         The selected entries (selector order), the active entries it left out (creation
         order), and why each stored entry that will not be injected was left out.
     """
-    omitted: dict[str, str] = {e.key: e.status for e in entries if e.status != "active"}
-    visible = [e for e in entries if e.status == "active"]
+    if scope is not None:  # the slot keeps the inactive ones: no pass over every entry
+        omitted = dict(scope.inactive)
+        visible = [e for e in entries if e.status == "active"] if omitted else entries
+    else:
+        omitted = {e.key: e.status for e in entries if e.status != "active"}
+        visible = [e for e in entries if e.status == "active"]
     selector = ctx.config.active_selector
     if selector is None:
         return visible, [], omitted
@@ -107,7 +116,10 @@ def select(
             entry_data=slot.derived if (slot := ctx.slot()) is not None else None,
             scope=scope,
         )
-        chosen = list(selector.select(list(visible), context))
+        made = selector.select(list(visible), context)
+        if isinstance(made, RankedEntries) and made.complete and len(made) == len(visible):
+            return made, [], omitted  # every entry, in an order computed as it is read
+        chosen = list(made)
     else:
         chosen = list(selector(list(visible)))
     picked = {e.key for e in chosen}
@@ -339,7 +351,7 @@ def compile_read(
     parts = tuple(queries) if queries else (((query, 1.0),) if query else ())
     swept = yield from _sweep_and_advance(ctx, parts, marker)
 
-    def choose() -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
+    def choose() -> tuple[Sequence[MemoryEntry], list[MemoryEntry], dict[str, str]]:
         selected, unselected, omitted = select(
             ctx,
             swept.entries,

@@ -6,6 +6,7 @@ the model come from `memory._texts`, the one module that words outcomes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
@@ -172,7 +173,7 @@ class CompileRead:
             selection keys it by this too.
     """
 
-    selected: list[MemoryEntry]
+    selected: Sequence[MemoryEntry]
     entries: list[MemoryEntry]
     expired_keys: list[str]
     turn: int

@@ -7,6 +7,7 @@ The package (this face holds `MostRecent`, `MostImportant`, `ByType`, `Relevant`
     _text_features    an entry's words: tokens, stop words, stemming, cached per version
     _bm25             BM25F over an entry's key, description and value
     _index            a scope's keyword index, updated by the scope's changes
+    _ranking          `Relevant`'s ranking over that index, computed as far as it is read
     _relevance        keyword, semantic and fused scores behind `Relevant` and `Rerank`
 
 A selector runs once per compile, after the expiry sweep, on the active entries in creation
@@ -46,13 +47,16 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import ClassVar
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._index import KeywordIndex, index_of
+from langchain_contextchef.selectors._ranking import RankedEntries, lazy_relevance
 from langchain_contextchef.selectors._relevance import (
+    _COVER_WINDOW,
     _cache_of,
     clearly_fits,
     cover_terms,
@@ -74,6 +78,7 @@ __all__ = [
     "MemorySelector",
     "MostImportant",
     "MostRecent",
+    "RankedEntries",
     "Relevant",
     "Rerank",
     "ScopeChanges",
@@ -434,6 +439,8 @@ class Relevant(MemorySelector):
         if self.stable and self.limit is None and clearly_fits(entries, context.token_budget):
             return entries
         index = self._index(entries, context)
+        if index is not None and self.fusion == "score":
+            return self._select_indexed(index, context)
         scores = relevance_scores(
             entries,
             context,
@@ -469,6 +476,33 @@ class Relevant(MemorySelector):
                 rest = low + index.fallback(chosen.union(e.key for e in low))
             kept += rest
         return _cut(kept, self.limit)
+
+    def _select_indexed(self, index: KeywordIndex, context: SelectionContext) -> RankedEntries:
+        # The same choice as `select`, over the scope's index, computed as far as it is read.
+        scores = lazy_relevance(
+            index,
+            context.weighted_query(),
+            context.relevance,
+            self.semantic_weight,
+            _cache_of(self.cache),
+        )
+        floor = self.min_score
+        held = index.entries
+        kept = (held[key] for key in scores.ranked(floor))
+        head = list(itertools.islice(kept, max(_DEDUP_WINDOW, _COVER_WINDOW)))
+        if self.cover > 0:
+            queries = context.weighted_query()[:1]  # the question itself
+            head = cover_terms(head, scores, queries, self.cover, self.cache, context.entry_data)
+        head = prefer_newer(head, _DEDUP_WINDOW, _DEDUP_OVERLAP, self.cache, context.entry_data)
+        if not (self.fill and context.token_budget is not None):
+            length = scores.count_above(floor)
+            ranked = RankedEntries(head, kept, length, complete=length == len(index))
+            return ranked.capped(self.limit)
+        # Next best: what relevance they have (below min_score), then the fallback order.
+        low = [held[key] for key in scores if scores[key] <= floor] if floor > 0 else []
+        low.sort(key=lambda e: (-scores[e.key], index.fallback_rank(e)))
+        rest = itertools.chain(kept, low, index.fallback_after(scores))
+        return RankedEntries(head, rest, len(index), complete=True).capped(self.limit)
 
 
 _DEDUP_WINDOW = 40

@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import bisect
 import math
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
@@ -44,6 +44,9 @@ from langchain_contextchef.selectors._selection import ScopeChanges
 from langchain_contextchef.selectors._text_features import EntryFeatures, FeatureCache
 
 __all__ = ["KeywordIndex", "index_of"]
+
+_EMPTY: Mapping[str, tuple[int, ...]] = {}
+_EMPTY_GROUPS: Mapping[tuple[int, ...], list[tuple[datetime, str]]] = {}
 
 EntryData = Callable[[MemoryEntry], dict[Any, Any]]
 _Shape = tuple[int, ...]  # a term's count per field, then the entry's length per field
@@ -105,6 +108,8 @@ class KeywordIndex:
         self._features: dict[str, EntryFeatures] = {}
         self._postings: dict[str, dict[str, _Shape]] = {}
         self._shapes: dict[_Shape, _Shape] = {}
+        # Per term and shape, the entries in creation order: (created_at, key).
+        self._groups: dict[str, dict[_Shape, list[tuple[datetime, str]]]] = {}
         self._length_sums = [0, 0, 0]
         self._fallback: list[tuple[Any, ...]] = []
 
@@ -128,13 +133,22 @@ class KeywordIndex:
         for f, length in enumerate(lengths):
             self._length_sums[f] += length
         fields = features.fields
+        order = (entry.created_at, entry.key)
         for term in features.vocabulary:
             shape = (*(field.get(term, 0) for field in fields), *lengths)
             shape = self._shapes.setdefault(shape, shape)
             posting = self._postings.get(term)
             if posting is None:
                 posting = self._postings[term] = {}
+                self._groups[term] = {}
             posting[entry.key] = shape
+            group = self._groups[term].get(shape)
+            if group is None:
+                self._groups[term][shape] = [order]
+            elif group[-1] < order:
+                group.append(order)
+            else:
+                bisect.insort(group, order)
         bisect.insort(self._fallback, (*fallback_key(entry), entry.key))
 
     def _remove(self, key: str) -> None:
@@ -144,17 +158,23 @@ class KeywordIndex:
         features = self._features.pop(key)
         for f, length in enumerate(features.lengths):
             self._length_sums[f] -= length
+        order = (entry.created_at, key)
         for term in features.vocabulary:
             posting = self._postings[term]
-            del posting[key]
+            shape = posting.pop(key)
+            groups = self._groups[term]
+            group = groups[shape]
+            del group[bisect.bisect_left(group, order)]
+            if not group:
+                del groups[shape]
             if not posting:
-                del self._postings[term]
+                del self._postings[term], self._groups[term]
         at = bisect.bisect_left(self._fallback, (*fallback_key(entry), key))
         del self._fallback[at]
 
     def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
         """Index exactly `entries` (the scope's active entries), dropping what was held."""
-        self.entries, self._features, self._postings = {}, {}, {}
+        self.entries, self._features, self._postings, self._groups = {}, {}, {}, {}
         self._length_sums = [0, 0, 0]
         self._fallback = []
         for entry in entries:
@@ -195,41 +215,21 @@ class KeywordIndex:
             score an entry could reach for that part.
         """
         wanted = frozenset().union(*parts) if parts else frozenset()
-        total = len(self.entries)
-        if not wanted or not total:
+        found = self.statistics(wanted, params)
+        if found is None:
             return [({}, 0.0) for _ in parts]
-        postings = self._postings
-        frequency = {t: len(postings.get(t, ())) for t in wanted}
-        if not any(frequency.values()):
-            return [({}, 0.0) for _ in parts]
-        n_fields = len(params.field_weights)
-        averages = [max(s / total, 1e-9) for s in self._length_sums]
-        idf = {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
-        k1, b, field_weights = params.k1, params.b, params.field_weights
-        norms: dict[_Shape, list[float]] = {}
+        idf, strength_of = found
         strengths: dict[str, dict[str, float]] = {}
         for term in wanted:
-            posting = postings.get(term)
+            posting = self._postings.get(term)
             if not posting:
                 continue
-            weight = idf[term]
             by_shape: dict[_Shape, float] = {}
             strength: dict[str, float] = {}
             for key, shape in posting.items():
                 value = by_shape.get(shape)
                 if value is None:
-                    lengths = shape[n_fields:]
-                    norm = norms.get(lengths)
-                    if norm is None:
-                        norm = norms[lengths] = [
-                            1.0 - b + b * lengths[f] / averages[f] for f in range(n_fields)
-                        ]
-                    tf = 0.0
-                    for f in range(n_fields):
-                        count = shape[f]
-                        if count:
-                            tf += field_weights[f] * count / norm[f]
-                    value = by_shape[shape] = weight * tf / (k1 + tf)
+                    value = by_shape[shape] = strength_of(term, shape)
                 strength[key] = value
             strengths[term] = strength
         out: list[tuple[dict[str, float], float]] = []
@@ -250,10 +250,62 @@ class KeywordIndex:
             )
         return out
 
+    def statistics(
+        self, wanted: frozenset[str], params: BM25Params
+    ) -> tuple[dict[str, float], Callable[[str, _Shape], float]] | None:
+        """Inverse document frequencies of `wanted`, and a term's strength for an entry shape.
+
+        `None` when no indexed entry holds any of the terms. The strength of a term for an
+        entry is BM25F's saturated, length-normalised, field-weighted count (`_bm25`).
+        """
+        total = len(self.entries)
+        if not wanted or not total:
+            return None
+        postings = self._postings
+        frequency = {t: len(postings.get(t, ())) for t in wanted}
+        if not any(frequency.values()):
+            return None
+        n_fields = len(params.field_weights)
+        averages = [max(s / total, 1e-9) for s in self._length_sums]
+        idf = {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+        k1, b, field_weights = params.k1, params.b, params.field_weights
+        norms: dict[_Shape, list[float]] = {}
+
+        def strength_of(term: str, shape: _Shape) -> float:
+            lengths = shape[n_fields:]
+            norm = norms.get(lengths)
+            if norm is None:
+                norm = norms[lengths] = [
+                    1.0 - b + b * lengths[f] / averages[f] for f in range(n_fields)
+                ]
+            tf = 0.0
+            for f in range(n_fields):
+                count = shape[f]
+                if count:
+                    tf += field_weights[f] * count / norm[f]
+            return idf[term] * tf / (k1 + tf)
+
+        return idf, strength_of
+
+    def posting(self, term: str) -> Mapping[str, _Shape]:
+        """The entries holding `term`, with the term's shape in each (empty when none)."""
+        return self._postings.get(term, _EMPTY)
+
+    def groups(self, term: str) -> Mapping[_Shape, list[tuple[datetime, str]]]:
+        """The entries holding `term` by shape, each group in creation order."""
+        return self._groups.get(term, _EMPTY_GROUPS)
+
     def fallback(self, skip: set[str] | frozenset[str]) -> list[MemoryEntry]:
         """The indexed entries not in `skip`, in the fallback order (important, then newest)."""
         entries = self.entries
         return [entries[row[-1]] for row in self._fallback if row[-1] not in skip]
+
+    def fallback_after(self, skip: Container[str]) -> Iterator[MemoryEntry]:
+        """`fallback`, computed as it is read."""
+        entries = self.entries
+        for row in self._fallback:
+            if row[-1] not in skip:
+                yield entries[row[-1]]
 
     def fallback_rank(self, entry: MemoryEntry) -> int:
         """Where `entry` stands in the fallback order."""
