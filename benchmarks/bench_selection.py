@@ -239,7 +239,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         ],
         rows,
     )
-    compile_times = _compile_ratios(entries, 10 if quick else 60)
+    compile_times = _compile_ratios(entries, 10 if quick else 20)
     plain = compile_times["plain"]
     figures["compile"] = compile_times
     print_table(
