@@ -424,8 +424,9 @@ class Relevant(MemorySelector):
     def _index(
         self, entries: Sequence[MemoryEntry], context: SelectionContext
     ) -> KeywordIndex | None:
-        # The scope's index, when the compile lent its scope and it holds exactly `entries`.
-        if context.scope is None:
+        # The scope's index, when the compile lent its scope and it holds exactly `entries`
+        # (for score fusion: reciprocal ranks break ties by the order keys were scored in).
+        if context.scope is None or self.fusion != "score":
             return None
         index = index_of(context.scope, _cache_of(self.cache), context.entry_data)
         return index if len(index) == len(entries) else None
@@ -607,7 +608,7 @@ class Rerank(MemorySelector):
         relevance: dict[str, float] = {}
         if context.weighted_query() or context.relevance is not None:
             index = None
-            if context.scope is not None:
+            if context.scope is not None and self.fusion == "score":
                 index = index_of(context.scope, _cache_of(self.cache), context.entry_data)
                 index = index if len(index) == len(entries) else None
             relevance = relevance_scores(

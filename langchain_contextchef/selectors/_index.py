@@ -45,7 +45,6 @@ from langchain_contextchef.selectors._text_features import EntryFeatures, Featur
 
 __all__ = ["KeywordIndex", "index_of"]
 
-_EMPTY: Mapping[str, tuple[int, ...]] = {}
 _EMPTY_GROUPS: Mapping[tuple[int, ...], list[tuple[datetime, str]]] = {}
 
 EntryData = Callable[[MemoryEntry], dict[Any, Any]]
@@ -106,7 +105,7 @@ class KeywordIndex:
         self.mark: tuple[int, int] | None = None
         self.entries: dict[str, MemoryEntry] = {}
         self._features: dict[str, EntryFeatures] = {}
-        self._postings: dict[str, dict[str, _Shape]] = {}
+        self._df: dict[str, int] = {}  # how many entries hold each term
         self._shapes: dict[_Shape, _Shape] = {}
         # Per term and shape, the entries in creation order: (created_at, key).
         self._groups: dict[str, dict[_Shape, list[tuple[datetime, str]]]] = {}
@@ -137,11 +136,10 @@ class KeywordIndex:
         for term in features.vocabulary:
             shape = (*(field.get(term, 0) for field in fields), *lengths)
             shape = self._shapes.setdefault(shape, shape)
-            posting = self._postings.get(term)
-            if posting is None:
-                posting = self._postings[term] = {}
+            held = self._df.get(term, 0)
+            if not held:
                 self._groups[term] = {}
-            posting[entry.key] = shape
+            self._df[term] = held + 1
             group = self._groups[term].get(shape)
             if group is None:
                 self._groups[term][shape] = [order]
@@ -160,21 +158,22 @@ class KeywordIndex:
             self._length_sums[f] -= length
         order = (entry.created_at, key)
         for term in features.vocabulary:
-            posting = self._postings[term]
-            shape = posting.pop(key)
+            fields = features.fields
+            shape = (*(field.get(term, 0) for field in fields), *features.lengths)
             groups = self._groups[term]
             group = groups[shape]
             del group[bisect.bisect_left(group, order)]
             if not group:
                 del groups[shape]
-            if not posting:
-                del self._postings[term], self._groups[term]
+            self._df[term] -= 1
+            if not self._df[term]:
+                del self._df[term], self._groups[term]
         at = bisect.bisect_left(self._fallback, (*fallback_key(entry), key))
         del self._fallback[at]
 
     def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
         """Index exactly `entries` (the scope's active entries), dropping what was held."""
-        self.entries, self._features, self._postings, self._groups = {}, {}, {}, {}
+        self.entries, self._features, self._df, self._groups = {}, {}, {}, {}
         self._length_sums = [0, 0, 0]
         self._fallback = []
         for entry in entries:
@@ -199,7 +198,7 @@ class KeywordIndex:
 
     def has(self, term: str) -> bool:
         """Whether some indexed entry holds `term`."""
-        return term in self._postings
+        return term in self._df
 
     def score(
         self, parts: Sequence[Mapping[str, float]], params: BM25Params
@@ -221,16 +220,14 @@ class KeywordIndex:
         idf, strength_of = found
         strengths: dict[str, dict[str, float]] = {}
         for term in wanted:
-            posting = self._postings.get(term)
-            if not posting:
+            groups = self._groups.get(term)
+            if not groups:
                 continue
-            by_shape: dict[_Shape, float] = {}
             strength: dict[str, float] = {}
-            for key, shape in posting.items():
-                value = by_shape.get(shape)
-                if value is None:
-                    value = by_shape[shape] = strength_of(term, shape)
-                strength[key] = value
+            for shape, orders in groups.items():
+                value = strength_of(term, shape)
+                for _, key in orders:
+                    strength[key] = value
             strengths[term] = strength
         out: list[tuple[dict[str, float], float]] = []
         for weights in parts:
@@ -261,8 +258,7 @@ class KeywordIndex:
         total = len(self.entries)
         if not wanted or not total:
             return None
-        postings = self._postings
-        frequency = {t: len(postings.get(t, ())) for t in wanted}
+        frequency = {t: self._df.get(t, 0) for t in wanted}
         if not any(frequency.values()):
             return None
         n_fields = len(params.field_weights)
@@ -289,7 +285,14 @@ class KeywordIndex:
 
     def posting(self, term: str) -> Mapping[str, _Shape]:
         """The entries holding `term`, with the term's shape in each (empty when none)."""
-        return self._postings.get(term, _EMPTY)
+        return _Posting(self, term)
+
+    def shape(self, key: str, term: str) -> _Shape | None:
+        """The shape of `term` in the entry `key`: its count per field, then field lengths."""
+        features = self._features.get(key)
+        if features is None or term not in features.vocabulary:
+            return None
+        return (*(field.get(term, 0) for field in features.fields), *features.lengths)
 
     def groups(self, term: str) -> Mapping[_Shape, list[tuple[datetime, str]]]:
         """The entries holding `term` by shape, each group in creation order."""
@@ -310,6 +313,28 @@ class KeywordIndex:
     def fallback_rank(self, entry: MemoryEntry) -> int:
         """Where `entry` stands in the fallback order."""
         return bisect.bisect_left(self._fallback, (*fallback_key(entry), entry.key))
+
+
+class _Posting(Mapping[str, _Shape]):
+    """The entries holding a term, by key, with the term's shape (a view of the index)."""
+
+    def __init__(self, index: KeywordIndex, term: str) -> None:
+        self._index = index
+        self._term = term
+
+    def __getitem__(self, key: str) -> _Shape:
+        shape = self._index.shape(key, self._term)
+        if shape is None:
+            raise KeyError(key)
+        return shape
+
+    def __iter__(self) -> Iterator[str]:
+        for orders in self._index.groups(self._term).values():
+            for _, key in orders:
+                yield key
+
+    def __len__(self) -> int:
+        return self._index._df.get(self._term, 0)
 
 
 def index_of(

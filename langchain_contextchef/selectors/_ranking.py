@@ -189,17 +189,19 @@ def lazy_relevance(
             scores: dict[str, float] = {}
             get = scores.get
             for term, w in weights.items():
-                posting = index.posting(term)
-                if not posting:
+                if not index.has(term):
                     continue
                 if term == common:
+                    posting = index.posting(term)
                     for key in checked:
                         shape = posting.get(key)
                         if shape is not None:
                             scores[key] = get(key, 0.0) + w * strength(term, shape)
                 else:
-                    for key, shape in posting.items():
-                        scores[key] = get(key, 0.0) + w * strength(term, shape)
+                    for shape, orders in index.groups(term).items():
+                        value = strength(term, shape)
+                        for _, key in orders:
+                            scores[key] = get(key, 0.0) + w * value
             if share is None:
                 continue
             for key, score in scores.items():

@@ -24,7 +24,7 @@ from langchain_contextchef.budget import _features as whole_text_features
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory import clear_cache
 from langchain_contextchef.memory._cache import ScopeSlot
-from langchain_contextchef.selectors import RankedEntries, Relevant, SelectionContext
+from langchain_contextchef.selectors import RankedEntries, Relevant, Rerank, SelectionContext
 from langchain_contextchef.selectors._text_features import FeatureCache
 
 T0 = datetime(2026, 5, 1, tzinfo=timezone.utc)
@@ -63,7 +63,7 @@ def _keys(chosen: object) -> list[str]:
 
 
 def _both(
-    selector: Relevant, slot: ScopeSlot, query: str, relevance: dict[str, float] | None
+    selector: Relevant | Rerank, slot: ScopeSlot, query: str, relevance: dict[str, float] | None
 ) -> tuple[list[str], list[str]]:
     active = [e for e in slot.ordered() if e.status == "active"]
     common = {
@@ -94,6 +94,7 @@ def test_the_indexed_choice_equals_a_choice_from_scratch_after_every_change(
 ) -> None:
     rng = random.Random(seed)
     selector = Relevant(cache=FeatureCache(), **options)  # type: ignore[arg-type]
+    reranker = Rerank(cache=selector.cache, limit=12)
     slot = ScopeSlot()
     start = [
         _entry(rng, f"k{i:03d}", T0 + timedelta(seconds=rng.randint(0, 50))) for i in range(80)
@@ -117,7 +118,11 @@ def test_the_indexed_choice_equals_a_choice_from_scratch_after_every_change(
         if options.get("semantic_weight") is not None or rng.random() < 0.5:
             sample = rng.sample(list(slot.entries), min(10, len(slot.entries)))
             relevance = {key: rng.choice((0.1, 0.4, 0.4, 0.8)) for key in sample}
-        indexed, scratch = _both(selector, slot, rng.choice(QUERIES), relevance)
+        query = rng.choice(QUERIES)
+        indexed, scratch = _both(selector, slot, query, relevance)
+        assert indexed == scratch
+        # Rerank scores every entry, its relevance part through the same index.
+        indexed, scratch = _both(reranker, slot, query, relevance)
         assert indexed == scratch
 
 
