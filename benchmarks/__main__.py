@@ -43,6 +43,7 @@ BENCHES = (
     "gate",
     "tokens",
     "relevance",
+    "selection",
     "recall",
     "profiles",
 )

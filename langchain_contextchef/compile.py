@@ -40,6 +40,7 @@ from langchain_contextchef.budget import (
     LAYERS,
     ContextBudget,
     FittedMemory,
+    Omitted,
     check_context_budget,
     fit_memory,
     token_counter,
@@ -118,7 +119,7 @@ class CompileMeta:
     expired_keys: list[str] = field(default_factory=list)
     turn: int = 0
     scope: tuple[str, ...] = ()
-    omitted: dict[str, str] = field(default_factory=dict)
+    omitted: Mapping[str, str] = field(default_factory=dict)
     indexed_keys: list[str] = field(default_factory=list)
     evicted_keys: list[str] = field(default_factory=list)
     tokens: dict[str, int] = field(default_factory=dict)
@@ -252,12 +253,12 @@ def fit_block(
     vocabulary: ToolVocabulary,
     budget: int | None,
     count: Callable[[str], int],
-) -> tuple[FittedMemory, dict[str, str]]:
+) -> tuple[FittedMemory, Omitted]:
     """Render the compile's memory block within `budget`, and say why each key is left out.
 
     Returns:
         The fitted block, and key -> reason for every surviving entry not shown in full
-        and not indexed (`"selector"`, `"budget"`, `"quarantined"`).
+        and not indexed (`"selector"`, `"budget"`, `"quarantined"`), worked out when read.
     """
     index_mode = ctx.config.recall == "index"
 
@@ -288,15 +289,19 @@ def fit_block(
         row_tokens=row_tokens,
     )
     shown = {e.key for e in fitted.full} | {e.key for e in fitted.index}
-    omitted = {k: why for k, why in read.omitted.items() if k not in shown}
-    for entry in read.selected:
-        if entry.key not in shown:
-            omitted[entry.key] = "budget"
-    if index_mode:  # unselected entries would have been indexed but for the budget
-        for entry in read.unselected:
+
+    def reasons() -> dict[str, str]:
+        omitted = {k: why for k, why in read.omitted.items() if k not in shown}
+        for entry in read.selected:
             if entry.key not in shown:
                 omitted[entry.key] = "budget"
-    return fitted, omitted
+        if index_mode:  # unselected entries would have been indexed but for the budget
+            for entry in read.unselected:
+                if entry.key not in shown:
+                    omitted[entry.key] = "budget"
+        return omitted
+
+    return fitted, Omitted(reasons)
 
 
 def layer_tokens(
@@ -327,7 +332,7 @@ def fit_context(
     read: CompileRead,
     ctx: MemoryContext,
     fitted: FittedMemory,
-    omitted: dict[str, str],
+    omitted: Omitted,
     layers: tuple[Sequence[BaseMessage], str | None, str],
 ) -> tuple[FittedMemory, dict[str, int]]:
     """Trim memory until the whole call fits the context budget, or raise.
@@ -405,13 +410,13 @@ def compile_plan(
         count = token_counter(ctx.config.token_counter).text
         budget = _memory_budget(settings, ctx)
 
-        def fit() -> tuple[FittedMemory, dict[str, str]]:
+        def fit() -> tuple[FittedMemory, Omitted]:
             return fit_block(read, ctx, vocabulary=settings.vocabulary, budget=budget, count=count)
 
         if read.reuse is not None:  # the same selection as before: so is its fitted block
-            key = (ctx.config, budget, settings.vocabulary, tuple(read.evicted_keys))
+            key = (read.reuse_key, budget, settings.vocabulary, tuple(read.evicted_keys))
             fitted, kept = read.reuse.remember("fitted", key, fit)
-            omitted = dict(kept)
+            omitted = kept.copy()
         else:
             fitted, omitted = fit()
         tokens = {"memory": fitted.tokens} if ctx.config.token_budget is not None else {}

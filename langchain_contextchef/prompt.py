@@ -145,7 +145,8 @@ class ContextChefPrompt(Runnable[Any, ChatPromptValue]):
 
 def _meta_event(meta: CompileMeta) -> dict[str, Any]:
     # Every meta field, so traces show what was left out and the tokens per layer too.
-    return {**dataclasses.asdict(meta), "scope": list(meta.scope)}
+    event = dataclasses.asdict(meta)
+    return {**event, "scope": list(meta.scope), "omitted": dict(meta.omitted)}
 
 
 def _emit_meta(meta: CompileMeta) -> None:

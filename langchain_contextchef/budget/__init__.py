@@ -41,7 +41,7 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, overload
 
 from langchain_core.language_models import BaseLanguageModel
 from langchain_core.messages import BaseMessage, HumanMessage
@@ -49,7 +49,7 @@ from langchain_core.messages.utils import count_tokens_approximately
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from langchain_contextchef.budget._fit import PrefixGuess, largest_fit, largest_fit_near
+from langchain_contextchef.budget._fit import Omitted, PrefixGuess, largest_fit, largest_fit_near
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.errors import ContextBudgetExceeded
 
@@ -57,6 +57,7 @@ __all__ = [
     "LAYERS",
     "ContextBudget",
     "FittedMemory",
+    "Omitted",
     "TokenCounter",
     "TokenCounterLike",
     "approximate_tokens",
@@ -134,7 +135,39 @@ def calibrated_tokens(text: str) -> int:
     """
     if not text:
         return 0
-    return max(1, round(sum(w * f for w, f in zip(_WEIGHTS, _features(text), strict=True))))
+    features = _block_features(text) if len(text) > _BY_LINES else _features(text)
+    return max(1, round(sum(w * f for w, f in zip(_WEIGHTS, features, strict=True))))
+
+
+_BY_LINES = 512
+"""Texts longer than this are counted line by line, each line's counts kept (`_block_features`)."""
+
+
+def _block_features(text: str) -> tuple[int, int, int, int, int, int]:
+    """`_features` of a text, added up from its lines' (each counted once and kept).
+
+    No run the features count crosses a newline (words, digits and punctuation exclude
+    whitespace), so every count but the newline runs is the sum over the lines, with each
+    newline one more whitespace character; a newline starts a run unless the line before it
+    is empty (and not the first). A budget fit counts blocks that differ by a few lines, so
+    most lines were counted before.
+    """
+    lines = text.split("\n")
+    words = long_extra = groups = runs = punctuation = 0
+    for line in lines:
+        w, x, g, r, p, _ = _line_features(line)
+        words += w
+        long_extra += x
+        groups += g
+        runs += r
+        punctuation += p
+    newline_runs = sum(1 for j in range(len(lines) - 1) if j == 0 or lines[j])
+    return words, long_extra, groups, runs, punctuation, newline_runs
+
+
+@functools.lru_cache(maxsize=65_536)
+def _line_features(line: str) -> tuple[int, int, int, int, int, int]:
+    return _features(line)
 
 
 def _features(text: str) -> tuple[int, int, int, int, int, int]:
@@ -469,8 +502,9 @@ def fit_memory(
     total = len(selected) + (len(unselected) if index_mode else 0)
     sizes: dict[tuple[int, int], int] = {}
 
-    def rows_after(n_full: int) -> list[MemoryEntry]:
-        return [*selected[n_full:], *unselected] if index_mode else []
+    def rows_after(n_full: int) -> Sequence[MemoryEntry]:
+        # Read lazily: `selected` may compute its order only as far as the fit reads it.
+        return _Rows(selected, n_full, unselected) if index_mode else []
 
     def size_of(n_full: int, n_index: int) -> int:
         if (n_full, n_index) not in sizes:
@@ -515,7 +549,7 @@ def fit_memory(
             n_full = base + extra
             n_index = len(rows_after(n_full))
     full = list(selected[:n_full])
-    index = rows_after(n_full)[:n_index]
+    index = list(rows_after(n_full)[:n_index])
     unlisted = total - n_full - n_index
     block = render(full, index, unlisted)
     # The chosen block was measured while fitting (the render is deterministic).
@@ -524,6 +558,43 @@ def fit_memory(
     if tokens > budget:  # even the header and notices do not fit: show nothing
         return FittedMemory([], [], total, "", 0)
     return FittedMemory(full, index, unlisted, block, tokens)
+
+
+class _Rows(Sequence[MemoryEntry]):
+    """`[*selected[start:], *unselected]`, read only as far as it is indexed or sliced."""
+
+    def __init__(
+        self, selected: Sequence[MemoryEntry], start: int, unselected: Sequence[MemoryEntry]
+    ) -> None:
+        self._selected = selected
+        self._start = start
+        self._unselected = unselected
+        self._head = max(len(selected) - start, 0)
+
+    def __len__(self) -> int:
+        return self._head + len(self._unselected)
+
+    @overload
+    def __getitem__(self, at: int) -> MemoryEntry: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[MemoryEntry]: ...
+
+    def __getitem__(self, at: int | slice) -> MemoryEntry | list[MemoryEntry]:
+        if isinstance(at, slice):
+            start, stop, step = at.indices(len(self))
+            if step != 1 or start != 0:
+                return [self[i] for i in range(start, stop, step)]
+            head = min(stop, self._head)
+            picked = list(self._selected[self._start : self._start + head])
+            return picked + list(self._unselected[: max(stop - self._head, 0)])
+        if at < 0:
+            at += len(self)
+        if not 0 <= at < len(self):
+            raise IndexError(at)
+        if at < self._head:
+            return self._selected[self._start + at]
+        return self._unselected[at - self._head]
 
 
 def check_context_budget(budget: ContextBudget, tokens: Mapping[str, int]) -> None:

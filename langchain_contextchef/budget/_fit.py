@@ -21,9 +21,68 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
-__all__ = ["PrefixGuess", "largest_fit", "largest_fit_near"]
+__all__ = ["Omitted", "PrefixGuess", "largest_fit", "largest_fit_near"]
+
+
+class Omitted(Mapping[str, str]):
+    """Why each stored key is left out of the block, worked out when first read.
+
+    A compile over thousands of entries shows a few dozen; the reasons for all the others
+    are only computed when someone reads them (a log, a test), not on every compile.
+
+    Args:
+        make: Computes key -> reason.
+
+    Example:
+        ```python
+        from langchain_contextchef.budget import Omitted
+
+        reasons = Omitted(lambda: {"a": "budget"})
+        reasons.update([("b", "context_budget")])
+        assert reasons == {"a": "budget", "b": "context_budget"}
+        ```
+    """
+
+    def __init__(self, make: Callable[[], dict[str, str]]) -> None:
+        self._make = make
+        self._extra: list[tuple[str, str]] = []
+        self._data: dict[str, str] | None = None
+
+    def _reasons(self) -> dict[str, str]:
+        if self._data is None:
+            data = self._make()
+            data.update(self._extra)
+            self._data = data
+        return self._data
+
+    def update(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Set the reason of some keys (the last one given wins)."""
+        pairs = list(pairs)
+        self._extra += pairs
+        if self._data is not None:
+            self._data.update(pairs)
+
+    def copy(self) -> Omitted:
+        """An independent copy (computed once between them while neither is changed)."""
+        twin = Omitted(self._make)
+        twin._extra = list(self._extra)
+        if self._data is not None:
+            twin._data = dict(self._data)
+        return twin
+
+    def __getitem__(self, key: str) -> str:
+        return self._reasons()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._reasons())
+
+    def __len__(self) -> int:
+        return len(self._reasons())
+
+    def __repr__(self) -> str:
+        return repr(self._reasons())
 
 
 def largest_fit(size: int, fits: Callable[[int], bool]) -> int:

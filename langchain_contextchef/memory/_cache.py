@@ -54,6 +54,7 @@ often: the SQL stores answer the check by sorting the scope, so its cost grows w
 CHECKED_ENTRIES_PER_INTERVAL = 1_000
 
 _DEFAULT_LIMIT = 256 * 1024 * 1024
+_LOG_LIMIT = 4_096  # changed keys a slot remembers for its indexes (see `ScopeSlot.changes`)
 _ENTRY_OVERHEAD = 400  # bytes of a parsed entry beyond its texts (object, datetimes, tuple)
 
 
@@ -84,6 +85,9 @@ class ScopeSlot:
         size: Estimated bytes the entries hold.
         extra: Per-entry derived data callers may keep while the entry is unchanged (for
             example rendered text), by key; dropped with the entry. Read it with `derived`.
+        state: Data callers derive from the whole scope and update by `changes` (a
+            selector's keyword index); emptied when the entries are replaced whole.
+        inactive: The status of each entry that is not `active`, by key.
     """
 
     token: Token | None = None
@@ -100,6 +104,12 @@ class ScopeSlot:
     _expiring: dict[str, MemoryEntry] = field(default_factory=dict, repr=False)
     _expiring_list: list[MemoryEntry] | None = field(default=None, repr=False)
     _memo: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    # Keys changed since the entries were last replaced whole (`changes`), and which whole
+    # load they follow, so an index over the entries can follow them by deltas.
+    _log: list[str] = field(default_factory=list, repr=False)
+    _generation: int = field(default=0, repr=False)
+    state: dict[Any, Any] = field(default_factory=dict, repr=False)
+    inactive: dict[str, str] = field(default_factory=dict, repr=False)  # key -> status
 
     def ordered(self) -> list[MemoryEntry]:
         """The entries in creation order (key as tiebreak); the same list until a change.
@@ -128,6 +138,24 @@ class ScopeSlot:
         if self.entries.get(entry.key) is entry:
             self.extra[entry.key] = (entry, data)
         return data
+
+    def changes(self, since: tuple[int, int] | None) -> tuple[tuple[int, int], list[str] | None]:
+        """A mark of the entries as they stand, and the keys changed since the mark `since`.
+
+        The keys are `None` when the log does not reach back to `since` (the entries were
+        replaced whole since, or `since` is `None`): rebuild from `entries` then. Anything a
+        caller keeps in `state` is dropped when the entries are replaced whole.
+        """
+        mark = (self._generation, len(self._log))
+        if since is None or since[0] != self._generation or since[1] > mark[1]:
+            return mark, None
+        return mark, self._log[since[1] :]
+
+    def _logged(self, key: str) -> None:
+        if len(self._log) >= _LOG_LIMIT:  # a reader that far behind rebuilds instead
+            self._generation += 1
+            self._log.clear()
+        self._log.append(key)
 
     def due_for_check(self) -> bool:
         """Whether to look for writes that bypassed the package now.
@@ -188,6 +216,10 @@ class ScopeSlot:
         self.damaged = set(damaged)
         self.extra = {}
         self._memo.clear()
+        self._generation += 1
+        self._log.clear()
+        self.state = {}
+        self.inactive = {e.key: e.status for e in entries if e.status != "active"}
         self._ordered = sorted(self.entries.values(), key=_order)
         self._order_keys = [_order(e) for e in self._ordered]
         self._shared = False
@@ -207,6 +239,11 @@ class ScopeSlot:
         self._memo.clear()
         self.extra.pop(entry.key, None)
         self.damaged.discard(entry.key)
+        self._logged(entry.key)
+        if entry.status != "active":
+            self.inactive[entry.key] = entry.status
+        else:
+            self.inactive.pop(entry.key, None)
         self.size += entry_size(entry)
 
     def drop(self, key: str, *, damaged: bool = False) -> None:
@@ -217,6 +254,8 @@ class ScopeSlot:
             self._unorder(old)
         self._memo.clear()
         self.extra.pop(key, None)
+        self._logged(key)
+        self.inactive.pop(key, None)
         if damaged:
             self.damaged.add(key)
         else:

@@ -40,7 +40,12 @@ from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory._stamp import changes_since, stamp_op, token_of
 from langchain_contextchef.memory.results import CompileRead
 from langchain_contextchef.query import FACET_WEIGHT, fuse_part_scores, question_facets
-from langchain_contextchef.selectors import MemorySelector, SelectionContext
+from langchain_contextchef.selectors import (
+    MemorySelector,
+    RankedEntries,
+    Relevant,
+    SelectionContext,
+)
 
 __all__ = ["compile_read", "select"]
 
@@ -84,15 +89,23 @@ def select(
     query: str | None,
     relevance: dict[str, float] | None,
     queries: Sequence[tuple[str, float]] = (),
-) -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
+    scope: ScopeSlot | None = None,
+) -> tuple[Sequence[MemoryEntry], list[MemoryEntry], dict[str, str]]:
     """Run the selector once on the active entries.
+
+    `scope` is the slot whose entries `entries` are, as they stand: the selector may keep
+    indexes there and follow its changes (`SelectionContext.scope`).
 
     Returns:
         The selected entries (selector order), the active entries it left out (creation
         order), and why each stored entry that will not be injected was left out.
     """
-    omitted: dict[str, str] = {e.key: e.status for e in entries if e.status != "active"}
-    visible = [e for e in entries if e.status == "active"]
+    if scope is not None:  # the slot keeps the inactive ones: no pass over every entry
+        omitted = dict(scope.inactive)
+        visible = [e for e in entries if e.status == "active"] if omitted else entries
+    else:
+        omitted = {e.key: e.status for e in entries if e.status != "active"}
+        visible = [e for e in entries if e.status == "active"]
     selector = ctx.config.active_selector
     if selector is None:
         return visible, [], omitted
@@ -106,8 +119,12 @@ def select(
             now=now,
             relevance=relevance,
             entry_data=slot.derived if (slot := ctx.slot()) is not None else None,
+            scope=scope,
         )
-        chosen = list(selector.select(list(visible), context))
+        made = selector.select(list(visible), context)
+        if isinstance(made, RankedEntries) and made.complete and len(made) == len(visible):
+            return made, [], omitted  # every entry, in an order computed as it is read
+        chosen = list(made)
     else:
         chosen = list(selector(list(visible)))
     picked = {e.key for e in chosen}
@@ -339,7 +356,7 @@ def compile_read(
     parts = tuple(queries) if queries else (((query, 1.0),) if query else ())
     swept = yield from _sweep_and_advance(ctx, parts, marker)
 
-    def choose() -> tuple[list[MemoryEntry], list[MemoryEntry], dict[str, str]]:
+    def choose() -> tuple[Sequence[MemoryEntry], list[MemoryEntry], dict[str, str]]:
         selected, unselected, omitted = select(
             ctx,
             swept.entries,
@@ -348,14 +365,24 @@ def compile_read(
             query=query,
             relevance=swept.relevance,
             queries=queries,
+            scope=swept.unchanged,
         )
         omitted.update((key, "damaged") for key in swept.damaged)
         return selected, unselected, omitted
 
-    # Without a selector the choice depends on the entries alone: kept while they stand.
-    reuse = swept.unchanged if ctx.config.active_selector is None else None
+    # Without a selector the choice depends on the entries alone: kept while they stand. A
+    # `Relevant` choice depends on the query too (and on nothing else that changes: not the
+    # turn, not the time): kept per query while the entries stand.
+    selector = ctx.config.active_selector
+    reuse: ScopeSlot | None = None
+    reuse_key: object = ctx.config
+    if selector is None:
+        reuse = swept.unchanged
+    elif type(selector) is Relevant and swept.unchanged is not None:
+        reuse = swept.unchanged
+        reuse_key = _relevant_key(ctx, selector, query, queries, swept.relevance)
     selected, unselected, omitted = (
-        reuse.remember("selection", ctx.config, choose) if reuse is not None else choose()
+        reuse.remember("selection", reuse_key, choose) if reuse is not None else choose()
     )
     return CompileRead(
         selected,
@@ -368,4 +395,17 @@ def compile_read(
         damaged_keys=swept.damaged,
         reuse=reuse,
         repaired=swept.repaired,
+        reuse_key=reuse_key,
     )
+
+
+def _relevant_key(
+    ctx: MemoryContext,
+    selector: Relevant,
+    query: str | None,
+    queries: Sequence[tuple[str, float]],
+    relevance: dict[str, float] | None,
+) -> object:
+    """What a `Relevant` selection depends on besides the scope's entries."""
+    semantic = None if relevance is None else tuple(sorted(relevance.items()))
+    return (ctx.config, query, tuple(queries), semantic, selector.reuse_token())

@@ -6,6 +6,7 @@ the model come from `memory._texts`, the one module that words outcomes.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, TypeAlias
 
@@ -167,9 +168,12 @@ class CompileRead:
         reuse: When the selection above is the one kept for the scope's entries as they
             stand, the process's slot that keeps it: later steps may keep what they derive
             from it there too (`reuse.remember`). `None` when anything changed.
+        reuse_key: What the kept selection depends on besides the entries (the config, and
+            the query for a relevance selector): a step keeping what it derives from the
+            selection keys it by this too.
     """
 
-    selected: list[MemoryEntry]
+    selected: Sequence[MemoryEntry]
     entries: list[MemoryEntry]
     expired_keys: list[str]
     turn: int
@@ -179,6 +183,7 @@ class CompileRead:
     damaged_keys: list[str] = field(default_factory=list)
     reuse: ScopeSlot | None = field(default=None, repr=False, compare=False)
     repaired: list[str] = field(default_factory=list)
+    reuse_key: object = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,8 @@ The package (this face holds `MostRecent`, `MostImportant`, `ByType`, `Relevant`
     _selection        `SelectionContext`, what a context-aware selector receives; tie-breaks
     _text_features    an entry's words: tokens, stop words, stemming, cached per version
     _bm25             BM25F over an entry's key, description and value
+    _index            a scope's keyword index, updated by the scope's changes
+    _ranking          `Relevant`'s ranking over that index, computed as far as it is read
     _relevance        keyword, semantic and fused scores behind `Relevant` and `Rerank`
 
 A selector runs once per compile, after the expiry sweep, on the active entries in creation
@@ -47,12 +49,17 @@ Example:
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Sequence
 from datetime import timedelta
 from typing import ClassVar
 
 from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.selectors._index import KeywordIndex, index_of
+from langchain_contextchef.selectors._ranking import RankedEntries, lazy_relevance
 from langchain_contextchef.selectors._relevance import (
+    _COVER_WINDOW,
+    _cache_of,
     clearly_fits,
     cover_terms,
     fallback_order,
@@ -60,7 +67,12 @@ from langchain_contextchef.selectors._relevance import (
     prefer_newer,
     relevance_scores,
 )
-from langchain_contextchef.selectors._selection import Fusion, SelectionContext, newest_first
+from langchain_contextchef.selectors._selection import (
+    Fusion,
+    ScopeChanges,
+    SelectionContext,
+    newest_first,
+)
 from langchain_contextchef.selectors._text_features import FeatureCache
 
 __all__ = [
@@ -68,8 +80,10 @@ __all__ = [
     "MemorySelector",
     "MostImportant",
     "MostRecent",
+    "RankedEntries",
     "Relevant",
     "Rerank",
+    "ScopeChanges",
     "SelectionContext",
     "context_selector",
     "keyword_scores",
@@ -390,7 +404,35 @@ class Relevant(MemorySelector):
             semantic_weight=self.semantic_weight,
             fusion=self.fusion,
             cache=self.cache,
+            index=self._index(entries, context),
         )
+
+    def reuse_token(self) -> object:
+        """What this selector's choice depends on besides the entries and the context.
+
+        The vocabulary its keyword features know (query words also match the longer known
+        words they begin): a caller that keeps a selection while the entries and the query
+        stand keeps it only while this token is equal too.
+
+        Example:
+            ```python
+            from langchain_contextchef.selectors import Relevant
+
+            assert Relevant().reuse_token() == Relevant().reuse_token()
+            ```
+        """
+        cache = _cache_of(self.cache)
+        return (id(cache), cache.terms_version)
+
+    def _index(
+        self, entries: Sequence[MemoryEntry], context: SelectionContext
+    ) -> KeywordIndex | None:
+        # The scope's index, when the compile lent its scope and it holds exactly `entries`
+        # (for score fusion: reciprocal ranks break ties by the order keys were scored in).
+        if context.scope is None or self.fusion != "score":
+            return None
+        index = index_of(context.scope, _cache_of(self.cache), context.entry_data)
+        return index if len(index) == len(entries) else None
 
     def select(
         self, entries: list[MemoryEntry], context: SelectionContext
@@ -400,10 +442,27 @@ class Relevant(MemorySelector):
             return _cut(entries, self.limit)
         if self.stable and self.limit is None and clearly_fits(entries, context.token_budget):
             return entries
-        scores = self.scores(entries, context)
-        kept = [e for e in entries if scores.get(e.key, 0.0) > self.min_score]
-        # Creation order breaks ties (sorted is stable), so the order is backend-independent.
-        kept.sort(key=lambda e: -scores[e.key])
+        index = self._index(entries, context)
+        if index is not None and self.fusion == "score":
+            return self._select_indexed(index, context)
+        scores = relevance_scores(
+            entries,
+            context,
+            semantic_weight=self.semantic_weight,
+            fusion=self.fusion,
+            cache=self.cache,
+            index=index,
+        )
+        if index is None:
+            kept = [e for e in entries if scores.get(e.key, 0.0) > self.min_score]
+            # Creation order breaks ties (sorted is stable), so the order is backend-independent.
+            kept.sort(key=lambda e: -scores[e.key])
+        else:
+            # Only the scored entries are visited; `entries` are in creation order, so the
+            # creation time and key break ties exactly as the stable sort above does.
+            held = index.entries
+            kept = [held[k] for k, v in scores.items() if v > self.min_score]
+            kept.sort(key=lambda e: (-scores[e.key], e.created_at, e.key))
         if self.cover > 0:
             queries = context.weighted_query()[:1]  # the question itself
             kept = cover_terms(kept, scores, queries, self.cover, self.cache, context.entry_data)
@@ -418,11 +477,52 @@ class Relevant(MemorySelector):
         )
         if self.fill and context.token_budget is not None:
             chosen = {e.key for e in kept}
-            rest = [e for e in entries if e.key not in chosen]
-            # Next best: what relevance they have (below min_score), then the fallback order.
-            rest = sorted(fallback_order(rest), key=lambda e: -scores.get(e.key, 0.0))
+            if index is None:
+                rest = [e for e in entries if e.key not in chosen]
+                # Next best: what relevance they have (below min_score), then the fallback order.
+                rest = sorted(fallback_order(rest), key=lambda e: -scores.get(e.key, 0.0))
+            else:
+                held = index.entries
+                low = [held[k] for k in scores if k not in chosen]
+                low.sort(key=lambda e: (-scores[e.key], index.fallback_rank(e)))
+                rest = low + index.fallback(chosen.union(e.key for e in low))
             kept += rest
         return _cut(kept, self.limit)
+
+    def _select_indexed(self, index: KeywordIndex, context: SelectionContext) -> RankedEntries:
+        # The same choice as `select`, over the scope's index, computed as far as it is read.
+        scores = lazy_relevance(
+            index,
+            context.weighted_query(),
+            context.relevance,
+            self.semantic_weight,
+            _cache_of(self.cache),
+        )
+        floor = self.min_score
+        held = index.entries
+        kept = (held[key] for key in scores.ranked(floor))
+        head = list(itertools.islice(kept, max(_DEDUP_WINDOW, _COVER_WINDOW)))
+        if self.cover > 0:
+            queries = context.weighted_query()[:1]  # the question itself
+            head = cover_terms(head, scores, queries, self.cover, self.cache, context.entry_data)
+        head = prefer_newer(
+            head,
+            _DEDUP_WINDOW,
+            _DEDUP_OVERLAP,
+            self.cache,
+            context.entry_data,
+            scores=scores,
+            semantic=context.relevance,
+        )
+        if not (self.fill and context.token_budget is not None):
+            length = scores.count_above(floor)
+            ranked = RankedEntries(head, kept, length, complete=length == len(index))
+            return ranked.capped(self.limit)
+        # Next best: what relevance they have (below min_score), then the fallback order.
+        low = [held[key] for key in scores if scores[key] <= floor] if floor > 0 else []
+        low.sort(key=lambda e: (-scores[e.key], index.fallback_rank(e)))
+        rest = itertools.chain(kept, low, index.fallback_after(scores))
+        return RankedEntries(head, rest, len(index), complete=True).capped(self.limit)
 
 
 _DEDUP_WINDOW = 40
@@ -526,12 +626,17 @@ class Rerank(MemorySelector):
         """The combined score of every entry, by key."""
         relevance: dict[str, float] = {}
         if context.weighted_query() or context.relevance is not None:
+            index = None
+            if context.scope is not None and self.fusion == "score":
+                index = index_of(context.scope, _cache_of(self.cache), context.entry_data)
+                index = index if len(index) == len(entries) else None
             relevance = relevance_scores(
                 entries,
                 context,
                 semantic_weight=self.semantic_weight,
                 fusion=self.fusion,
                 cache=self.cache,
+                index=index,
             )
         best = max(relevance.values(), default=0.0)
         w_rel, w_rec, w_imp, w_conf = self.weights

@@ -8,11 +8,12 @@ the newest version of each subject first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts, query_terms
+from langchain_contextchef.selectors._index import KeywordIndex
 from langchain_contextchef.selectors._selection import Fusion, SelectionContext, newest_first
 from langchain_contextchef.selectors._text_features import (
     EntryFeatures,
@@ -64,6 +65,7 @@ def _keyword(
     cache: FeatureCache | None,
     params: BM25Params,
     entry_data: EntryData | None = None,
+    index: KeywordIndex | None = None,
 ) -> dict[str, float]:
     # Each part (a user turn) is scored on its own, normalised by what it could reach, and the
     # parts are added with their weights: a long unrelated turn cannot drown a short question,
@@ -73,10 +75,20 @@ def _keyword(
     if not parts:
         return {}
     store = _cache_of(cache)
-    features = _features(entries, store, entry_data)
-    results = bm25f_parts(features, [store.expand(terms_) for terms_, _ in parts], params)
     total = sum(w for _, w in parts)
     fused: dict[str, float] = {}
+    if index is not None:
+        # The scope's index scores only the entries holding a query term (same arithmetic).
+        by_key = index.score([store.expand(terms_) for terms_, _ in parts], params)
+        for (scored, ceiling), (_, weight) in zip(by_key, parts, strict=True):
+            if ceiling <= 0:
+                continue
+            share = weight / total / ceiling
+            for key, score in scored.items():
+                fused[key] = fused.get(key, 0.0) + score * share
+        return fused
+    features = _features(entries, store, entry_data)
+    results = bm25f_parts(features, [store.expand(terms_) for terms_, _ in parts], params)
     for (raw, ceiling), (_, weight) in zip(results, parts, strict=True):
         if ceiling <= 0:
             continue
@@ -151,6 +163,7 @@ def relevance_scores(
     semantic_weight: float = 0.7,
     fusion: Fusion = "score",
     cache: FeatureCache | None = None,
+    index: KeywordIndex | None = None,
 ) -> dict[str, float]:
     """Relevance of each entry to the context's query: keyword, semantic, or both fused.
 
@@ -165,6 +178,8 @@ def relevance_scores(
         semantic_weight: Share of the semantic score in `"score"` fusion, in [0, 1].
         fusion: `"score"` or `"rrf"`.
         cache: Where per-entry features are kept between calls.
+        index: The scope's keyword index over exactly `entries` (see `_index`), when the
+            caller keeps one: the same scores, without visiting every entry.
 
     Returns:
         Key -> relevance (> 0); entries with no relevance at all are absent.
@@ -187,10 +202,14 @@ def relevance_scores(
         ```
     """
     queries = context.weighted_query()
-    keyword = _keyword(entries, queries, cache, BM25Params(), context.entry_data) if queries else {}
+    keyword = (
+        _keyword(entries, queries, cache, BM25Params(), context.entry_data, index)
+        if queries
+        else {}
+    )
     if context.relevance is None:
         return keyword
-    present = {e.key for e in entries}
+    present: Container[str] = index.entries if index is not None else {e.key for e in entries}
     semantic = {k: float(v) for k, v in context.relevance.items() if k in present}
     if fusion == "rrf":
         out: dict[str, float] = {}

@@ -5,16 +5,38 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, Protocol, TypeAlias
 
 from langchain_contextchef.budget import approximate_tokens
 from langchain_contextchef.entry import MemoryEntry
 
-__all__ = ["Fusion", "SelectionContext", "newest_first"]
+__all__ = ["Fusion", "ScopeChanges", "SelectionContext", "newest_first"]
 
 Fusion: TypeAlias = Literal["score", "rrf"]
 """How keyword and semantic relevance are combined: weighted normalised scores, or
 reciprocal-rank fusion."""
+
+
+class ScopeChanges(Protocol):
+    """A scope's entries as they stand and what changed, so a selector can keep indexes.
+
+    A compile lends its scope's cache (`memory._cache.ScopeSlot`) when the entries it
+    selects from are exactly the scope's active entries, in creation order.
+    """
+
+    @property
+    def entries(self) -> Mapping[str, MemoryEntry]:
+        """Every entry of the scope by key (of any status)."""
+        ...
+
+    @property
+    def state(self) -> dict[Any, Any]:
+        """Where a selector keeps what it derives from the scope; emptied on a whole reload."""
+        ...
+
+    def changes(self, since: tuple[int, int] | None) -> tuple[tuple[int, int], list[str] | None]:
+        """A mark of now, and the keys changed since `since` (`None`: rebuild from `entries`)."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -36,6 +58,10 @@ class SelectionContext:
         entry_data: Where a selector may keep what it derives from an entry (tokens,
             vectors) while that entry is unchanged: a dict per entry version, dropped when
             the entry changes. A compile passes its scope's cache; `None` keeps nothing.
+        scope: The scope's entries and their changes, when `entries` given to the selector
+            are exactly the scope's active entries in creation order (a compile passes its
+            scope's cache then): the relevance selectors keep a keyword index there and
+            update it by the changes instead of scoring every entry anew. `None`: no index.
     """
 
     query: str = ""
@@ -46,6 +72,7 @@ class SelectionContext:
     relevance: Mapping[str, float] | None = None
     queries: Sequence[tuple[str, float]] = ()
     entry_data: Callable[[MemoryEntry], dict[Any, Any]] | None = None
+    scope: ScopeChanges | None = None
 
     def weighted_query(self) -> tuple[tuple[str, float], ...]:
         """The query parts to match: `queries`, or `query` with weight 1 when there are none."""

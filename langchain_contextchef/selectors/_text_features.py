@@ -355,6 +355,8 @@ class FeatureCache:
 
     Attributes:
         tokenisations: How many entries were tokenised (cache misses) since creation.
+        terms_version: Changes whenever a term is added to or dropped from the known
+            vocabulary (which `expand` reads), so a result that used it can be kept until then.
 
     Example:
         ```python
@@ -376,6 +378,7 @@ class FeatureCache:
             raise ValueError(msg)
         self.max_bytes = max_bytes
         self.tokenisations = 0
+        self.terms_version = 0
         self._items: OrderedDict[_CacheKey, EntryFeatures] = OrderedDict()
         self._bytes = 0
         self._lock = threading.Lock()
@@ -421,6 +424,7 @@ class FeatureCache:
                 count = self._vocabulary.get(term, 0)
                 if not count:  # a new word: keep the sorted list sorted (a memmove, no sort)
                     bisect.insort(self._sorted, term)
+                    self.terms_version += 1
                 self._vocabulary[term] = count + 1
             for term in made.fields[0]:
                 self._key_terms[term] = self._key_terms.get(term, 0) + 1
@@ -441,6 +445,7 @@ class FeatureCache:
             count = self._vocabulary.get(term, 0) - 1
             if count <= 0:
                 self._vocabulary.pop(term, None)
+                self.terms_version += 1
                 at = bisect.bisect_left(self._sorted, term)
                 if at < len(self._sorted) and self._sorted[at] == term:
                     del self._sorted[at]
@@ -487,6 +492,7 @@ class FeatureCache:
             self._vocabulary.clear()
             self._sorted.clear()
             self._key_terms.clear()
+            self.terms_version += 1
 
 
 _DEFAULT = FeatureCache()

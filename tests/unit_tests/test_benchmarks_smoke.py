@@ -267,3 +267,21 @@ def test_profiles_bench_reports_tokens_and_times_against_loose_keys() -> None:
         for name in ("compile_loose_s", "compile_profile_s", "edit_loose_s", "edit_profile_s"):
             assert finite_positive(row[name])
     check_goals(result["goals"])
+
+
+def test_selection_bench_times_the_selector_and_the_compile(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    module = importlib.import_module("benchmarks.bench_selection")
+    result = module.run(quick=True)
+    json.dumps(result, default=str)
+    figures = result["figures"]
+    assert result["name"] == "selection" and figures["entries"] == module.QUICK_SIZE
+    for query in ("keyword", "hybrid"):
+        assert set(figures[query]) == {"unchanged", "after_write", "scratch"}
+        assert all(finite_positive(value) for value in figures[query].values())
+    assert set(figures["compile"]) == {"plain", "keyword", "hybrid"}
+    assert all(finite_positive(value) for value in figures["compile"].values())
+    assert result["goals"] == []  # quick runs state no goals
+    out = capsys.readouterr().out
+    assert "Relevant's own time" in out and "| compile" in out

@@ -1,0 +1,349 @@
+"""A scope's keyword index, kept up to date by the scope's changes instead of rebuilt per query.
+
+`KeywordIndex` holds, for a scope's active entries, the postings of every term (which entries
+hold it, with the term's count per field and the entry's field lengths), the field length
+sums and the order the relevance selectors fall back on. A compile lends the index its
+scope's change log (`SelectionContext.scope`): a query first applies the keys changed since
+the last one (a few dict operations per changed entry), then scores only the entries that
+hold a query term, with the same BM25F arithmetic as `_bm25.bm25f_parts` over the same
+entries, so the scores are those of a selection from scratch.
+
+Example:
+    ```python
+    from datetime import datetime, timezone
+    from langchain_contextchef.entry import MemoryEntry
+    from langchain_contextchef.selectors._bm25 import BM25Params
+    from langchain_contextchef.selectors._index import KeywordIndex
+    from langchain_contextchef.selectors._text_features import FeatureCache
+
+    t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+    index = KeywordIndex(FeatureCache())
+    index.rebuild(
+        [
+            MemoryEntry(key="pets", value="Two cats", created_at=t, updated_at=t),
+            MemoryEntry(key="tone", value="Be brief", created_at=t, updated_at=t),
+        ],
+        None,
+    )
+    ((scores, ceiling),) = index.score([{"cat": 1.0}], BM25Params())
+    assert list(scores) == ["pets"] and ceiling > 0
+    ```
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
+from datetime import datetime, timezone
+from typing import Any
+
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.selectors._bm25 import BM25Params
+from langchain_contextchef.selectors._selection import ScopeChanges
+from langchain_contextchef.selectors._text_features import EntryFeatures, FeatureCache
+
+__all__ = ["KeywordIndex", "index_of"]
+
+_EMPTY_GROUPS: Mapping[tuple[int, ...], list[tuple[datetime, str]]] = {}
+
+EntryData = Callable[[MemoryEntry], dict[Any, Any]]
+_Shape = tuple[int, ...]  # a term's count per field, then the entry's length per field
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+def _micros(moment: datetime) -> int:
+    epoch = _EPOCH if moment.tzinfo is not None else _EPOCH.replace(tzinfo=None)
+    return (moment - epoch) // _MICROSECOND
+
+
+_MICROSECOND = datetime(1970, 1, 1, 0, 0, 0, 1, tzinfo=timezone.utc) - _EPOCH
+
+
+class _Descending:
+    """A key that sorts in reverse (the last tie-break of the fallback order)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, _Descending) and other.key == self.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __lt__(self, other: _Descending) -> bool:
+        return self.key > other.key
+
+
+def fallback_key(entry: MemoryEntry) -> tuple[Any, ...]:
+    """The place of `entry` in `_relevance.fallback_order`, as an ascending sort key.
+
+    Important first (unset last), then newest first: last write, creation, key, each
+    descending.
+    """
+    return (
+        entry.importance is None,
+        -(entry.importance or 0.0),
+        -_micros(entry.updated_at),
+        -_micros(entry.created_at),
+        _Descending(entry.key),
+    )
+
+
+class KeywordIndex:
+    """Postings and length statistics of one scope's active entries, updated per change.
+
+    Args:
+        cache: Where entries' features come from (and whose vocabulary learns their words).
+    """
+
+    def __init__(self, cache: FeatureCache) -> None:
+        self.cache = cache
+        self.mark: tuple[int, int] | None = None
+        self.entries: dict[str, MemoryEntry] = {}
+        self._features: dict[str, EntryFeatures] = {}
+        self._df: dict[str, int] = {}  # how many entries hold each term
+        self._shapes: dict[_Shape, _Shape] = {}
+        # Per term and shape, the entries in creation order: (created_at, key).
+        self._groups: dict[str, dict[_Shape, list[tuple[datetime, str]]]] = {}
+        self._length_sums = [0, 0, 0]
+        self._fallback: list[tuple[Any, ...]] = []
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+    def _features_of(self, entry: MemoryEntry, entry_data: EntryData | None) -> EntryFeatures:
+        if entry_data is None:
+            return self.cache.get(entry)
+        held = entry_data(entry)
+        found: EntryFeatures | None = held.get(self.cache)
+        if found is None:
+            found = held[self.cache] = self.cache.get(entry)
+        return found
+
+    def _add(self, entry: MemoryEntry, entry_data: EntryData | None) -> None:
+        features = self._features_of(entry, entry_data)
+        self.entries[entry.key] = entry
+        self._features[entry.key] = features
+        lengths = features.lengths
+        for f, length in enumerate(lengths):
+            self._length_sums[f] += length
+        fields = features.fields
+        order = (entry.created_at, entry.key)
+        for term in features.vocabulary:
+            shape = (*(field.get(term, 0) for field in fields), *lengths)
+            shape = self._shapes.setdefault(shape, shape)
+            held = self._df.get(term, 0)
+            if not held:
+                self._groups[term] = {}
+            self._df[term] = held + 1
+            group = self._groups[term].get(shape)
+            if group is None:
+                self._groups[term][shape] = [order]
+            elif group[-1] < order:
+                group.append(order)
+            else:
+                bisect.insort(group, order)
+        bisect.insort(self._fallback, (*fallback_key(entry), entry.key))
+
+    def _remove(self, key: str) -> None:
+        entry = self.entries.pop(key, None)
+        if entry is None:
+            return
+        features = self._features.pop(key)
+        for f, length in enumerate(features.lengths):
+            self._length_sums[f] -= length
+        order = (entry.created_at, key)
+        for term in features.vocabulary:
+            fields = features.fields
+            shape = (*(field.get(term, 0) for field in fields), *features.lengths)
+            groups = self._groups[term]
+            group = groups[shape]
+            del group[bisect.bisect_left(group, order)]
+            if not group:
+                del groups[shape]
+            self._df[term] -= 1
+            if not self._df[term]:
+                del self._df[term], self._groups[term]
+        at = bisect.bisect_left(self._fallback, (*fallback_key(entry), key))
+        del self._fallback[at]
+
+    def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
+        """Index exactly `entries` (the scope's active entries), dropping what was held."""
+        self.entries, self._features, self._df, self._groups = {}, {}, {}, {}
+        self._length_sums = [0, 0, 0]
+        self._fallback = []
+        for entry in entries:
+            self._add(entry, entry_data)
+
+    def sync(self, scope: ScopeChanges, entry_data: EntryData | None) -> None:
+        """Bring the index up to the scope's active entries, by the keys changed since."""
+        mark, changed = scope.changes(self.mark)
+        if changed is None:
+            stored = scope.entries.values()
+            self.rebuild((e for e in stored if e.status == "active"), entry_data)
+        else:
+            current = scope.entries
+            for key in dict.fromkeys(changed):
+                entry = current.get(key)
+                if entry is not None and self.entries.get(key) is entry:
+                    continue
+                self._remove(key)
+                if entry is not None and entry.status == "active":
+                    self._add(entry, entry_data)
+        self.mark = mark
+
+    def has(self, term: str) -> bool:
+        """Whether some indexed entry holds `term`."""
+        return term in self._df
+
+    def score(
+        self, parts: Sequence[Mapping[str, float]], params: BM25Params
+    ) -> list[tuple[dict[str, float], float]]:
+        """BM25F of the indexed entries against weighted query parts, each on its own.
+
+        The same arithmetic as `_bm25.bm25f_parts` over the indexed entries (document
+        frequencies, average field lengths, saturation), visiting only the entries that hold
+        a query term.
+
+        Returns:
+            Per part: key -> score for every entry holding one of its terms, and the highest
+            score an entry could reach for that part.
+        """
+        wanted = frozenset().union(*parts) if parts else frozenset()
+        found = self.statistics(wanted, params)
+        if found is None:
+            return [({}, 0.0) for _ in parts]
+        idf, strength_of = found
+        strengths: dict[str, dict[str, float]] = {}
+        for term in wanted:
+            groups = self._groups.get(term)
+            if not groups:
+                continue
+            strength: dict[str, float] = {}
+            for shape, orders in groups.items():
+                value = strength_of(term, shape)
+                for _, key in orders:
+                    strength[key] = value
+            strengths[term] = strength
+        out: list[tuple[dict[str, float], float]] = []
+        for weights in parts:
+            scores: dict[str, float] = {}
+            for term, w in weights.items():
+                held = strengths.get(term)
+                if held is None:
+                    continue
+                get = scores.get
+                for key, value in held.items():
+                    scores[key] = get(key, 0.0) + w * value
+            out.append(
+                (
+                    {k: v for k, v in scores.items() if v > 0},
+                    sum(weights[t] * idf[t] for t in weights),
+                )
+            )
+        return out
+
+    def statistics(
+        self, wanted: frozenset[str], params: BM25Params
+    ) -> tuple[dict[str, float], Callable[[str, _Shape], float]] | None:
+        """Inverse document frequencies of `wanted`, and a term's strength for an entry shape.
+
+        `None` when no indexed entry holds any of the terms. The strength of a term for an
+        entry is BM25F's saturated, length-normalised, field-weighted count (`_bm25`).
+        """
+        total = len(self.entries)
+        if not wanted or not total:
+            return None
+        frequency = {t: self._df.get(t, 0) for t in wanted}
+        if not any(frequency.values()):
+            return None
+        n_fields = len(params.field_weights)
+        averages = [max(s / total, 1e-9) for s in self._length_sums]
+        idf = {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+        k1, b, field_weights = params.k1, params.b, params.field_weights
+        norms: dict[_Shape, list[float]] = {}
+
+        def strength_of(term: str, shape: _Shape) -> float:
+            lengths = shape[n_fields:]
+            norm = norms.get(lengths)
+            if norm is None:
+                norm = norms[lengths] = [
+                    1.0 - b + b * lengths[f] / averages[f] for f in range(n_fields)
+                ]
+            tf = 0.0
+            for f in range(n_fields):
+                count = shape[f]
+                if count:
+                    tf += field_weights[f] * count / norm[f]
+            return idf[term] * tf / (k1 + tf)
+
+        return idf, strength_of
+
+    def posting(self, term: str) -> Mapping[str, _Shape]:
+        """The entries holding `term`, with the term's shape in each (empty when none)."""
+        return _Posting(self, term)
+
+    def shape(self, key: str, term: str) -> _Shape | None:
+        """The shape of `term` in the entry `key`: its count per field, then field lengths."""
+        features = self._features.get(key)
+        if features is None or term not in features.vocabulary:
+            return None
+        return (*(field.get(term, 0) for field in features.fields), *features.lengths)
+
+    def groups(self, term: str) -> Mapping[_Shape, list[tuple[datetime, str]]]:
+        """The entries holding `term` by shape, each group in creation order."""
+        return self._groups.get(term, _EMPTY_GROUPS)
+
+    def fallback(self, skip: set[str] | frozenset[str]) -> list[MemoryEntry]:
+        """The indexed entries not in `skip`, in the fallback order (important, then newest)."""
+        entries = self.entries
+        return [entries[row[-1]] for row in self._fallback if row[-1] not in skip]
+
+    def fallback_after(self, skip: Container[str]) -> Iterator[MemoryEntry]:
+        """`fallback`, computed as it is read."""
+        entries = self.entries
+        for row in self._fallback:
+            if row[-1] not in skip:
+                yield entries[row[-1]]
+
+    def fallback_rank(self, entry: MemoryEntry) -> int:
+        """Where `entry` stands in the fallback order."""
+        return bisect.bisect_left(self._fallback, (*fallback_key(entry), entry.key))
+
+
+class _Posting(Mapping[str, _Shape]):
+    """The entries holding a term, by key, with the term's shape (a view of the index)."""
+
+    def __init__(self, index: KeywordIndex, term: str) -> None:
+        self._index = index
+        self._term = term
+
+    def __getitem__(self, key: str) -> _Shape:
+        shape = self._index.shape(key, self._term)
+        if shape is None:
+            raise KeyError(key)
+        return shape
+
+    def __iter__(self) -> Iterator[str]:
+        for orders in self._index.groups(self._term).values():
+            for _, key in orders:
+                yield key
+
+    def __len__(self) -> int:
+        return self._index._df.get(self._term, 0)
+
+
+def index_of(
+    scope: ScopeChanges, cache: FeatureCache, entry_data: EntryData | None
+) -> KeywordIndex:
+    """The scope's keyword index over `cache`'s features, brought up to date."""
+    slot_key = ("keyword-index", id(cache))
+    index = scope.state.get(slot_key)
+    if not isinstance(index, KeywordIndex) or index.cache is not cache:
+        index = scope.state[slot_key] = KeywordIndex(cache)
+    index.sync(scope, entry_data)
+    return index

@@ -1,0 +1,292 @@
+"""`Relevant`'s ranking over a scope's keyword index, computed as far as it is read.
+
+A question that shares a common word with thousands of entries ("test" in a scope of project
+conventions) matches them all, yet a compile shows a few dozen. `lazy_relevance` scores
+entry by entry only the entries that hold a query word other than the most common one (and
+the ones the semantic search returned); the entries that hold only the most common word score
+the same whenever they have the same shape for it (counts and field lengths), so they are
+scored per shape and ranked shape by shape. `RankedEntries` hands the ranking out as a
+sequence that computes its items as they are read: the scores and the order are exactly those
+of `Relevant` without the index (the same arithmetic, in the same order of operations; ties
+broken by creation order).
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+from collections.abc import Iterator, Mapping, Sequence
+from datetime import datetime
+from typing import overload
+
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.selectors._bm25 import BM25Params, query_terms
+from langchain_contextchef.selectors._index import KeywordIndex
+from langchain_contextchef.selectors._relevance import _min_max
+from langchain_contextchef.selectors._text_features import FeatureCache
+
+__all__ = ["LazyScores", "RankedEntries", "lazy_relevance"]
+
+_Order = tuple[datetime, str]
+_BIG = 64
+"""A query word held by more entries than this is scored per shape, not per entry."""
+
+
+class LazyScores(Mapping[str, float]):
+    """The relevance of every scored entry, by key: some per entry, the rest per shape.
+
+    Attributes:
+        explicit: Key -> relevance of the entries scored one by one (when they have some).
+        checked: The keys scored one by one.
+        common: The most common query word scored per shape (`None`: every entry is explicit).
+        shape_scores: Relevance per shape of that word, for entries not in `explicit`.
+    """
+
+    def __init__(
+        self,
+        index: KeywordIndex,
+        explicit: dict[str, float],
+        checked: Mapping[str, None],
+        common: str | None,
+        shape_scores: dict[tuple[int, ...], float],
+    ) -> None:
+        self.index = index
+        self.explicit = explicit
+        self.checked = checked
+        self.common = common
+        self.shape_scores = shape_scores
+        self._posting = index.posting(common) if common is not None else {}
+
+    def __getitem__(self, key: str) -> float:
+        found = self.explicit.get(key)
+        if found is not None:
+            return found
+        if key in self.checked:
+            raise KeyError(key)
+        shape = self._posting.get(key)
+        if shape is not None:
+            value = self.shape_scores.get(shape)
+            if value is not None:
+                return value
+        raise KeyError(key)
+
+    def __contains__(self, key: object) -> bool:
+        if not isinstance(key, str):
+            return False
+        try:
+            self[key]
+        except KeyError:
+            return False
+        return True
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.explicit
+        if self.common is not None:
+            for key, shape in self._posting.items():
+                if key not in self.checked and shape in self.shape_scores:
+                    yield key
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
+
+    def ranked(self, floor: float) -> Iterator[str]:
+        """Keys scoring above `floor`, best first, creation order breaking ties."""
+        entries = self.index.entries
+        mine = sorted(
+            ((-v, entries[k].created_at, k) for k, v in self.explicit.items() if v > floor)
+        )
+        bands = sorted(
+            ((-v, shape) for shape, v in self.shape_scores.items() if v > floor),
+            key=lambda band: band[0],
+        )
+        groups = self.index.groups(self.common) if self.common is not None else {}
+        checked = self.checked
+        at = 0
+        for negated, same in itertools.groupby(bands, key=lambda band: band[0]):
+            while at < len(mine) and mine[at][0] < negated:
+                yield mine[at][2]
+                at += 1
+            tied: list[Iterator[tuple[float, datetime, str]]] = [
+                (
+                    (negated, order[0], order[1])
+                    for order in groups[shape]
+                    if order[1] not in checked
+                )
+                for _, shape in same
+            ]
+            start = at
+            while at < len(mine) and mine[at][0] == negated:
+                at += 1
+            tied.append(iter(mine[start:at]))
+            for item in heapq.merge(*tied):
+                yield item[2]
+        for item in mine[at:]:
+            yield item[2]
+
+    def count_above(self, floor: float) -> int:
+        """How many keys score above `floor`."""
+        explicit = self.explicit
+        count = sum(1 for v in explicit.values() if v > floor)
+        if self.common is None:
+            return count
+        groups = self.index.groups(self.common)
+        for shape, value in self.shape_scores.items():
+            if value > floor:
+                count += len(groups[shape])
+        for key in self.checked:  # entries of those groups counted one by one
+            held = self._posting.get(key)
+            if held is not None and self.shape_scores.get(held, 0.0) > floor:
+                count -= 1
+        return count
+
+
+def lazy_relevance(
+    index: KeywordIndex,
+    queries: Sequence[tuple[str, float]],
+    relevance: Mapping[str, float] | None,
+    semantic_weight: float,
+    store: FeatureCache,
+    params: BM25Params | None = None,
+) -> LazyScores:
+    """`relevance_scores` (score fusion) over the index, the common word scored per shape."""
+    params = params or BM25Params()
+    parts = [(query_terms(((text, 1.0),)), w) for text, w in queries if w > 0]
+    parts = [(terms_, w) for terms_, w in parts if terms_]
+    expanded = [store.expand(terms_) for terms_, _ in parts]
+    total_weight = sum(w for _, w in parts)
+    wanted = frozenset().union(*expanded) if expanded else frozenset()
+    found = index.statistics(wanted, params) if parts else None
+    keyword: dict[str, float] = {}
+    common: str | None = None
+    shape_keyword: dict[tuple[int, ...], float] = {}
+    semantic: dict[str, float] = {}
+    if relevance is not None:
+        semantic = {k: float(v) for k, v in relevance.items() if k in index.entries}
+    checked: dict[str, None] = dict.fromkeys(semantic)
+    if found is not None:
+        idf, strength_of = found
+        shares = []
+        for weights, (_, weight) in zip(expanded, parts, strict=True):
+            ceiling = sum(weights[t] * idf[t] for t in weights)
+            shares.append(weight / total_weight / ceiling if ceiling > 0 else None)
+        sizes = {t: len(index.posting(t)) for t in wanted}
+        biggest = max(sizes, key=lambda t: (sizes[t], t))
+        common = biggest if sizes[biggest] > _BIG else None
+        for term in wanted:
+            if term != common:
+                checked.update(dict.fromkeys(index.posting(term)))
+        memo: dict[str, dict[tuple[int, ...], float]] = {t: {} for t in wanted}
+
+        def strength(term: str, shape: tuple[int, ...]) -> float:
+            held = memo[term]
+            value = held.get(shape)
+            if value is None:
+                value = held[shape] = strength_of(term, shape)
+            return value
+
+        # Entry by entry, term at a time in each part's order (as `KeywordIndex.score`).
+        for weights, share in zip(expanded, shares, strict=True):
+            scores: dict[str, float] = {}
+            get = scores.get
+            for term, w in weights.items():
+                if not index.has(term):
+                    continue
+                if term == common:
+                    posting = index.posting(term)
+                    for key in checked:
+                        shape = posting.get(key)
+                        if shape is not None:
+                            scores[key] = get(key, 0.0) + w * strength(term, shape)
+                else:
+                    for shape, orders in index.groups(term).items():
+                        value = strength(term, shape)
+                        for _, key in orders:
+                            scores[key] = get(key, 0.0) + w * value
+            if share is None:
+                continue
+            for key, score in scores.items():
+                if score > 0:
+                    keyword[key] = keyword.get(key, 0.0) + score * share
+        if common is not None:  # the rest: one score per shape of the common word
+            for shape in index.groups(common):
+                summed: float | None = None
+                for weights, share in zip(expanded, shares, strict=True):
+                    weight_of_common = weights.get(common)
+                    if weight_of_common is None:
+                        continue
+                    score = 0.0 + weight_of_common * strength(common, shape)
+                    if score > 0 and share is not None:
+                        summed = (0.0 if summed is None else summed) + score * share
+                if summed is not None:
+                    shape_keyword[shape] = summed
+    if relevance is None:
+        return LazyScores(index, keyword, checked, common, shape_keyword)
+    top = max(max(keyword.values(), default=0.0), max(shape_keyword.values(), default=0.0))
+    semantic_norm = _min_max(semantic)
+    explicit: dict[str, float] = {}
+    for key in keyword.keys() | semantic_norm.keys():
+        kn = keyword[key] / top if key in keyword and top > 0 else 0.0
+        score = (1.0 - semantic_weight) * kn + (semantic_weight * semantic_norm.get(key, 0.0))
+        if score > 0:
+            explicit[key] = score
+    shapes: dict[tuple[int, ...], float] = {}
+    for shape, value in shape_keyword.items():
+        kn = value / top if top > 0 else 0.0
+        score = (1.0 - semantic_weight) * kn + (semantic_weight * 0.0)
+        if score > 0:
+            shapes[shape] = score
+    return LazyScores(index, explicit, checked, common, shapes)
+
+
+class RankedEntries(Sequence[MemoryEntry]):
+    """Entries in ranked order, computed as far as they are read.
+
+    Args:
+        head: The first entries, already ordered.
+        rest: The entries after them, in order.
+        length: How many entries there are in all.
+        complete: Whether these are all the candidates (nothing was left out).
+    """
+
+    def __init__(
+        self, head: list[MemoryEntry], rest: Iterator[MemoryEntry], length: int, complete: bool
+    ) -> None:
+        self._items = head
+        self._rest = rest
+        self._length = length
+        self.complete = complete
+
+    def _fill(self, upto: int) -> None:
+        items = self._items
+        if len(items) < upto:
+            items.extend(itertools.islice(self._rest, upto - len(items)))
+
+    def __len__(self) -> int:
+        return self._length
+
+    @overload
+    def __getitem__(self, at: int) -> MemoryEntry: ...
+
+    @overload
+    def __getitem__(self, at: slice) -> list[MemoryEntry]: ...
+
+    def __getitem__(self, at: int | slice) -> MemoryEntry | list[MemoryEntry]:
+        if isinstance(at, slice):
+            start, stop, step = at.indices(self._length)
+            self._fill(max(start, stop))
+            return self._items[: self._length][at]
+        position = at + self._length if at < 0 else at
+        if not 0 <= position < self._length:
+            raise IndexError(at)
+        self._fill(position + 1)
+        return self._items[position]
+
+    def __iter__(self) -> Iterator[MemoryEntry]:
+        for position in range(self._length):
+            yield self[position]
+
+    def capped(self, limit: int | None) -> RankedEntries:
+        """The first `limit` entries (all of them for `None`)."""
+        if limit is None or limit >= self._length:
+            return self
+        return RankedEntries(self._items, self._rest, limit, complete=False)

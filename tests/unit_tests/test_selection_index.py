@@ -1,0 +1,218 @@
+"""Selection that follows changes: the scope's keyword index gives a from-scratch selection.
+
+`Relevant` keeps a keyword index in the scope's cache and updates it by the keys each write
+changes; its ranking is computed only as far as it is read. Whatever the writes (create,
+rewrite, delete, quarantine, expiry), the choice must be exactly the one a selection from
+scratch makes: the same entries in the same order, the same omitted reasons.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from langchain_core.messages import AIMessage, HumanMessage
+from langgraph.store.memory import InMemoryStore
+
+from langchain_contextchef import ContextChef, MemoryConfig
+from langchain_contextchef.budget import _WEIGHTS, calibrated_tokens
+from langchain_contextchef.budget import _block_features as line_by_line_features
+from langchain_contextchef.budget import _features as whole_text_features
+from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.memory import clear_cache
+from langchain_contextchef.memory._cache import ScopeSlot
+from langchain_contextchef.selectors import RankedEntries, Relevant, Rerank, SelectionContext
+from langchain_contextchef.selectors._text_features import FeatureCache
+
+T0 = datetime(2026, 5, 1, tzinfo=timezone.utc)
+# A small vocabulary, so words are shared by many entries (the per-shape path), some by
+# every entry, and scores tie often (creation order must break the ties).
+WORDS = ("test", "parser", "date", "garden", "shed", "dentist", "lisbon", "berlin", "cat", "tea")
+QUERIES = (
+    "Add a test for the date parser.",
+    "When is the dentist?",
+    "test test garden",
+    "where does she live, lisbon or berlin?",
+    "nothing matches here",
+)
+
+
+def _text(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(1, 6)))
+
+
+def _entry(rng: random.Random, key: str, at: datetime, version: int = 0) -> MemoryEntry:
+    return MemoryEntry(
+        key=key,
+        value=_text(rng),
+        description=_text(rng) if rng.random() < 0.4 else None,
+        importance=rng.choice((None, None, 0.2, 0.9)),
+        status="quarantined" if rng.random() < 0.1 else "active",
+        created_at=at,
+        updated_at=at + timedelta(minutes=version),
+        update_count=version,
+    )
+
+
+def _keys(chosen: object) -> list[str]:
+    assert isinstance(chosen, list | RankedEntries)
+    return [e.key for e in chosen]
+
+
+def _both(
+    selector: Relevant | Rerank, slot: ScopeSlot, query: str, relevance: dict[str, float] | None
+) -> tuple[list[str], list[str]]:
+    active = [e for e in slot.ordered() if e.status == "active"]
+    common = {
+        "query": query,
+        "queries": ((query, 1.0), ("the garden shed", 0.5)),
+        "token_budget": 500,
+        "relevance": relevance,
+    }
+    indexed = selector.select(list(active), SelectionContext(**common, scope=slot))  # type: ignore[arg-type]
+    scratch = selector.select(list(active), SelectionContext(**common))  # type: ignore[arg-type]
+    return _keys(indexed), _keys(scratch)
+
+
+SELECTORS = [
+    {},
+    {"min_score": 0.05},
+    {"fill": False},
+    {"limit": 7},
+    {"cover": 0.0},
+    {"semantic_weight": 1.0},
+]
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10_000), options=st.sampled_from(SELECTORS))
+def test_the_indexed_choice_equals_a_choice_from_scratch_after_every_change(
+    seed: int, options: dict[str, object]
+) -> None:
+    rng = random.Random(seed)
+    selector = Relevant(cache=FeatureCache(), **options)  # type: ignore[arg-type]
+    reranker = Rerank(cache=selector.cache, limit=12)
+    slot = ScopeSlot()
+    start = [
+        _entry(rng, f"k{i:03d}", T0 + timedelta(seconds=rng.randint(0, 50))) for i in range(80)
+    ]
+    slot.reset(("epoch", 1), start, [])
+    versions: dict[str, int] = {}
+    for step in range(25):
+        action = rng.random()
+        keys = list(slot.entries)
+        if action < 0.4 or not keys:  # create (sometimes created before existing ones)
+            at = T0 + timedelta(seconds=rng.randint(0, 200))
+            slot.put(_entry(rng, f"n{step:03d}", at))
+        elif action < 0.75:  # rewrite: same key and creation time, new text and version
+            key = rng.choice(keys)
+            old = slot.entries[key]
+            versions[key] = versions.get(key, 0) + 1
+            slot.put(_entry(rng, key, old.created_at, versions[key]))
+        else:  # delete (or expire: the sweep drops the entry the same way)
+            slot.drop(rng.choice(keys))
+        relevance = None
+        if options.get("semantic_weight") is not None or rng.random() < 0.5:
+            sample = rng.sample(list(slot.entries), min(10, len(slot.entries)))
+            relevance = {key: rng.choice((0.1, 0.4, 0.4, 0.8)) for key in sample}
+        query = rng.choice(QUERIES)
+        indexed, scratch = _both(selector, slot, query, relevance)
+        assert indexed == scratch
+        # Rerank scores every entry, its relevance part through the same index.
+        indexed, scratch = _both(reranker, slot, query, relevance)
+        assert indexed == scratch
+
+
+def test_a_whole_reload_rebuilds_the_index() -> None:
+    rng = random.Random(7)
+    selector = Relevant(cache=FeatureCache())
+    slot = ScopeSlot()
+    slot.reset(
+        ("epoch", 1), [_entry(rng, f"k{i}", T0 + timedelta(seconds=i)) for i in range(40)], []
+    )
+    _both(selector, slot, QUERIES[0], None)
+    replaced = [_entry(rng, f"r{i}", T0 + timedelta(seconds=i)) for i in range(30)]
+    slot.reset(("epoch", 2), replaced, [])
+    indexed, scratch = _both(selector, slot, QUERIES[0], None)
+    assert indexed == scratch
+    assert set(indexed) <= {e.key for e in replaced}
+
+
+def test_the_ranking_is_computed_only_as_far_as_it_is_read() -> None:
+    slot = ScopeSlot()
+    entries = [
+        MemoryEntry(
+            key=f"fact_{i:04d}",
+            value=f"Fact {i}: every fix comes with a test.",
+            created_at=T0 + timedelta(seconds=i),
+            updated_at=T0 + timedelta(seconds=i),
+        )
+        for i in range(2_000)
+    ]
+    slot.reset(("epoch", 1), entries, [])
+    selector = Relevant(cache=FeatureCache())
+    context = SelectionContext(query="Add a test", token_budget=500, scope=slot)
+    chosen = selector.select(list(entries), context)
+    scratch = selector.select(list(entries), SelectionContext(query="Add a test", token_budget=500))
+    assert isinstance(chosen, RankedEntries) and len(chosen) == 2_000
+    # Every entry holds the query word: they are ranked per shape, and only what was read
+    # was put in order.
+    assert [e.key for e in chosen[:50]] == [e.key for e in scratch[:50]]
+    assert len(chosen._items) < 100
+    assert [e.key for e in chosen] == [e.key for e in scratch]
+
+
+def _chef(store: InMemoryStore) -> ContextChef:
+    return ContextChef(store=store, memory=MemoryConfig(token_budget=300), turn_unit="user_message")
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_compiles_after_writes_equal_a_compile_from_a_fresh_read(seed: int) -> None:
+    rng = random.Random(seed)
+    store = InMemoryStore()
+    chef = _chef(store)
+    memory = chef.get_memory()
+    for i in range(60):
+        memory.set(f"k{i:02d}", _text(rng), description=_text(rng) if i % 3 else None)
+    live = [f"k{i:02d}" for i in range(60)]
+    for step in range(12):
+        action = rng.random()
+        if action < 0.35:
+            key = f"new{step}"
+            ttl = {"turns": 1} if rng.random() < 0.5 else None
+            memory.set(key, _text(rng), ttl=ttl)
+            live.append(key)
+        elif action < 0.7:
+            memory.set(rng.choice(live), _text(rng))
+        else:
+            key = live.pop(rng.randrange(len(live)))
+            memory.delete(key)
+        messages = [
+            HumanMessage(rng.choice(QUERIES), id=f"q{step}a"),
+            AIMessage("Noted."),
+            HumanMessage(rng.choice(QUERIES), id=f"q{step}b"),
+        ]
+        following = chef.compile(messages)
+        clear_cache(store)  # the same compile from a whole read (the same message: same turn)
+        fresh = chef.compile(messages)
+        assert following.meta.injected_keys == fresh.meta.injected_keys
+        assert following.meta.indexed_keys == fresh.meta.indexed_keys
+        assert dict(following.meta.omitted) == dict(fresh.meta.omitted)
+        assert following.messages == fresh.messages
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from([*"ab é1_-.<>\n\t\r\u2028", "22", "\n\n", "longerword", "<x>"]),
+        max_size=40,
+    ).map("".join)
+)
+def test_the_counter_adds_up_lines_exactly(text: str) -> None:
+    assert line_by_line_features(text) == whole_text_features(text)
+    long = (text + "\n") * 40  # past the length from which blocks are counted by lines
+    direct = sum(w * f for w, f in zip(_WEIGHTS, whole_text_features(long), strict=True))
+    assert calibrated_tokens(long) == (max(1, round(direct)) if long else 0)
