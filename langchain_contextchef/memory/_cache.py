@@ -54,7 +54,7 @@ often: the SQL stores answer the check by sorting the scope, so its cost grows w
 CHECKED_ENTRIES_PER_INTERVAL = 1_000
 
 _DEFAULT_LIMIT = 256 * 1024 * 1024
-_ENTRY_OVERHEAD = 400  # bytes of a parsed entry beyond its texts (object, datetimes, tuple)
+_ENTRY_OVERHEAD = 250  # bytes of a parsed entry beyond its texts (slotted object, datetimes)
 
 
 def entry_size(entry: MemoryEntry) -> int:
@@ -121,12 +121,13 @@ class ScopeSlot:
         An entry the slot does not hold (or holds in another version) gets a fresh dict that
         is not kept, so data derived from it can never be served for another version.
         """
-        held = self.extra.get(entry.key)
-        if held is not None and held[0] is entry:
-            return held[1]  # type: ignore[no-any-return]
-        data: dict[Any, Any] = {}
-        if self.entries.get(entry.key) is entry:
-            self.extra[entry.key] = (entry, data)
+        # `extra` only ever holds data of the version in `entries` (a change drops it), so
+        # checking that version is enough; no per-entry pair is kept.
+        if self.entries.get(entry.key) is not entry:
+            return {}
+        data: dict[Any, Any] | None = self.extra.get(entry.key)
+        if data is None:
+            data = self.extra[entry.key] = {}
         return data
 
     def due_for_check(self) -> bool:
