@@ -25,6 +25,7 @@ Example:
 from __future__ import annotations
 
 import bisect
+import operator
 import sys
 import threading
 import time
@@ -65,8 +66,8 @@ def entry_size(entry: MemoryEntry) -> int:
     return size
 
 
-def _order(entry: MemoryEntry) -> tuple[datetime, str]:
-    return entry.created_at, entry.key
+_order: Callable[[MemoryEntry], tuple[datetime, str]] = operator.attrgetter("created_at", "key")
+"""An entry's place in creation order (key as tiebreak); C-level, no frame per entry."""
 
 
 @dataclass(eq=False)
@@ -189,10 +190,18 @@ class ScopeSlot:
         self.damaged = set(damaged)
         self.extra = {}
         self._memo.clear()
-        self._ordered = sorted(self.entries.values(), key=_order)
-        self._order_keys = [_order(e) for e in self._ordered]
+        # Each order key computed once; a full read arrives in creation order already, so the
+        # sort only confirms it (one comparison per entry).
+        held = self.entries.values() if len(self.entries) != len(entries) else entries
+        pairs = sorted(zip(map(_order, held), held, strict=True))
+        self._order_keys = [order for order, _ in pairs]
+        self._ordered = [entry for _, entry in pairs]
         self._shared = False
-        self._expiring = {e.key: e for e in self._ordered if e.can_expire}
+        self._expiring = {
+            e.key: e
+            for e in self._ordered
+            if e.expires_at_turn is not None or e.expires_at is not None  # `can_expire`
+        }
         self._expiring_list = None
         self.size = sum(map(entry_size, entries))
         self.token = token
