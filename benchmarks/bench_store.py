@@ -23,7 +23,7 @@ Operations:
   `search` of the namespace; imports are excluded, opening the store is included.
 
 Goals: `search limit=10` at 10,000 items <= 1x, `list_namespaces` <= 1x, cold first search
-<= 2.5x at every size, and `get`/`put`/`delete` <= 2x.
+<= 2x at every size (issue 28; it was 2.5x), and `get`/`put`/`delete` <= 2x.
 """
 
 from __future__ import annotations
@@ -52,6 +52,7 @@ TENANTS = 100
 # time stamps are too coarse to prove a younger file unchanged); "at rest" means older.
 _AT_REST_S = 2.1
 _REPO = Path(__file__).resolve().parents[1]
+COLD_GOAL = 2.0  # a fresh process's first search, against SQLite's (issue 28)
 
 # The five figures every size reports under `sizes` (the smoke test pins this shape).
 CORE = ("get", "put", "search", "search limit=10", "search cold")
@@ -272,7 +273,9 @@ def _goals(report: dict[str, Any]) -> list[dict[str, Any]]:
     ]
     for n in sizes:
         cold = _ratio(report, "search cold", n)
-        goals.append(goal(f"cold first search at {n} items", cold, "<= 2.5x", cold <= 2.5))
+        goals.append(
+            goal(f"cold first search at {n} items", cold, f"<= {COLD_GOAL}x", cold <= COLD_GOAL)
+        )
     for op in ("get", "put", "delete"):
         value = _ratio(report, op, big)
         goals.append(goal(f"{op} at {big} items", value, "<= 2x", value <= 2))

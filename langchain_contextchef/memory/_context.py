@@ -16,6 +16,7 @@ answers, so the layout of a scope in the store is spelled in one place:
 from __future__ import annotations
 
 import logging
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -297,6 +298,9 @@ def unreadable_keys(
     return found
 
 
+_CREATION_ORDER = operator.attrgetter("created_at", "key")
+
+
 def entries_and_damaged(
     ctx: MemoryContext, items: Sequence[Item]
 ) -> tuple[list[MemoryEntry], list[str]]:
@@ -316,7 +320,7 @@ def entries_and_damaged(
                 "Skipping the damaged memory entry %r in %r: %s", item.key, ctx.scope, exc
             )
             damaged.append(item.key)
-    entries.sort(key=lambda e: (e.created_at, e.key))
+    entries.sort(key=_CREATION_ORDER)
     return entries, sorted(damaged)
 
 

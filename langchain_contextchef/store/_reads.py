@@ -172,10 +172,13 @@ def _page(view: DiskView, listings: list[Listing], op: SearchOp, now: float) -> 
     # Files parsed while building a listing in this very call need no second stat;
     # they carry that build's read time (equality, so a clock step cannot fool it).
     fresh: set[int] = set()
+    # The values parsed while building those listings: each is handed out once, as the hit's
+    # private copy, instead of being decoded again from the record (a cold search's cost).
+    parsed: dict[str, dict[str, Any]] = {}
     streams = []
     for listing in listings:
         built = listing.entries is None
-        streams.append(view.entries(listing))
+        streams.append(view.entries(listing, parsed))
         if built:
             fresh.add(listing.built_ns)
     ordered: Iterable[Record] = (
@@ -194,9 +197,10 @@ def _page(view: DiskView, listings: list[Listing], op: SearchOp, now: float) -> 
         expires = record[EXPIRES_TS]
         if expires is not None and expires <= now:
             continue
-        value = None
+        value = parsed.pop(record[PATH], None) if record is cached and parsed else None
         if wanted:
-            value = value_of(record)
+            if value is None:
+                value = value_of(record)
             if not matches(value, wanted):
                 continue
         if skip:

@@ -291,11 +291,14 @@ def parse_document(
     size: int = 0,
     seen_ns: int = 0,
     namespace_hint: tuple[str, ...] | None = None,
+    values: dict[str, dict[str, Any]] | None = None,
 ) -> Record:
     """Parse the bytes of an item file into a `Record` (noting where it was read from).
 
     `namespace_hint` is the namespace the caller expects; when the document names the same
-    one, the record shares that tuple instead of allocating its own.
+    one, the record shares that tuple instead of allocating its own. `values`, when given,
+    receives the parsed value under `path`: a private copy nothing else holds, which a
+    search may hand out once instead of decoding the record's copy again.
 
     Raises:
         CorruptItemError: If the bytes are not JSON or not a complete store document.
@@ -347,10 +350,13 @@ def parse_document(
     else:
         created = _time(document, "created_at")
     labels = tuple(namespace)
+    blob = _dumps(value)
+    if values is not None:
+        values[path] = value
     return (
         namespace_hint if namespace_hint is not None and labels == namespace_hint else labels,
         key,
-        _dumps(value),
+        blob,
         created,
         updated,
         updated.timestamp(),

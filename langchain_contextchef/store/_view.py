@@ -24,6 +24,7 @@ import threading
 import time
 import weakref
 from collections.abc import Iterator
+from typing import Any
 
 from langchain_contextchef.store._fsio import (
     READ_FLAGS,
@@ -444,8 +445,13 @@ class DiskView:
         """Close the kept folder descriptors (the caches stay usable; they fall back to paths)."""
         _close_all(self._fds)
 
-    def entries(self, listing: Listing) -> list[Record]:
+    def entries(
+        self, listing: Listing, values: dict[str, dict[str, Any]] | None = None
+    ) -> list[Record]:
         """The folder's readable items in search order (parsed on first use).
+
+        `values`, when given, receives by path the parsed value of each record this call
+        builds in its tight loop (a private copy; see `parse_document`).
 
         Files not cached yet are read relative to one open folder descriptor (one path
         lookup per file instead of one per folder level) in a tight loop: this is the whole
@@ -486,7 +492,14 @@ class DiskView:
                     if data and len(data) == st.st_size:
                         try:
                             record = parse(
-                                data, path, st.st_ino, st.st_mtime_ns, st.st_size, seen, expected
+                                data,
+                                path,
+                                st.st_ino,
+                                st.st_mtime_ns,
+                                st.st_size,
+                                seen,
+                                expected,
+                                values,
                             )
                         except CorruptItemError:
                             record = None
@@ -494,6 +507,8 @@ class DiskView:
                             record[NS] is not expected or not file_of(name, record[KEY])
                         ):
                             record = None  # not proven yet: the careful path decides
+                            if values is not None:
+                                values.pop(path, None)
                         if record is not None:
                             records[path] = record
                 if record is None:

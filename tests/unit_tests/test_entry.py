@@ -58,3 +58,30 @@ def test_rendering_a_reused_entry_gives_the_same_text() -> None:
     assert render_memory_block([MemoryEntry.from_stored("k", _stored())]) == first
     edited = MemoryEntry.from_stored("k", _stored(value="edited"))
     assert parse_memory_block(render_memory_block([edited]))[0].value == "edited"
+
+
+def test_a_parsed_entry_is_a_frozen_slotted_entry_like_a_constructed_one() -> None:
+    import dataclasses
+
+    import pytest
+
+    stored = _stored(description="d", supersedes=["old"], expires_at_turn=4, type="fact")
+    parsed = MemoryEntry.from_stored("k", stored)
+    built = MemoryEntry(**{f.name: getattr(parsed, f.name) for f in dataclasses.fields(parsed)})
+    assert type(parsed) is MemoryEntry and parsed == built and hash(parsed) == hash(built)
+    assert not hasattr(parsed, "__dict__")  # slots: a cached scope holds thousands of these
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        parsed.value = "changed"  # type: ignore[misc]
+    assert parsed.evolve(value="w").value == "w" and parsed.value == "v"
+    assert parsed.to_stored() == MemoryEntry.from_stored("k", parsed.to_stored()).to_stored()
+
+
+def test_a_subclass_parses_through_its_own_constructor() -> None:
+    import dataclasses
+
+    @dataclasses.dataclass(frozen=True)
+    class Tagged(MemoryEntry):
+        tag: str = "none"
+
+    parsed = Tagged.from_stored("k", _stored())
+    assert type(parsed) is Tagged and parsed.tag == "none" and parsed.value == "v"

@@ -199,3 +199,27 @@ def test_close_releases_the_kept_folder_descriptors(store: FileSystemStore) -> N
             continue  # closed, as it should be
         assert now_open.st_ino != inode  # the number was reused by something else
     assert sorted(keys(store, ("ns",))) == ["a", "b"]  # still usable afterwards
+
+
+@pytest.mark.parametrize("search_filter", [None, {"kind": "note"}])
+def test_a_cold_search_hands_out_values_no_later_read_shares(
+    store: FileSystemStore, root: Path, search_filter: dict[str, object] | None
+) -> None:
+    """A fresh store object's first search hands out the values it parsed from the files.
+
+    Each is the caller's own: changing it changes neither the store's cached copy nor what a
+    later search or get (by the same object) returns.
+    """
+    for index in range(5):
+        store.put(("ns",), f"k{index}", {"kind": "note", "deep": {"list": [index]}})
+    with FileSystemStore(root) as fresh:
+        first = fresh.search(("ns",), limit=100, filter=search_filter)
+        assert len(first) == 7
+        for hit in first:
+            hit.value.setdefault("deep", {"list": []})["list"].append("changed")
+            hit.value["kind"] = "changed"
+        again = {hit.key: hit.value for hit in fresh.search(("ns",), limit=100)}
+        assert again["k3"] == {"kind": "note", "deep": {"list": [3]}}
+        assert again["a"] == {"kind": "note", "text": "first"}
+        assert fresh.get(("ns",), "k0").value == {"kind": "note", "deep": {"list": [0]}}  # type: ignore[union-attr]
+        assert len(fresh.search(("ns",), limit=100, filter={"kind": "note"})) == 7
