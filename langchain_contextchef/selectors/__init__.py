@@ -50,7 +50,7 @@ Example:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import ClassVar
 
@@ -466,15 +466,7 @@ class Relevant(MemorySelector):
         if self.cover > 0:
             queries = context.weighted_query()[:1]  # the question itself
             kept = cover_terms(kept, scores, queries, self.cover, self.cache, context.entry_data)
-        kept = prefer_newer(
-            kept,
-            _DEDUP_WINDOW,
-            _DEDUP_OVERLAP,
-            self.cache,
-            context.entry_data,
-            scores=scores,
-            semantic=context.relevance,
-        )
+        kept = _newer_first(kept, scores, self.cache, context)
         if self.fill and context.token_budget is not None:
             chosen = {e.key for e in kept}
             if index is None:
@@ -505,15 +497,7 @@ class Relevant(MemorySelector):
         if self.cover > 0:
             queries = context.weighted_query()[:1]  # the question itself
             head = cover_terms(head, scores, queries, self.cover, self.cache, context.entry_data)
-        head = prefer_newer(
-            head,
-            _DEDUP_WINDOW,
-            _DEDUP_OVERLAP,
-            self.cache,
-            context.entry_data,
-            scores=scores,
-            semantic=context.relevance,
-        )
+        head = _newer_first(head, scores, self.cache, context)
         if not (self.fill and context.token_budget is not None):
             length = scores.count_above(floor)
             ranked = RankedEntries(head, kept, length, complete=length == len(index))
@@ -529,6 +513,24 @@ _DEDUP_WINDOW = 40
 """How many top-ranked entries are checked for near-duplicates (quadratic, so bounded)."""
 _DEDUP_OVERLAP = 0.5
 """Share of the shorter entry's words the longer one must hold to count as the same subject."""
+
+
+def _newer_first(
+    ranked: list[MemoryEntry],
+    scores: Mapping[str, float],
+    cache: FeatureCache | None,
+    context: SelectionContext,
+) -> list[MemoryEntry]:
+    # Entries about one subject, newest first among the top `_DEDUP_WINDOW` (every ranker).
+    return prefer_newer(
+        ranked,
+        _DEDUP_WINDOW,
+        _DEDUP_OVERLAP,
+        cache,
+        context.entry_data,
+        scores=scores,
+        semantic=context.relevance,
+    )
 
 
 class Rerank(MemorySelector):
@@ -666,13 +668,5 @@ class Rerank(MemorySelector):
         if self.min_score is not None:
             floor = self.min_score
             ranked = [e for e in ranked if scores[e.key] > floor]
-        ranked = prefer_newer(
-            ranked,
-            _DEDUP_WINDOW,
-            _DEDUP_OVERLAP,
-            self.cache,
-            context.entry_data,
-            scores=scores,
-            semantic=context.relevance,
-        )
+        ranked = _newer_first(ranked, scores, self.cache, context)
         return _cut(ranked, self.limit)
