@@ -412,11 +412,19 @@ def prefer_newer(
     ]
     known = len(store)
 
-    def rare(word: str, in_key: bool) -> bool:
-        share = _RARE_KEY_SHARE if in_key else _RARE_SHARE
-        return store.frequency(word, in_key=in_key) <= max(_RARE, share * known)
+    judged: dict[tuple[str, bool], bool] = {}  # the pairs share words: judge each word once
 
-    relevance = [(scores or {}).get(e.key, 0.0) for e in top]
+    def rare(word: str, in_key: bool) -> bool:
+        found = judged.get((word, in_key))
+        if found is None:
+            share = _RARE_KEY_SHARE if in_key else _RARE_SHARE
+            found = store.frequency(word, in_key=in_key) <= max(_RARE, share * known)
+            judged[word, in_key] = found
+        return found
+
+    # `is None`, not truthiness: a lazy mapping's length walks the whole scope.
+    given: Mapping[str, float] = scores if scores is not None else {}
+    relevance = [given.get(e.key, 0.0) for e in top]
     parent = list(range(len(top)))
     size = [1] * len(top)
 
