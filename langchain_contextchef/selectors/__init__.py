@@ -404,7 +404,7 @@ class Relevant(MemorySelector):
             semantic_weight=self.semantic_weight,
             fusion=self.fusion,
             cache=self.cache,
-            index=self._index(entries, context),
+            index=_scope_index(entries, context, self.fusion, self.cache),
         )
 
     def reuse_token(self) -> object:
@@ -424,16 +424,6 @@ class Relevant(MemorySelector):
         cache = _cache_of(self.cache)
         return (id(cache), cache.terms_version)
 
-    def _index(
-        self, entries: Sequence[MemoryEntry], context: SelectionContext
-    ) -> KeywordIndex | None:
-        # The scope's index, when the compile lent its scope and it holds exactly `entries`
-        # (for score fusion: reciprocal ranks break ties by the order keys were scored in).
-        if context.scope is None or self.fusion != "score":
-            return None
-        index = index_of(context.scope, _cache_of(self.cache), context.entry_data)
-        return index if len(index) == len(entries) else None
-
     def select(
         self, entries: list[MemoryEntry], context: SelectionContext
     ) -> Sequence[MemoryEntry]:
@@ -442,7 +432,7 @@ class Relevant(MemorySelector):
             return _cut(entries, self.limit)
         if self.stable and self.limit is None and clearly_fits(entries, context.token_budget):
             return entries
-        index = self._index(entries, context)
+        index = _scope_index(entries, context, self.fusion, self.cache)
         if index is not None and self.fusion == "score":
             return self._select_indexed(index, context)
         scores = relevance_scores(
@@ -513,6 +503,20 @@ _DEDUP_WINDOW = 40
 """How many top-ranked entries are checked for near-duplicates (quadratic, so bounded)."""
 _DEDUP_OVERLAP = 0.5
 """Share of the shorter entry's words the longer one must hold to count as the same subject."""
+
+
+def _scope_index(
+    entries: Sequence[MemoryEntry],
+    context: SelectionContext,
+    fusion: str,
+    cache: FeatureCache | None,
+) -> KeywordIndex | None:
+    # The scope's index, when the compile lent its scope and it holds exactly `entries`
+    # (for score fusion: reciprocal ranks break ties by the order keys were scored in).
+    if context.scope is None or fusion != "score":
+        return None
+    index = index_of(context.scope, _cache_of(cache), context.entry_data)
+    return index if len(index) == len(entries) else None
 
 
 def _newer_first(
@@ -628,10 +632,7 @@ class Rerank(MemorySelector):
         """The combined score of every entry, by key."""
         relevance: dict[str, float] = {}
         if context.weighted_query() or context.relevance is not None:
-            index = None
-            if context.scope is not None and self.fusion == "score":
-                index = index_of(context.scope, _cache_of(self.cache), context.entry_data)
-                index = index if len(index) == len(entries) else None
+            index = _scope_index(entries, context, self.fusion, self.cache)
             relevance = relevance_scores(
                 entries,
                 context,
