@@ -182,6 +182,9 @@ def _current_entries(
         damaged = sorted({*damaged, *unreadable})
     if slot is not None:
         slot.reset(token, entries, damaged)
+        # The slot's own list (the same entries, in the same order): the compile then sees
+        # that it holds the scope as it stands, and selects over the slot's index at once.
+        return slot.ordered(), damaged
     return entries, damaged
 
 

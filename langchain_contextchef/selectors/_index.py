@@ -106,7 +106,6 @@ class KeywordIndex:
         self.entries: dict[str, MemoryEntry] = {}
         self._features: dict[str, EntryFeatures] = {}
         self._df: dict[str, int] = {}  # how many entries hold each term
-        self._shapes: dict[_Shape, _Shape] = {}
         # Per term and shape, the entries in creation order: (created_at, key).
         self._groups: dict[str, dict[_Shape, list[tuple[datetime, str]]]] = {}
         self._length_sums = [0, 0, 0]
@@ -115,39 +114,29 @@ class KeywordIndex:
     def __len__(self) -> int:
         return len(self.entries)
 
-    def _features_of(self, entry: MemoryEntry, entry_data: EntryData | None) -> EntryFeatures:
-        if entry_data is None:
-            return self.cache.get(entry)
-        held = entry_data(entry)
-        found: EntryFeatures | None = held.get(self.cache)
-        if found is None:
-            found = held[self.cache] = self.cache.get(entry)
-        return found
-
-    def _add(self, entry: MemoryEntry, entry_data: EntryData | None) -> None:
-        features = self._features_of(entry, entry_data)
-        self.entries[entry.key] = entry
-        self._features[entry.key] = features
-        lengths = features.lengths
-        for f, length in enumerate(lengths):
+    def _add(self, entry: MemoryEntry) -> None:
+        features = self.cache.get(entry)
+        key = entry.key
+        self.entries[key] = entry
+        self._features[key] = features
+        for f, length in enumerate(features.lengths):
             self._length_sums[f] += length
-        fields = features.fields
-        order = (entry.created_at, entry.key)
-        for term in features.vocabulary:
-            shape = (*(field.get(term, 0) for field in fields), *lengths)
-            shape = self._shapes.setdefault(shape, shape)
-            held = self._df.get(term, 0)
+        order = (entry.created_at, key)
+        groups_of, df = self._groups, self._df
+        for term, shape in zip(features.terms, features.shapes, strict=True):
+            held = df.get(term, 0)
             if not held:
-                self._groups[term] = {}
-            self._df[term] = held + 1
-            group = self._groups[term].get(shape)
+                groups_of[term] = {}
+            df[term] = held + 1
+            groups = groups_of[term]
+            group = groups.get(shape)
             if group is None:
-                self._groups[term][shape] = [order]
+                groups[shape] = [order]
             elif group[-1] < order:
                 group.append(order)
             else:
                 bisect.insort(group, order)
-        bisect.insort(self._fallback, (*fallback_key(entry), entry.key))
+        bisect.insort(self._fallback, (*fallback_key(entry), key))
 
     def _remove(self, key: str) -> None:
         entry = self.entries.pop(key, None)
@@ -157,9 +146,7 @@ class KeywordIndex:
         for f, length in enumerate(features.lengths):
             self._length_sums[f] -= length
         order = (entry.created_at, key)
-        for term in features.vocabulary:
-            fields = features.fields
-            shape = (*(field.get(term, 0) for field in fields), *features.lengths)
+        for term, shape in zip(features.terms, features.shapes, strict=True):
             groups = self._groups[term]
             group = groups[shape]
             del group[bisect.bisect_left(group, order)]
@@ -172,12 +159,54 @@ class KeywordIndex:
         del self._fallback[at]
 
     def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
-        """Index exactly `entries` (the scope's active entries), dropping what was held."""
-        self.entries, self._features, self._df, self._groups = {}, {}, {}, {}
-        self._length_sums = [0, 0, 0]
-        self._fallback = []
+        """Index exactly `entries` (the scope's active entries), dropping what was held.
+
+        In one pass: each entry's postings are appended (a whole read comes in creation
+        order, so each term's groups come out sorted; other orders are sorted at the end).
+        `entry_data` is not used: features are looked up in the cache, which keeps them in
+        a compact form, instead of being kept a second time with each entry.
+        """
+        held: dict[str, MemoryEntry] = {}
+        features_of: dict[str, EntryFeatures] = {}
+        groups_of: dict[str, dict[_Shape, list[tuple[datetime, str]]]] = {}
+        sums = [0, 0, 0]
+        fallback: list[tuple[Any, ...]] = []
+        get = self.cache.get
+        in_order = True
+        last: tuple[datetime, str] | None = None
         for entry in entries:
-            self._add(entry, entry_data)
+            features = get(entry)
+            key = entry.key
+            held[key] = entry
+            features_of[key] = features
+            key_length, described, valued = features.lengths
+            sums[0] += key_length
+            sums[1] += described
+            sums[2] += valued
+            order = (entry.created_at, key)
+            if last is not None and not last < order:
+                in_order = False
+            last = order
+            for term, shape in zip(features.terms, features.shapes, strict=True):
+                groups = groups_of.get(term)
+                if groups is None:
+                    groups_of[term] = {shape: [order]}
+                    continue
+                group = groups.get(shape)
+                if group is None:
+                    groups[shape] = [order]
+                else:
+                    group.append(order)
+            fallback.append((*fallback_key(entry), key))
+        if not in_order:
+            for groups in groups_of.values():
+                for group in groups.values():
+                    group.sort()
+        fallback.sort()
+        self.entries, self._features, self._groups = held, features_of, groups_of
+        self._df = {t: sum(map(len, groups.values())) for t, groups in groups_of.items()}
+        self._length_sums = sums
+        self._fallback = fallback
 
     def sync(self, scope: ScopeChanges, entry_data: EntryData | None) -> None:
         """Bring the index up to the scope's active entries, by the keys changed since."""
@@ -193,7 +222,7 @@ class KeywordIndex:
                     continue
                 self._remove(key)
                 if entry is not None and entry.status == "active":
-                    self._add(entry, entry_data)
+                    self._add(entry)
         self.mark = mark
 
     def has(self, term: str) -> bool:
@@ -290,9 +319,13 @@ class KeywordIndex:
     def shape(self, key: str, term: str) -> _Shape | None:
         """The shape of `term` in the entry `key`: its count per field, then field lengths."""
         features = self._features.get(key)
-        if features is None or term not in features.vocabulary:
+        return None if features is None else features.shape(term)
+
+    def features(self, entry: MemoryEntry) -> EntryFeatures | None:
+        """The features the index holds for `entry` (this very version), else `None`."""
+        if self.entries.get(entry.key) is not entry:
             return None
-        return (*(field.get(term, 0) for field in features.fields), *features.lengths)
+        return self._features.get(entry.key)
 
     def groups(self, term: str) -> Mapping[_Shape, list[tuple[datetime, str]]]:
         """The entries holding `term` by shape, each group in creation order."""

@@ -40,17 +40,28 @@ EntryData = Callable[[MemoryEntry], dict[Any, Any]]
 
 
 def _features(
-    entries: Sequence[MemoryEntry], store: FeatureCache, entry_data: EntryData | None
+    entries: Sequence[MemoryEntry],
+    store: FeatureCache,
+    entry_data: EntryData | None,
+    index: KeywordIndex | None = None,
 ) -> list[EntryFeatures]:
     """Each entry's features; with `entry_data`, kept with the entry version (no cache lookup).
 
-    A miss goes through `store`, so the cache's vocabulary (used to expand query terms)
-    learns the entry's words as before.
+    The scope's `index` holds the features of the entries it indexes: asked first. A miss
+    goes through `store`, so the cache's vocabulary (used to expand query terms) learns the
+    entry's words as before.
     """
-    if entry_data is None:
+    if entry_data is None and index is None:
         return [store.get(e) for e in entries]
     out: list[EntryFeatures] = []
     for entry in entries:
+        indexed = index.features(entry) if index is not None else None
+        if indexed is not None:
+            out.append(indexed)
+            continue
+        if entry_data is None:
+            out.append(store.get(entry))
+            continue
         held = entry_data(entry)
         found = held.get(store)
         if found is None:
@@ -274,6 +285,7 @@ def cover_terms(
     strength: float,
     cache: FeatureCache | None,
     entry_data: EntryData | None = None,
+    index: KeywordIndex | None = None,
 ) -> list[MemoryEntry]:
     """Reorder the best entries so that each part of the question gets an entry early.
 
@@ -288,7 +300,7 @@ def cover_terms(
         return ranked
     store = _cache_of(cache)
     wanted = frozenset(store.expand(weights))
-    matched = [f.vocabulary & wanted for f in _features(top, store, entry_data)]
+    matched = [f.vocabulary & wanted for f in _features(top, store, entry_data, index)]
     covered: set[str] = set()
     left = list(range(len(top)))
     order: list[int] = []
@@ -388,6 +400,7 @@ def prefer_newer(
     entry_data: EntryData | None = None,
     scores: Mapping[str, float] | None = None,
     semantic: Mapping[str, float] | None = None,
+    index: KeywordIndex | None = None,
 ) -> list[MemoryEntry]:
     """Among the best entries, show each subject's newest version first.
 
@@ -405,7 +418,7 @@ def prefer_newer(
     if len(top) < 2:
         return ranked
     store = _cache_of(cache)
-    features = _features(top, store, entry_data)
+    features = _features(top, store, entry_data, index)
     info = [
         (entry, _subject(f.vocabulary), _key_subject(f), _described(f))
         for entry, f in zip(top, features, strict=True)

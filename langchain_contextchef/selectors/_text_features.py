@@ -286,28 +286,83 @@ def terms(text: str) -> list[str]:
         assert terms("staging_db-password") == ["stag", "db", "password"]
         ```
     """
-    return [
-        stem(word)
-        for word in _WORD.findall(text.casefold())
-        if word not in STOPWORDS and (len(word) > 1 or word.isdigit())
-    ]
+    known = _TERMS
+    out: list[str] = []
+    for word in _WORD.findall(text.casefold()):
+        term = known.get(word, _UNSEEN)
+        if term is _UNSEEN:
+            term = _term_of(word)
+        if term is not None:
+            out.append(term)
+    return out
+
+
+_UNSEEN = ""  # never a term: `_TERMS` only holds words of at least one character
+_TERMS: dict[str, str | None] = {}
+"""Each word seen, as its term (`None` for a stop word or a lone letter): one look-up a word."""
+_TERMS_LIMIT = 200_000
+
+
+def _term_of(word: str) -> str | None:
+    term = stem(word) if word not in STOPWORDS and (len(word) > 1 or word.isdigit()) else None
+    if len(_TERMS) < _TERMS_LIMIT:  # bounded: past it, words are judged each time
+        _TERMS[word] = term
+    return term
+
+
+_Shape = tuple[int, ...]
+_SHAPES: dict[_Shape, _Shape] = {}
+"""Shapes shared by every entry that has them (most terms of most entries have a few)."""
+_SHAPES_LIMIT = 200_000
+
+
+def _shared(shape: _Shape) -> _Shape:
+    found = _SHAPES.get(shape)
+    if found is not None:
+        return found
+    if len(_SHAPES) < _SHAPES_LIMIT:
+        _SHAPES[shape] = shape
+    return shape
 
 
 @dataclass(frozen=True, slots=True)
 class EntryFeatures:
-    """The keyword features of one entry version.
+    """The keyword features of one entry version, in a compact form.
+
+    Each term of the entry comes with its *shape*: the term's count in each field (in the
+    order of `FIELDS`), then the entry's number of terms per field. Shapes are shared
+    between entries, so an entry holds two tuples, not a dict per field and a set.
 
     Attributes:
-        fields: Term counts per field, in the order of `FIELDS`.
+        terms: Every term of the entry, once each (first seen in the key, the description,
+            then the value).
+        shapes: The shape of each term, in the order of `terms`.
         lengths: Number of terms per field.
-        vocabulary: Every term of the entry.
         size: An estimate of the bytes these features hold (for the cache's memory bound).
     """
 
-    fields: tuple[dict[str, int], ...]
+    terms: tuple[str, ...]
+    shapes: tuple[_Shape, ...]
     lengths: tuple[int, ...]
-    vocabulary: frozenset[str]
     size: int
+
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        """Every term of the entry, as a set."""
+        return frozenset(self.terms)
+
+    @property
+    def fields(self) -> tuple[dict[str, int], ...]:
+        """Term counts per field, in the order of `FIELDS` (built on each call)."""
+        pairs = list(zip(self.terms, self.shapes, strict=True))
+        return tuple({t: s[f] for t, s in pairs if s[f]} for f in range(len(self.lengths)))
+
+    def shape(self, term: str) -> _Shape | None:
+        """The shape of `term` in this entry, or `None` when the entry does not hold it."""
+        try:
+            return self.shapes[self.terms.index(term)]
+        except ValueError:
+            return None
 
 
 def _counts(words: Iterable[str]) -> dict[str, int]:
@@ -317,26 +372,21 @@ def _counts(words: Iterable[str]) -> dict[str, int]:
     return out
 
 
+_BASE_SIZE = sys.getsizeof(()) * 2 + 120  # the two tuples' headers, the object, the lengths
+
+
 def features_of(entry: MemoryEntry) -> EntryFeatures:
     """Tokenise an entry's key, description and value (uncached)."""
-    per_field = [
-        _counts(terms(entry.key.replace("_", " "))),
-        _counts(terms(entry.description or "")),
-        _counts(terms(entry.value)),
-    ]
-    vocabulary = frozenset().union(*per_field)
-    size = (
-        sum(sys.getsizeof(f) for f in per_field)
-        + sys.getsizeof(vocabulary)
-        + sum(sys.getsizeof(t) for t in vocabulary)
-        + 200
+    in_key = _counts(terms(entry.key.replace("_", " ")))
+    in_description = _counts(terms(entry.description or ""))
+    in_value = _counts(terms(entry.value))
+    lengths = _shared((sum(in_key.values()), sum(in_description.values()), sum(in_value.values())))
+    found = tuple({**in_key, **in_description, **in_value})
+    shapes = tuple(
+        _shared((in_key.get(t, 0), in_description.get(t, 0), in_value.get(t, 0), *lengths))
+        for t in found
     )
-    return EntryFeatures(
-        fields=tuple(per_field),
-        lengths=tuple(sum(f.values()) for f in per_field),
-        vocabulary=vocabulary,
-        size=size,
-    )
+    return EntryFeatures(found, shapes, lengths, _BASE_SIZE + 16 * len(found))
 
 
 _CacheKey = tuple[str, int, datetime, int]
@@ -386,6 +436,7 @@ class FeatureCache:
         # new term arrives), for prefix matching of query terms.
         self._vocabulary: dict[str, int] = {}
         self._sorted: list[str] = []
+        self._unsorted = False  # `_sorted` misses new terms: sort again before reading it
         # How many cached entries hold each term in their key.
         self._key_terms: dict[str, int] = {}
 
@@ -420,14 +471,14 @@ class FeatureCache:
                 self._forget(previous)
             self._items[key] = made
             self._bytes += made.size
-            for term in made.vocabulary:
+            for term, shape in zip(made.terms, made.shapes, strict=True):
                 count = self._vocabulary.get(term, 0)
-                if not count:  # a new word: keep the sorted list sorted (a memmove, no sort)
-                    bisect.insort(self._sorted, term)
+                if not count:  # a new word: the sorted list is sorted again when next read
+                    self._unsorted = True
                     self.terms_version += 1
                 self._vocabulary[term] = count + 1
-            for term in made.fields[0]:
-                self._key_terms[term] = self._key_terms.get(term, 0) + 1
+                if shape[0]:
+                    self._key_terms[term] = self._key_terms.get(term, 0) + 1
             while self._bytes > self.max_bytes and len(self._items) > 1:
                 _, dropped = self._items.popitem(last=False)
                 self._forget(dropped)
@@ -435,20 +486,21 @@ class FeatureCache:
 
     def _forget(self, features: EntryFeatures) -> None:
         self._bytes -= features.size
-        for term in features.fields[0]:
-            left = self._key_terms.get(term, 0) - 1
-            if left <= 0:
-                self._key_terms.pop(term, None)
-            else:
-                self._key_terms[term] = left
-        for term in features.vocabulary:
+        for term, shape in zip(features.terms, features.shapes, strict=True):
+            if shape[0]:
+                left = self._key_terms.get(term, 0) - 1
+                if left <= 0:
+                    self._key_terms.pop(term, None)
+                else:
+                    self._key_terms[term] = left
             count = self._vocabulary.get(term, 0) - 1
             if count <= 0:
                 self._vocabulary.pop(term, None)
                 self.terms_version += 1
-                at = bisect.bisect_left(self._sorted, term)
-                if at < len(self._sorted) and self._sorted[at] == term:
-                    del self._sorted[at]
+                if not self._unsorted:
+                    at = bisect.bisect_left(self._sorted, term)
+                    if at < len(self._sorted) and self._sorted[at] == term:
+                        del self._sorted[at]
             else:
                 self._vocabulary[term] = count
 
@@ -466,6 +518,11 @@ class FeatureCache:
         `factor` times the query term, so exact matches still count more.
         """
         out = dict(weights)
+        if self._unsorted:
+            with self._lock:
+                if self._unsorted:
+                    self._sorted = sorted(self._vocabulary)
+                    self._unsorted = False
         ordered = self._sorted
         known = self._vocabulary
         for term, weight in weights.items():
@@ -491,6 +548,7 @@ class FeatureCache:
             self._bytes = 0
             self._vocabulary.clear()
             self._sorted.clear()
+            self._unsorted = False
             self._key_terms.clear()
             self.terms_version += 1
 
