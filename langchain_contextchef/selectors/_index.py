@@ -38,7 +38,7 @@ from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Se
 from datetime import datetime, timezone
 from typing import Any
 
-from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.entry import MemoryEntry, collector_paused
 from langchain_contextchef.selectors._bm25 import BM25Params
 from langchain_contextchef.selectors._selection import ScopeChanges
 from langchain_contextchef.selectors._text_features import EntryFeatures, FeatureCache
@@ -93,8 +93,17 @@ def fallback_key(entry: MemoryEntry) -> tuple[Any, ...]:
     )
 
 
+_Order = tuple[datetime, str]  # an entry's place in creation order: (created_at, key)
+_Postings = list[_Order] | _Order  # a term's entries in creation order; one entry unboxed
+
+
 class KeywordIndex:
     """Postings and length statistics of one scope's active entries, updated per change.
+
+    Compact: each term keeps the entries holding it as one list in creation order (a term
+    held by one entry keeps just that entry's place); the entries of a term grouped by
+    shape, which scoring reads, are built for a query's terms when first asked for and
+    kept up to date from then on. The fallback order is a list of keys.
 
     Args:
         cache: Where entries' features come from (and whose vocabulary learns their words).
@@ -105,14 +114,17 @@ class KeywordIndex:
         self.mark: tuple[int, int] | None = None
         self.entries: dict[str, MemoryEntry] = {}
         self._features: dict[str, EntryFeatures] = {}
-        self._df: dict[str, int] = {}  # how many entries hold each term
-        # Per term and shape, the entries in creation order: (created_at, key).
-        self._groups: dict[str, dict[_Shape, list[tuple[datetime, str]]]] = {}
+        self._postings: dict[str, _Postings] = {}
+        # Per term asked for, the entries by shape, each group in creation order.
+        self._groups: dict[str, dict[_Shape, list[_Order]]] = {}
         self._length_sums = [0, 0, 0]
-        self._fallback: list[tuple[Any, ...]] = []
+        self._fallback: list[str] = []  # keys, in the order of `fallback_key`
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    def _rank_key(self, key: str) -> tuple[Any, ...]:
+        return fallback_key(self.entries[key])
 
     def _add(self, entry: MemoryEntry) -> None:
         features = self.cache.get(entry)
@@ -122,58 +134,67 @@ class KeywordIndex:
         for f, length in enumerate(features.lengths):
             self._length_sums[f] += length
         order = (entry.created_at, key)
-        groups_of, df = self._groups, self._df
+        postings, grouped = self._postings, self._groups
         for term, shape in zip(features.terms, features.shapes, strict=True):
-            held = df.get(term, 0)
-            if not held:
-                groups_of[term] = {}
-            df[term] = held + 1
-            groups = groups_of[term]
-            group = groups.get(shape)
-            if group is None:
-                groups[shape] = [order]
-            elif group[-1] < order:
-                group.append(order)
+            held = postings.get(term)
+            if held is None:
+                postings[term] = order
+            elif isinstance(held, tuple):
+                postings[term] = [held, order] if held < order else [order, held]
+            elif held[-1] < order:
+                held.append(order)
             else:
-                bisect.insort(group, order)
-        bisect.insort(self._fallback, (*fallback_key(entry), key))
+                bisect.insort(held, order)
+            groups = grouped.get(term)
+            if groups is not None:
+                group = groups.get(shape)
+                if group is None:
+                    groups[shape] = [order]
+                else:
+                    bisect.insort(group, order)
+        bisect.insort(self._fallback, key, key=self._rank_key)
 
     def _remove(self, key: str) -> None:
-        entry = self.entries.pop(key, None)
+        entry = self.entries.get(key)
         if entry is None:
             return
+        at = bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
+        del self._fallback[at]
+        del self.entries[key]
         features = self._features.pop(key)
         for f, length in enumerate(features.lengths):
             self._length_sums[f] -= length
         order = (entry.created_at, key)
+        postings, grouped = self._postings, self._groups
         for term, shape in zip(features.terms, features.shapes, strict=True):
-            groups = self._groups[term]
-            group = groups[shape]
-            del group[bisect.bisect_left(group, order)]
-            if not group:
-                del groups[shape]
-            self._df[term] -= 1
-            if not self._df[term]:
-                del self._df[term], self._groups[term]
-        at = bisect.bisect_left(self._fallback, (*fallback_key(entry), key))
-        del self._fallback[at]
+            held = postings[term]
+            if isinstance(held, tuple) or len(held) == 1:
+                del postings[term]
+                grouped.pop(term, None)
+                continue
+            del held[bisect.bisect_left(held, order)]
+            groups = grouped.get(term)
+            if groups is not None:
+                group = groups[shape]
+                del group[bisect.bisect_left(group, order)]
+                if not group:
+                    del groups[shape]
 
     def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
         """Index exactly `entries` (the scope's active entries), dropping what was held.
 
-        In one pass: each entry's postings are appended (a whole read comes in creation
-        order, so each term's groups come out sorted; other orders are sorted at the end).
-        `entry_data` is not used: features are looked up in the cache, which keeps them in
-        a compact form, instead of being kept a second time with each entry.
+        In one pass: each entry's place is appended to its terms' postings (a whole read
+        comes in creation order, so they come out sorted; other orders are sorted at the
+        end). `entry_data` is not used: features are looked up in the cache, which keeps
+        them in a compact form, instead of being kept a second time with each entry.
         """
         held: dict[str, MemoryEntry] = {}
         features_of: dict[str, EntryFeatures] = {}
-        groups_of: dict[str, dict[_Shape, list[tuple[datetime, str]]]] = {}
+        postings: dict[str, _Postings] = {}
         sums = [0, 0, 0]
-        fallback: list[tuple[Any, ...]] = []
         get = self.cache.get
         in_order = True
-        last: tuple[datetime, str] | None = None
+        last: _Order | None = None
         for entry in entries:
             features = get(entry)
             key = entry.key
@@ -187,33 +208,36 @@ class KeywordIndex:
             if last is not None and not last < order:
                 in_order = False
             last = order
-            for term, shape in zip(features.terms, features.shapes, strict=True):
-                groups = groups_of.get(term)
-                if groups is None:
-                    groups_of[term] = {shape: [order]}
-                    continue
-                group = groups.get(shape)
-                if group is None:
-                    groups[shape] = [order]
+            for term in features.terms:
+                found = postings.get(term)
+                if found is None:
+                    postings[term] = order
+                elif isinstance(found, tuple):
+                    postings[term] = [found, order]
                 else:
-                    group.append(order)
-            fallback.append((*fallback_key(entry), key))
+                    found.append(order)
         if not in_order:
-            for groups in groups_of.values():
-                for group in groups.values():
-                    group.sort()
-        fallback.sort()
-        self.entries, self._features, self._groups = held, features_of, groups_of
-        self._df = {t: sum(map(len, groups.values())) for t, groups in groups_of.items()}
+            for found in postings.values():
+                if isinstance(found, list):
+                    found.sort()
+        self.entries, self._features, self._postings = held, features_of, postings
+        self._groups = {}
         self._length_sums = sums
-        self._fallback = fallback
+        self._fallback = sorted(held, key=self._rank_key)
+
+    def _df(self, term: str) -> int:
+        held = self._postings.get(term)
+        if held is None:
+            return 0
+        return 1 if isinstance(held, tuple) else len(held)
 
     def sync(self, scope: ScopeChanges, entry_data: EntryData | None) -> None:
         """Bring the index up to the scope's active entries, by the keys changed since."""
         mark, changed = scope.changes(self.mark)
         if changed is None:
             stored = scope.entries.values()
-            self.rebuild((e for e in stored if e.status == "active"), entry_data)
+            with collector_paused():  # the whole scope: many small objects and no cycles
+                self.rebuild((e for e in stored if e.status == "active"), entry_data)
         else:
             current = scope.entries
             for key in dict.fromkeys(changed):
@@ -227,7 +251,7 @@ class KeywordIndex:
 
     def has(self, term: str) -> bool:
         """Whether some indexed entry holds `term`."""
-        return term in self._df
+        return term in self._postings
 
     def score(
         self, parts: Sequence[Mapping[str, float]], params: BM25Params
@@ -249,7 +273,7 @@ class KeywordIndex:
         idf, strength_of = found
         strengths: dict[str, dict[str, float]] = {}
         for term in wanted:
-            groups = self._groups.get(term)
+            groups = self.groups(term)
             if not groups:
                 continue
             strength: dict[str, float] = {}
@@ -287,7 +311,7 @@ class KeywordIndex:
         total = len(self.entries)
         if not wanted or not total:
             return None
-        frequency = {t: self._df.get(t, 0) for t in wanted}
+        frequency = {t: self._df(t) for t in wanted}
         if not any(frequency.values()):
             return None
         n_fields = len(params.field_weights)
@@ -327,25 +351,45 @@ class KeywordIndex:
             return None
         return self._features.get(entry.key)
 
-    def groups(self, term: str) -> Mapping[_Shape, list[tuple[datetime, str]]]:
-        """The entries holding `term` by shape, each group in creation order."""
-        return self._groups.get(term, _EMPTY_GROUPS)
+    def groups(self, term: str) -> Mapping[_Shape, list[_Order]]:
+        """The entries holding `term` by shape, each group in creation order.
+
+        Built from the term's postings when first asked for, then kept up to date.
+        """
+        found = self._groups.get(term)
+        if found is not None:
+            return found
+        held = self._postings.get(term)
+        if held is None:
+            return _EMPTY_GROUPS
+        groups: dict[_Shape, list[_Order]] = {}
+        features = self._features
+        for order in [held] if isinstance(held, tuple) else held:
+            shape = features[order[1]].shape(term)
+            assert shape is not None  # the postings name only entries holding the term
+            group = groups.get(shape)
+            if group is None:
+                groups[shape] = [order]
+            else:
+                group.append(order)
+        self._groups[term] = groups
+        return groups
 
     def fallback(self, skip: set[str] | frozenset[str]) -> list[MemoryEntry]:
         """The indexed entries not in `skip`, in the fallback order (important, then newest)."""
         entries = self.entries
-        return [entries[row[-1]] for row in self._fallback if row[-1] not in skip]
+        return [entries[key] for key in self._fallback if key not in skip]
 
     def fallback_after(self, skip: Container[str]) -> Iterator[MemoryEntry]:
         """`fallback`, computed as it is read."""
         entries = self.entries
-        for row in self._fallback:
-            if row[-1] not in skip:
-                yield entries[row[-1]]
+        for key in self._fallback:
+            if key not in skip:
+                yield entries[key]
 
     def fallback_rank(self, entry: MemoryEntry) -> int:
         """Where `entry` stands in the fallback order."""
-        return bisect.bisect_left(self._fallback, (*fallback_key(entry), entry.key))
+        return bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
 
 
 class _Posting(Mapping[str, _Shape]):
@@ -367,7 +411,7 @@ class _Posting(Mapping[str, _Shape]):
                 yield key
 
     def __len__(self) -> int:
-        return self._index._df.get(self._term, 0)
+        return self._index._df(self._term)
 
 
 def index_of(

@@ -304,8 +304,10 @@ _TERMS_LIMIT = 200_000
 
 
 def _term_of(word: str) -> str | None:
-    term = stem(word) if word not in STOPWORDS and (len(word) > 1 or word.isdigit()) else None
-    if len(_TERMS) < _TERMS_LIMIT:  # bounded: past it, words are judged each time
+    if not word.isalpha():  # numbers and mixed words: never stop words nor stemmed
+        return word if len(word) > 1 or word.isdigit() else None
+    term = stem(word) if word not in STOPWORDS and len(word) > 1 else None
+    if len(_TERMS) < _TERMS_LIMIT:  # words only (numbers are many); past the bound, no memo
         _TERMS[word] = term
     return term
 
