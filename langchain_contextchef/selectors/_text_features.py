@@ -327,6 +327,9 @@ def _shared(shape: _Shape) -> _Shape:
     return shape
 
 
+_BASE_SIZE = sys.getsizeof(()) * 2 + 120  # the two tuples' headers, the object, the lengths
+
+
 @dataclass(frozen=True, slots=True)
 class EntryFeatures:
     """The keyword features of one entry version, in a compact form.
@@ -340,13 +343,16 @@ class EntryFeatures:
             then the value).
         shapes: The shape of each term, in the order of `terms`.
         lengths: Number of terms per field.
-        size: An estimate of the bytes these features hold (for the cache's memory bound).
     """
 
     terms: tuple[str, ...]
     shapes: tuple[_Shape, ...]
     lengths: tuple[int, ...]
-    size: int
+
+    @property
+    def size(self) -> int:
+        """An estimate of the bytes these features hold (for the cache's memory bound)."""
+        return _BASE_SIZE + 16 * len(self.terms)
 
     @property
     def vocabulary(self) -> frozenset[str]:
@@ -374,9 +380,6 @@ def _counts(words: Iterable[str]) -> dict[str, int]:
     return out
 
 
-_BASE_SIZE = sys.getsizeof(()) * 2 + 120  # the two tuples' headers, the object, the lengths
-
-
 def features_of(entry: MemoryEntry) -> EntryFeatures:
     """Tokenise an entry's key, description and value (uncached)."""
     in_key = _counts(terms(entry.key.replace("_", " ")))
@@ -388,7 +391,7 @@ def features_of(entry: MemoryEntry) -> EntryFeatures:
         _shared((in_key.get(t, 0), in_description.get(t, 0), in_value.get(t, 0), *lengths))
         for t in found
     )
-    return EntryFeatures(found, shapes, lengths, _BASE_SIZE + 16 * len(found))
+    return EntryFeatures(found, shapes, lengths)
 
 
 _CacheKey = tuple[str, int, datetime, int]
