@@ -334,11 +334,13 @@ semantic score reaches this share of the closest one's."""
 
 
 def _key_subject(features: EntryFeatures) -> frozenset[str]:
-    return frozenset(t for t in features.fields[0] if t not in _CHANGE_WORDS and not t.isdigit())
+    return frozenset(
+        t for t in features.field_terms(0) if t not in _CHANGE_WORDS and not t.isdigit()
+    )
 
 
 def _described(features: EntryFeatures) -> frozenset[str]:
-    return frozenset(t for t in features.fields[1] if not t.isdigit())
+    return frozenset(t for t in features.field_terms(1) if not t.isdigit())
 
 
 def _subject(vocabulary: frozenset[str]) -> frozenset[str]:

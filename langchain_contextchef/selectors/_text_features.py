@@ -365,6 +365,10 @@ class EntryFeatures:
         pairs = list(zip(self.terms, self.shapes, strict=True))
         return tuple({t: s[f] for t, s in pairs if s[f]} for f in range(len(self.lengths)))
 
+    def field_terms(self, field: int) -> tuple[str, ...]:
+        """The terms that occur in one field (an index into `FIELDS`), in the order of `terms`."""
+        return tuple([t for t, s in zip(self.terms, self.shapes, strict=True) if s[field]])
+
     def shape(self, term: str) -> _Shape | None:
         """The shape of `term` in this entry, or `None` when the entry does not hold it."""
         try:
@@ -395,6 +399,7 @@ def features_of(entry: MemoryEntry) -> EntryFeatures:
 
 
 _CacheKey = tuple[str, int, datetime, int]
+_PENDING = 256
 
 
 class FeatureCache:
@@ -441,7 +446,10 @@ class FeatureCache:
         # new term arrives), for prefix matching of query terms.
         self._vocabulary: dict[str, int] = {}
         self._sorted: list[str] = []
-        self._unsorted = False  # `_sorted` misses new terms: sort again before reading it
+        # New terms `_sorted` does not hold yet: a few are inserted when `expand` next reads
+        # it; past `_PENDING` (a whole scope read at once) it is sorted again instead.
+        self._pending: list[str] = []
+        self._unsorted = False
         # How many cached entries hold each term in their key.
         self._key_terms: dict[str, int] = {}
 
@@ -478,8 +486,11 @@ class FeatureCache:
             self._bytes += made.size
             for term, shape in zip(made.terms, made.shapes, strict=True):
                 count = self._vocabulary.get(term, 0)
-                if not count:  # a new word: the sorted list is sorted again when next read
-                    self._unsorted = True
+                if not count:  # a new word: `_sorted` learns it when next read
+                    if len(self._pending) < _PENDING:
+                        self._pending.append(term)
+                    else:
+                        self._unsorted = True
                     self.terms_version += 1
                 self._vocabulary[term] = count + 1
                 if shape[0]:
@@ -509,6 +520,19 @@ class FeatureCache:
             else:
                 self._vocabulary[term] = count
 
+    def _sort(self) -> None:
+        # Under the lock: bring `_sorted` up to the vocabulary.
+        if self._unsorted:
+            self._sorted = sorted(self._vocabulary)
+        else:
+            ordered = self._sorted
+            for term in self._pending:
+                at = bisect.bisect_left(ordered, term)
+                if term in self._vocabulary and (at == len(ordered) or ordered[at] != term):
+                    ordered.insert(at, term)
+        self._pending.clear()
+        self._unsorted = False
+
     def frequency(self, term: str, *, in_key: bool = False) -> int:
         """How many cached entries hold `term` (in their key, with `in_key`)."""
         return (self._key_terms if in_key else self._vocabulary).get(term, 0)
@@ -523,11 +547,9 @@ class FeatureCache:
         `factor` times the query term, so exact matches still count more.
         """
         out = dict(weights)
-        if self._unsorted:
+        if self._unsorted or self._pending:
             with self._lock:
-                if self._unsorted:
-                    self._sorted = sorted(self._vocabulary)
-                    self._unsorted = False
+                self._sort()
         ordered = self._sorted
         known = self._vocabulary
         for term, weight in weights.items():
@@ -553,6 +575,7 @@ class FeatureCache:
             self._bytes = 0
             self._vocabulary.clear()
             self._sorted.clear()
+            self._pending.clear()
             self._unsorted = False
             self._key_terms.clear()
             self.terms_version += 1
