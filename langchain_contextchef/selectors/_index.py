@@ -1,8 +1,10 @@
 """A scope's keyword index, kept up to date by the scope's changes instead of rebuilt per query.
 
 `KeywordIndex` holds, for a scope's active entries, the postings of every term (which entries
-hold it, with the term's count per field and the entry's field lengths), the field length
-sums and the order the relevance selectors fall back on. A compile lends the index its
+hold it, in creation order; grouped by the term's shape in each entry, its count per field and
+the entry's field lengths, for the terms a query asks for), the field length sums and the
+order the relevance selectors fall back on. It is built in one pass when a scope is read
+whole, so a cold compile selects over it at once. A compile lends the index its
 scope's change log (`SelectionContext.scope`): a query first applies the keys changed since
 the last one (a few dict operations per changed entry), then scores only the entries that
 hold a query term, with the same BM25F arithmetic as `_bm25.bm25f_parts` over the same
