@@ -192,7 +192,7 @@ class KeywordIndex:
         """
         held: dict[str, MemoryEntry] = {}
         features_of: dict[str, EntryFeatures] = {}
-        postings: dict[str, _Postings] = {}
+        lists: dict[str, list[_Order]] = {}
         sums = [0, 0, 0]
         get = self.cache.get
         in_order = True
@@ -211,17 +211,18 @@ class KeywordIndex:
                 in_order = False
             last = order
             for term in features.terms:
-                found = postings.get(term)
+                found = lists.get(term)
                 if found is None:
-                    postings[term] = order
-                elif isinstance(found, tuple):
-                    postings[term] = [found, order]
+                    lists[term] = [order]
                 else:
                     found.append(order)
         if not in_order:
-            for found in postings.values():
-                if isinstance(found, list):
-                    found.sort()
+            for found in lists.values():
+                found.sort()
+        # A term of one entry keeps that entry's place itself, not a list of one.
+        postings: dict[str, _Postings] = {
+            term: found if len(found) > 1 else found[0] for term, found in lists.items()
+        }
         self.entries, self._features, self._postings = held, features_of, postings
         self._groups = {}
         self._length_sums = sums
