@@ -16,13 +16,14 @@ A malformed file fails at import with a `ValueError` that names the language and
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any, NoReturn
 
 from langchain_contextchef.gate._normalize import fold_word
 
-__all__ = ["CREDENTIAL_LABELS", "CredentialLabels", "load_labels"]
+__all__ = ["CREDENTIAL_LABELS", "CredentialLabels", "load_labels", "names_something_else"]
 
 _SOURCE = "langchain_contextchef/gate/_data/credential_labels.json"
 _FIELDS = ("secret", "login", "copulas")
@@ -146,3 +147,46 @@ CREDENTIAL_LABELS = load_labels(
     )
 )
 """The labels shipped with the package."""
+
+
+# Words that make a nearby credential label part of the name of something else: a password
+# manager, policy, generator or vault ("Mijn wachtwoordbeheerder is Bitwarden", "Política de
+# senhas da empresa: mínimo 14 caracteres"). Lowered and folded, as the views are.
+_ABOUT_PASSWORDS = re.compile(
+    r"manager|beheerder|hanterare|verwalter|gestor|gestionnaire|menedzer|менеджер|manajer|"
+    r"yonetici|policy|policies|politi[ck]|polisi|kebijakan|richtlinie|beleid|polityk|политик|"
+    r"generator|vault|tresor|kluis|hint|requirement|anforderung|requisit|regras|regole|regeln"
+)
+_ABOUT_REACH = 24
+
+
+def names_something_else(view: str, start: int, end: int) -> bool:
+    """Whether the credential label at `[start, end)` is part of another thing's name.
+
+    The caller uses it only when the value after the label is a plain word: a label next to
+    "manager", "policy", "generator" or "vault" (in its compound, or within 24 characters
+    either side on its line) names that thing, and the word after it is not a password.
+
+    Args:
+        view: The lowered folded view.
+        start: Where the label starts.
+        end: Where it ends.
+
+    Returns:
+        True when such a word is next to the label.
+
+    Example:
+        ```python
+        from langchain_contextchef.gate._credentials import names_something_else
+
+        text = "mijn wachtwoordbeheerder is bitwarden"
+        assert names_something_else(text, 5, 24)
+        assert not names_something_else("mijn wachtwoord is zon", 5, 15)
+        ```
+    """
+    low = max(0, start - _ABOUT_REACH)
+    high = min(len(view), end + _ABOUT_REACH)
+    line_start = view.rfind("\n", low, start) + 1
+    line_end = view.find("\n", end, high)
+    around = view[max(low, line_start) : high if line_end < 0 else line_end]
+    return _ABOUT_PASSWORDS.search(around) is not None

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_contextchef.gate._credentials import CREDENTIAL_LABELS
+from langchain_contextchef.gate._credentials import CREDENTIAL_LABELS, names_something_else
 from langchain_contextchef.gate._hit import Hit, HitCategory
 from langchain_contextchef.gate._lexicon import LEXICONS
 from langchain_contextchef.gate._normalize import fold_word
@@ -488,16 +488,56 @@ def credential_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
     return hits
 
 
+# A value of letters only (hyphens and apostrophes inside words allowed): a word, a name, a
+# network ("Wi-Fi"), which some label contexts below do not let count as a password.
+_WORDLIKE = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+# Copulas that are also everyday words elsewhere once accents are folded: Vietnamese "là" is
+# "la" (French, Spanish, Romanian, Swahili "the"/"of"), Czech "je" is French "I". After them
+# only a value with a digit or a symbol counts.
+_WEAK_COPULAS = frozenset({"la", "je", "e"})
+# "pin" is a stem for "pincode", "pinnummer"; other continuations are other words ("pins",
+# "pinterest", "pinball").
+_PIN_COMPOUNDS = ("code", "kode", "kod", "nummer", "number", "numero", "nr", "no")
+
+
+def _other_word(label: str) -> bool:
+    """Whether a match of the stem "pin" is another word ("pins", "pinterest")."""
+    return (
+        label.startswith("pin")
+        and len(label) > 3
+        and not label[3:].lstrip("-").startswith(_PIN_COMPOUNDS)
+    )
+
+
 def _password_hits(view: str, labels: _Words, *, strict: bool = False) -> list[Hit]:
     """Values after `labels`; with `strict`, a plain word counts only at a clause's end."""
     hits: list[Hit] = []
     for label in labels.finditer(view):
+        if _other_word(label.group(0)):
+            continue
         tail = _PASSWORD_TAIL.match(view, label.end())
+        loose = False
         if tail is None:
             tail = _PASSWORD_LOOSE_TAIL.match(view, label.end())
+            loose = True
             latin = all(ord(c) < _NON_LATIN for c in label.group(0))
             if tail is not None and latin and tail.group("explicit") is None:
                 tail = None
+        if tail is not None and _WORDLIKE.fullmatch(_clean(_ascii_part(tail.group("value")))):
+            # A word after the label: not a password when it opens a remark ("(rotated
+            # monthly)"), when the label names something else, after a copula that is an
+            # everyday word elsewhere, or after a dash that follows loose words ("kein
+            # Passwort mehr verlangt – nur im Heimnetz").
+            copula = tail.group("copula")
+            dash = (tail.group("explicit") or "")[:1] in ("-", "–", "—")
+            remark = view[tail.start("value") - 1] == "(" and ")" not in tail.group("value")
+            if (
+                remark
+                or (copula is not None and copula.strip() in _WEAK_COPULAS)
+                or (loose and dash)
+                or names_something_else(view, label.start(), label.end())
+            ):
+                continue
         if tail is None:
             bare = _PASSWORD_BARE_TAIL.match(view, label.end())
             value = _ascii_part(bare.group("value")) if bare else ""
@@ -556,6 +596,22 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _REACH = 24
 
 
+def _is_latin_letter(char: str) -> bool:
+    return "a" <= char <= "z"
+
+
+def _glued(view: str, phrase: re.Match[str]) -> bool:
+    """Whether a Latin code phrase is part of a longer word ("otp" in a reversed "laptop").
+
+    Phrases of scripts without spaces may match inside words; Latin ones may not.
+    """
+    start, end = phrase.span()
+    text = phrase.group(0)
+    return (_is_latin_letter(text[0]) and start > 0 and _is_latin_letter(view[start - 1])) or (
+        _is_latin_letter(text[-1]) and end < len(view) and _is_latin_letter(view[end])
+    )
+
+
 def otp_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
     """One-time codes with the code phrase before or after the number, in any language.
 
@@ -578,10 +634,10 @@ def otp_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
         before = [
             m
             for m in _OTP_WORDS.finditer(view, low, start, overlapping=True)
-            if start - m.end() <= _REACH
+            if start - m.end() <= _REACH and not _glued(view, m)
         ]
         found = any(
-            _TIGHT_LINK.fullmatch(view[m.end() : start]) is not None
+            _TIGHT_LINK.fullmatch(view[m.end() : start]) is not None and not _glued(view, m)
             for m in _OTP_WEAK.finditer(view, max(0, start - 12), start, overlapping=True)
         )
         for phrase in before:
@@ -597,6 +653,8 @@ def otp_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
             high = min(len(view), end + _REACH + 40)
             for phrase in _OTP_WORDS.finditer(view, end, high, overlapping=True):
                 link = view[end : phrase.start()]
+                if _glued(view, phrase):
+                    continue
                 if phrase.start() - end <= _REACH and not _LINK_STOP.search(link):
                     found = True
                     break

@@ -15,6 +15,7 @@ import json
 import math
 import re
 
+from langchain_contextchef.gate._credentials import names_something_else
 from langchain_contextchef.gate._lexicon import DETECTOR_WORDS
 from langchain_contextchef.gate._patterns import Detector, Validator, detector
 
@@ -93,13 +94,28 @@ def _jwt_header(match: re.Match[str]) -> bool:
 _NOT_A_PASSWORD = frozenset(DETECTOR_WORDS.not_a_password)
 
 
+_WORDLIKE = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+
+
+def _opens_remark(raw: str) -> bool:
+    """Whether a value opens a parenthesis that goes on past it: "(rotated monthly)"."""
+    return raw.startswith("(") and ")" not in raw
+
+
 def _password_value(group: int) -> Validator:
     def check(match: re.Match[str]) -> bool:
-        value = match.group(group).strip("\"'`").rstrip(".,;:!?)")
+        value = match.group(group).strip("\"'`()[]").rstrip(".,;:!?)")
         lowered = value.lower()
         if len(value) < 3 or lowered in _NOT_A_PASSWORD:
             return False
         if value.startswith(("[REDACTED", "<", "{", "${", "$(", "%", "os.environ", "env.")):
+            return False
+        if _WORDLIKE.fullmatch(value) and (
+            _opens_remark(match.group(group))
+            or names_something_else(match.string.lower(), match.start(), match.start(group))
+        ):
+            # "Policy aziendale sulle password: almeno 12 caratteri"; "password: (rotated
+            # monthly)" opens a remark, not a value.
             return False
         # Masked ("********") and placeholder ("xxxxxx") values are not secrets.
         return len(set(lowered)) > 1
