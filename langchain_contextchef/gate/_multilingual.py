@@ -25,7 +25,14 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_contextchef.gate._credentials import CREDENTIAL_LABELS, names_something_else
+from langchain_contextchef.gate._credentials import (
+    CREDENTIAL_LABELS,
+    WEAK_COPULAS,
+    WORDLIKE,
+    loose_bare_value,
+    names_something_else,
+    other_word,
+)
 from langchain_contextchef.gate._hit import Hit, HitCategory
 from langchain_contextchef.gate._lexicon import LEXICONS
 from langchain_contextchef.gate._normalize import fold_word
@@ -420,6 +427,13 @@ _PASSWORD_BARE_TAIL = re.compile(
     _QUALIFIER + r"\s+(?P<value>(?=[^\s]*\d)(?=[^\s]*[^\W\d_])(?=[^\s]*[!@#$%^&*_\-+=?~])"
     r"[^\s\"'`,;，。、)\]]{6,64})"
 )
+# No separator and no symbol ("mật khẩu wifi qv7ktr29wz", "मेरा पासवर्ड qv7ktr29wz है"): up to
+# three words without digits on the label's line, then a Latin token that mixes letters and
+# digits and ends there. `_loose_bare_value` says how long and how mixed it must be.
+_PASSWORD_LOOSE_BARE_TAIL = re.compile(
+    r"(?:[^\S\n]+[^\s:=;,.!?：\d]+){0,3}?[^\S\n]+"
+    r"(?P<value>(?=[^\s]*\d)(?=[^\s]*[a-z])[a-z0-9!#$%^&*_\-+=?~]{6,64})(?![^\s.,;!?)\]])"
+)
 _SHORT_LABEL = _compile("password_short")
 _SHORT_TAIL = re.compile(
     r"(?:\s*(?P<explicit>"
@@ -488,42 +502,24 @@ def credential_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
     return hits
 
 
-# A value of letters only (hyphens and apostrophes inside words allowed): a word, a name, a
-# network ("Wi-Fi"), which some label contexts below do not let count as a password.
-_WORDLIKE = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
-# Copulas that are also everyday words elsewhere once accents are folded: Vietnamese "là" is
-# "la" (French, Spanish, Romanian, Swahili "the"/"of"), Czech "je" is French "I". After them
-# only a value with a digit or a symbol counts.
-_WEAK_COPULAS = frozenset({"la", "je", "e"})
-# "pin" is a stem for "pincode", "pinnummer"; other continuations are other words ("pins",
-# "pinterest", "pinball").
-_PIN_COMPOUNDS = ("code", "kode", "kod", "nummer", "number", "numero", "nr", "no")
-
-
-def _other_word(label: str) -> bool:
-    """Whether a match of the stem "pin" is another word ("pins", "pinterest")."""
-    return (
-        label.startswith("pin")
-        and len(label) > 3
-        and not label[3:].lstrip("-").startswith(_PIN_COMPOUNDS)
-    )
+def _is_latin(text: str) -> bool:
+    return all(ord(c) < _NON_LATIN for c in text)
 
 
 def _password_hits(view: str, labels: _Words, *, strict: bool = False) -> list[Hit]:
     """Values after `labels`; with `strict`, a plain word counts only at a clause's end."""
     hits: list[Hit] = []
     for label in labels.finditer(view):
-        if _other_word(label.group(0)):
+        if other_word(label.group(0)):
             continue
         tail = _PASSWORD_TAIL.match(view, label.end())
         loose = False
         if tail is None:
             tail = _PASSWORD_LOOSE_TAIL.match(view, label.end())
             loose = True
-            latin = all(ord(c) < _NON_LATIN for c in label.group(0))
-            if tail is not None and latin and tail.group("explicit") is None:
+            if tail is not None and _is_latin(label.group(0)) and tail.group("explicit") is None:
                 tail = None
-        if tail is not None and _WORDLIKE.fullmatch(_clean(_ascii_part(tail.group("value")))):
+        if tail is not None and WORDLIKE.fullmatch(_clean(_ascii_part(tail.group("value")))):
             # A word after the label: not a password when it opens a remark ("(rotated
             # monthly)"), when the label names something else, after a copula that is an
             # everyday word elsewhere, or after a dash that follows loose words ("kein
@@ -533,7 +529,7 @@ def _password_hits(view: str, labels: _Words, *, strict: bool = False) -> list[H
             remark = view[tail.start("value") - 1] == "(" and ")" not in tail.group("value")
             if (
                 remark
-                or (copula is not None and copula.strip() in _WEAK_COPULAS)
+                or (copula is not None and copula.strip() in WEAK_COPULAS)
                 or (loose and dash)
                 or names_something_else(view, label.start(), label.end())
             ):
@@ -543,6 +539,10 @@ def _password_hits(view: str, labels: _Words, *, strict: bool = False) -> list[H
             value = _ascii_part(bare.group("value")) if bare else ""
             if bare and looks_like_password(value, explicit=True, clause_final=True):
                 hits.append(_value_hit(view, bare, "value"))
+            elif (loose_bare := _PASSWORD_LOOSE_BARE_TAIL.match(view, label.end())) and (
+                loose_bare_value(loose_bare.group("value"), latin=_is_latin(label.group(0)))
+            ):
+                hits.append(_value_hit(view, loose_bare, "value"))
             continue
         explicit = tail.group("explicit") is not None and not strict
         value = _ascii_part(tail.group("value"))

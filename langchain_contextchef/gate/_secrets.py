@@ -123,6 +123,20 @@ def _password_value(group: int) -> Validator:
     return check
 
 
+_SEED_MIN_LETTERS = 4
+
+
+def _base32_seed(group: int) -> Validator:
+    """A base32 seed holds digits (2-7) and letters; words and spaced prose hold no digit."""
+
+    def check(match: re.Match[str]) -> bool:
+        token: str = match.group(group).replace(" ", "").replace("-", "")
+        digits = sum(c.isdigit() for c in token)
+        return digits >= 1 and len(token) - digits >= _SEED_MIN_LETTERS
+
+    return check
+
+
 def _url_password(match: re.Match[str]) -> bool:
     value = match.group(1)
     if "[REDACTED" in match.group(0) or value.startswith(("$", "{", "<", "%")):
@@ -425,6 +439,18 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         group=1,
         validate=_password_value(1),
         triggers=("pass", "pwd", "pw"),
+    ),
+    detector(
+        "totp_seed",
+        "secret",
+        "a one-time-password seed (base32)",
+        "token",
+        r"\b(?:2fa|mfa|t?otp|authenticator|authy)(?![a-z])[^\n]{0,40}?"
+        r"(?<![A-Za-z0-9])([A-Z2-7]{16,64}|[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,15})(?![A-Za-z0-9])",
+        _I,
+        group=1,
+        validate=_base32_seed(1),
+        triggers=("2fa", "mfa", "otp", "authenticator", "authy"),
     ),
     detector(
         "password_statement",
