@@ -534,9 +534,14 @@ def _split_secrets(candidate: WriteCandidate) -> list[Finding]:
                 continue
             found.append(Finding(hit.detector, "secret", f"{hit.reason}, {how}", None, "value"))
             break
-    if description.strip() and value.strip():
+    if description.strip() and 0 < len(value.split()) <= _LABELLED_VALUE_WORDS:
         found.extend(_labelled_by_description(description.strip(), value.strip()))
     return found
+
+
+# A value the description labels is a token or two ("Qv7ktr29wz", "bob / Qv7ktr29wz"); prose
+# values are not read again behind their description.
+_LABELLED_VALUE_WORDS = 3
 
 
 def _labelled_by_description(description: str, value: str) -> list[Finding]:
