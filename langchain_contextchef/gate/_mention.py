@@ -11,8 +11,9 @@ Two kinds of legitimate memory hold the words of an override or a role change:
 
 The scanner (`_scan.scan`) drops such a phrase hit of the plain view, so the trained
 classifier judges the text instead (with the classifier off, the text is stored). Only the
-soft phrase detectors are affected; a hit from a derived view (decoded, reversed, hidden) or
-any other finding stays. The cues are read on the original text, not the folded view (folding
+phrase detectors of `PLAIN_REASONS` are affected (overrides, roles, "developer mode",
+prompt extraction); a hit from a derived view (decoded, reversed, hidden) or any other
+finding stays. The cues are read on the original text, not the folded view (folding
 turns some Cyrillic letters into Latin look-alikes).
 """
 
@@ -20,7 +21,9 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["mentioned", "users_role"]
+from langchain_contextchef.gate._instructions import INSTRUCTION_DETECTORS
+
+__all__ = ["PLAIN_REASONS", "mentioned", "users_role"]
 
 _QUOTED = re.compile(
     r"\"[^\"\n]{1,1000}\"|“[^”\n]{1,1000}”|„[^“”\n]{1,1000}[“”]|«[^»\n]{1,1000}»|"
@@ -30,7 +33,7 @@ _QUOTED = re.compile(
 # a few more (lowered; stems where words inflect).
 _DISCUSSION = re.compile(
     r"example|attack|injection|quot|talk|slide|paper|lecture|presentation|course|workshop|"
-    r"graffiti|titled|called|phrase|string|sentence|meme|slogan|poster|classifier|filter|"
+    r"graffiti|titled|called|named?\b|phrase|string|sentence|meme|slogan|poster|classifier|filter|"
     r"red[- ]team|beispiel|angriff|vortrag|satz|exemple|attaque|cours|phrase|ejemplo|ataque|"
     r"presentaci|exemplo|apresenta|esempio|attacco|frase|voorbeeld|aanval|presentatie|"
     r"przykład|przyklad|atak|wykład|wyklad|пример|атак|доклад|лекци|örnek|saldır|sunum|"
@@ -67,8 +70,20 @@ _MENTION_DETECTORS = frozenset(
         "forget_everything",
         "role_lexicon",
         "persona_switch",
+        "obey_override",
+        "prompt_extraction",
+        "system_prompt_lexicon",
     }
 )
+
+PLAIN_REASONS: dict[str, str] = {
+    **{d.name: d.reason for d in INSTRUCTION_DETECTORS if d.name in _MENTION_DETECTORS},
+    "override_lexicon": "an instruction to ignore previous instructions",
+    "role_lexicon": "an attempt to give the assistant a new role",
+    "system_prompt_lexicon": "an attempt to replace, reveal or unlock the system prompt",
+}
+"""The phrase detectors this module judges, with the reason a hit has in the plain view (a
+hit from a derived view says how it was hidden, and is never a mention)."""
 
 
 def mentioned(text: str, start: int, end: int, detector: str) -> bool:

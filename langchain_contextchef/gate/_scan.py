@@ -31,7 +31,7 @@ from langchain_contextchef.gate._detectors import (
 )
 from langchain_contextchef.gate._hit import Hit
 from langchain_contextchef.gate._learned import load_model
-from langchain_contextchef.gate._mention import mentioned, users_role
+from langchain_contextchef.gate._mention import PLAIN_REASONS, mentioned, users_role
 from langchain_contextchef.gate._multilingual import ANCHORS
 from langchain_contextchef.gate._normalize import Folded, fold, hidden_runs
 from langchain_contextchef.gate._ownership import SOFT_DETECTORS, owned_by_user
@@ -212,7 +212,7 @@ def _drop_mentions(
     """
     kept: list[Hit] = []
     for hit in hits:
-        if SOFT_DETECTORS.get(hit.detector) == hit.reason:
+        if PLAIN_REASONS.get(hit.detector) == hit.reason:
             start, end = folded.span(hit.start, hit.end)
             if mentioned(text, start, end, hit.detector) or users_role(
                 text, start, end, hit.detector
