@@ -325,6 +325,8 @@ _STOP_EXACT: frozenset[str] = frozenset(
 _STOP_PREFIX: tuple[str, ...] = tuple(
     fold_word(w[:-1]) for lex in LEXICONS for w in lex.not_password if w.endswith("*")
 )
+# One match says whether any stop stem starts the value; only then are the stems tried.
+_STOP_PREFIX_START = re.compile("|".join(map(re.escape, sorted(_STOP_PREFIX, key=len))))
 _PLACEHOLDER_STARTS = ("<", "{", "${", "$(", "%", "os.environ", "env.", "process.env")
 _EDGE = "\"'`«»“”„‘’()[]<>"
 _TRAIL = ".,;:!?)]}。，、；：！？"
@@ -350,8 +352,9 @@ def looks_like_password(value: str, *, explicit: bool, clause_final: bool) -> bo
     value = _clean(value)
     if len(value) < 3 or len(set(value)) == 1 or set(value) <= set("*x•·.-_"):
         return False
-    if value in _STOP_EXACT or any(
-        value.startswith(p) and value[len(p) :].isalpha() for p in _STOP_PREFIX
+    if value in _STOP_EXACT or (
+        _STOP_PREFIX_START.match(value) is not None
+        and any(value.startswith(p) and value[len(p) :].isalpha() for p in _STOP_PREFIX)
     ):
         return False
     if value.isalpha() and not explicit:

@@ -102,6 +102,16 @@ def _opens_remark(raw: str) -> bool:
     return raw.startswith("(") and ")" not in raw
 
 
+_AROUND = 32
+
+
+def _names_something_else(match: re.Match[str], group: int) -> bool:
+    """`names_something_else` on the label of `match`, lowering only the text around it."""
+    low = max(0, match.start() - _AROUND)
+    window = match.string[low : match.start(group) + _AROUND].lower()
+    return names_something_else(window, match.start() - low, match.start(group) - low)
+
+
 def _password_value(group: int) -> Validator:
     def check(match: re.Match[str]) -> bool:
         value = match.group(group).strip("\"'`()[]").rstrip(".,;:!?)")
@@ -111,8 +121,7 @@ def _password_value(group: int) -> Validator:
         if value.startswith(("[REDACTED", "<", "{", "${", "$(", "%", "os.environ", "env.")):
             return False
         if _WORDLIKE.fullmatch(value) and (
-            _opens_remark(match.group(group))
-            or names_something_else(match.string.lower(), match.start(), match.start(group))
+            _opens_remark(match.group(group)) or _names_something_else(match, group)
         ):
             # "Policy aziendale sulle password: almeno 12 caratteri"; "password: (rotated
             # monthly)" opens a remark, not a value.
