@@ -599,8 +599,9 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _REACH = 24
 
 
-def _is_latin_letter(char: str) -> bool:
-    return "a" <= char <= "z"
+# A Latin letter on each side of the joint: "otp" in a reversed "laptop" is inside a word.
+_GLUED_BEFORE = re.compile(r"(?<=[a-z])[a-z]")
+_GLUED_AFTER = re.compile(r"[a-z](?=[a-z])")
 
 
 def _glued(view: str, phrase: re.Match[str]) -> bool:
@@ -609,10 +610,7 @@ def _glued(view: str, phrase: re.Match[str]) -> bool:
     Phrases of scripts without spaces may match inside words; Latin ones may not.
     """
     start, end = phrase.span()
-    text = phrase.group(0)
-    return (_is_latin_letter(text[0]) and start > 0 and _is_latin_letter(view[start - 1])) or (
-        _is_latin_letter(text[-1]) and end < len(view) and _is_latin_letter(view[end])
-    )
+    return bool(_GLUED_BEFORE.match(view, start) or _GLUED_AFTER.match(view, end - 1, end + 1))
 
 
 def otp_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
