@@ -32,9 +32,9 @@ _QUOTED = re.compile(
 # What a text that discusses a quoted attack calls it, in the languages of the lexicons and
 # a few more (lowered; stems where words inflect).
 _DISCUSSION = re.compile(
-    r"example|attack|injection|quot|talk|slide|paper|lecture|presentation|course|workshop|"
+    r"example|attack|injection|quot|talk(?!\s+to\b)|slide|paper|lecture|presentation|workshop|"
     r"graffiti|titled|called|named?\b|phrase|string|sentence|meme|slogan|poster|classifier|filter|"
-    r"red[- ]team|beispiel|angriff|vortrag|satz|exemple|attaque|cours|phrase|ejemplo|ataque|"
+    r"red[- ]team|beispiel|angriff|vortrag|satz|exemple|attaque|(?<!of )cours|ejemplo|ataque|"
     r"presentaci|exemplo|apresenta|esempio|attacco|frase|voorbeeld|aanval|presentatie|"
     r"przykład|przyklad|atak|wykład|wyklad|пример|атак|доклад|лекци|örnek|saldır|sunum|"
     r"eksempel|angreb|exempel|föreläsning|contoh|serangan|presentasi|مثال|هجوم|محاضر|"
