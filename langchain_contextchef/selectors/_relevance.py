@@ -8,6 +8,7 @@ the newest version of each subject first.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -380,6 +381,39 @@ def _same_subject(
     return near and overlap >= _NEAR
 
 
+def _linked_pairs(
+    info: Sequence[_Subject], rare: Callable[[str, bool], bool]
+) -> list[tuple[int, int]]:
+    """The pairs `(i, j)`, `i < j`, that `_same_subject` may join, in ascending order.
+
+    `_same_subject` says no to two entries without a `supersedes` link between them and
+    without a rare word in common (of their subjects, or of their keys), so only those pairs
+    are checked: found through the rare words each entry holds, not by comparing every pair
+    (the pairs of a scope's best entries share many common words, each judged again).
+    """
+    words = frozenset().union(*(s for _, s, _, _ in info))
+    rare_words = frozenset(w for w in words if rare(w, False))
+    key_words = frozenset().union(*(k for _, _, k, _ in info))
+    rare_key_words = frozenset(w for w in key_words if rare(w, True))
+    holders: dict[tuple[str, bool], list[int]] = {}
+    positions: dict[str, list[int]] = {}
+    for i, (entry, subject, key_subject, _) in enumerate(info):
+        positions.setdefault(entry.key, []).append(i)
+        for word in subject & rare_words:
+            holders.setdefault((word, False), []).append(i)
+        for word in key_subject & rare_key_words:
+            holders.setdefault((word, True), []).append(i)
+    pairs: set[tuple[int, int]] = set()
+    for members in holders.values():
+        pairs.update(itertools.combinations(members, 2))
+    for i, (entry, _, _, _) in enumerate(info):
+        for other in entry.supersedes:
+            for j in positions.get(other, ()):
+                if j != i:
+                    pairs.add((min(i, j), max(i, j)))
+    return sorted(pairs)
+
+
 def prefer_newer(
     ranked: list[MemoryEntry],
     window: int,
@@ -444,10 +478,9 @@ def prefer_newer(
         low, high = sorted((relevance[i], relevance[j]))
         return high <= 0 or low >= _NEAR_SCORE * high
 
-    for i in range(len(top)):
-        for j in range(i + 1, len(top)):
-            if root(i) != root(j) and _same_subject(info[i], info[j], threshold, near(i, j), rare):
-                join(i, j)
+    for i, j in _linked_pairs(info, rare):  # in the order of a double loop over all pairs
+        if root(i) != root(j) and _same_subject(info[i], info[j], threshold, near(i, j), rare):
+            join(i, j)
     if semantic:
         # Without the entries' own vectors, the query's stands in: the two entries closest to
         # the question in meaning, both about as close, are taken as one subject's versions.
