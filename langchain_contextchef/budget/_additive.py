@@ -14,6 +14,7 @@ renders the frame and the chosen block, not every block the fit tries.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -52,11 +53,11 @@ class BlockCounts:
 
 
 def _add(a: Counts, b: Counts) -> Counts:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
+    return tuple(map(operator.add, a, b))
 
 
 def _sub(a: Counts, b: Counts) -> Counts:
-    return tuple(x - y for x, y in zip(a, b, strict=True))
+    return tuple(map(operator.sub, a, b))
 
 
 class BlockSizes:

@@ -381,6 +381,18 @@ def _same_subject(
     return near and overlap >= _NEAR
 
 
+def _subject_of(
+    entry: MemoryEntry, features: EntryFeatures, entry_data: EntryData | None
+) -> _Subject:
+    """The entry with its subject words (kept with the entry version, for these features)."""
+    held = entry_data(entry) if entry_data is not None else {}
+    found = held.get(_subject_of)
+    if found is None or found[0] is not features:
+        words = (_subject(features.vocabulary), _key_subject(features), _described(features))
+        found = held[_subject_of] = (features, *words)
+    return (entry, found[1], found[2], found[3])
+
+
 def _linked_pairs(
     info: Sequence[_Subject], rare: Callable[[str, bool], bool]
 ) -> list[tuple[int, int]]:
@@ -440,10 +452,7 @@ def prefer_newer(
         return ranked
     store = _cache_of(cache)
     features = _features(top, store, entry_data)
-    info = [
-        (entry, _subject(f.vocabulary), _key_subject(f), _described(f))
-        for entry, f in zip(top, features, strict=True)
-    ]
+    info = [_subject_of(entry, f, entry_data) for entry, f in zip(top, features, strict=True)]
     known = len(store)
 
     judged: dict[tuple[str, bool], bool] = {}  # the pairs share words: judge each word once
