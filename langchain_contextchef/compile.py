@@ -248,6 +248,12 @@ def user_message_marker(messages: Sequence[BaseMessage]) -> str:
     return "none"
 
 
+def _unlisted_line(count: int, vocabulary: ToolVocabulary) -> str:
+    # The block's line about `count` entries neither shown nor indexed: its last line when
+    # nothing else is in it.
+    return render_memory_block((), unlisted=count, vocabulary=vocabulary).rsplit("\n", 1)[-1]
+
+
 def fit_block(
     read: CompileRead,
     ctx: MemoryContext,
@@ -300,6 +306,7 @@ def fit_block(
         counts=counts,
         entry_counts=entry_counts,
         row_counts=row_counts,
+        unlisted_line=lambda n: _unlisted_line(n, vocabulary),
     )
     shown = {e.key for e in fitted.full} | {e.key for e in fitted.index}
 

@@ -473,6 +473,7 @@ def fit_memory(
     counts: BlockCounts | None = None,
     entry_counts: Callable[[MemoryEntry], tuple[int, ...]] | None = None,
     row_counts: Callable[[MemoryEntry], tuple[int, ...]] | None = None,
+    unlisted_line: Callable[[int], str] | None = None,
 ) -> FittedMemory:
     """Choose what the memory block shows so that it fits `budget` tokens.
 
@@ -505,6 +506,8 @@ def fit_memory(
             real counts. Needs `entry_counts` and `row_counts`.
         entry_counts: Each entry's counts (`counts.piece` of its text and separator).
         row_counts: Each entry's index row's counts.
+        unlisted_line: With `counts`, the line `render` writes for `n` unlisted entries (one
+            line): frames are then sized from one rendered frame, not rendered per size.
 
     Returns:
         What to show, and the block.
@@ -552,7 +555,7 @@ def fit_memory(
         return _Rows(selected, n_full, unselected) if index_mode else []
 
     summed = (
-        BlockSizes(counts, render, selected, rows_after, entry_counts, row_counts)
+        BlockSizes(counts, render, selected, rows_after, entry_counts, row_counts, unlisted_line)
         if counts is not None and entry_counts is not None and row_counts is not None
         else None
     )

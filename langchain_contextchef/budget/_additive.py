@@ -70,6 +70,9 @@ class BlockSizes:
         rows_after: The index rows that follow the first `n` full entries.
         full: Each entry's counts when shown in full (with the separator after it).
         row: Each entry's counts as an index row (with the newline after it).
+        unlisted_line: The block's line for `n` unlisted entries (one line of text, whatever
+            follows it): a frame for another number of unlisted entries is then worked out
+            from one rendered frame instead of rendered again.
     """
 
     def __init__(
@@ -80,20 +83,29 @@ class BlockSizes:
         rows_after: Callable[[int], Sequence[MemoryEntry]],
         full: Callable[[MemoryEntry], Counts],
         row: Callable[[MemoryEntry], Counts],
+        unlisted_line: Callable[[int], str] | None = None,
     ) -> None:
         self._counts = counts
+        self._unlisted_line = unlisted_line
         self._render = render
         self._selected = selected
         self._rows_after = rows_after
         self._full = full
         self._row = row
         self._frames: dict[tuple[bool, int], Counts] = {}
+        self._lines: dict[int, Counts] = {}
         self._full_sums: list[Counts] = []
         self._row_sums: dict[int, list[Counts]] = {}
 
     def _frame(self, indexed: bool, unlisted: int) -> Counts:
         # The block around one sample entry (and row), without their counts.
         found = self._frames.get((indexed, unlisted))
+        if found is None and unlisted and self._unlisted_line is not None:
+            # Another frame with some entries unlisted differs only in that line's words.
+            known = next((u for i, u in self._frames if i == indexed and u), None)
+            if known is not None:
+                base = _sub(self._frames[(indexed, known)], self._line(known))
+                found = self._frames[(indexed, unlisted)] = _add(base, self._line(unlisted))
         if found is None:
             sample = list(self._selected[:1])
             rows = list(self._rows_after(0)[:1]) if indexed else []  # any row will do
@@ -103,6 +115,13 @@ class BlockSizes:
             for entry in rows:
                 found = _sub(found, self._row(entry))
             self._frames[(indexed, unlisted)] = found
+        return found
+
+    def _line(self, unlisted: int) -> Counts:
+        found = self._lines.get(unlisted)
+        if found is None:
+            assert self._unlisted_line is not None
+            found = self._lines[unlisted] = self._counts.piece(self._unlisted_line(unlisted))
         return found
 
     @staticmethod

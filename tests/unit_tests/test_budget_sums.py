@@ -71,6 +71,14 @@ def _renderer(allowed: list[str] | None, evicted: list[str], vocabulary: str) ->
     return render
 
 
+def _unlisted(vocabulary: str) -> object:
+    def line(count: int) -> str:
+        block = render_memory_block([], unlisted=count, vocabulary=vocabulary)  # type: ignore[arg-type]
+        return block.rsplit("\n", 1)[-1]
+
+    return line
+
+
 _frame = st.tuples(
     st.one_of(st.none(), st.lists(st.sampled_from(["k_0", "k_1", "lang"]), max_size=2)),
     st.lists(st.sampled_from(["old", "gone_2"]), max_size=2),
@@ -100,16 +108,22 @@ def test_a_block_counts_what_its_frame_and_entries_count(
     n_index = min(n_index, len(entries) - n_full)
     if not n_full and not n_index:
         n_full = 1
-    sizes = BlockSizes(
-        CALIBRATED_COUNTS,
-        render,
-        entries,
-        lambda n: entries[n:],
-        full,
-        row,  # type: ignore[arg-type]
-    )
-    block = render(entries[:n_full], entries[n_full:][:n_index], more)  # type: ignore[operator]
-    assert sizes.size(n_full, n_index, more) == calibrated_tokens(block)
+    line = _unlisted(frame[2])
+    for unlisted_line in (None, line):
+        sizes = BlockSizes(
+            CALIBRATED_COUNTS,
+            render,  # type: ignore[arg-type]
+            entries,
+            lambda n: entries[n:],
+            full,
+            row,
+            unlisted_line,
+        )
+        for unlisted in (more, 1, more + 1_000, 0, 7):  # frames worked out from the first
+            if unlisted == 0 and not n_full and not n_index:
+                continue
+            block = render(entries[:n_full], entries[n_full:][:n_index], unlisted)  # type: ignore[operator]
+            assert sizes.size(n_full, n_index, unlisted) == calibrated_tokens(block)
 
 
 @settings(max_examples=100, deadline=None)
@@ -153,6 +167,7 @@ def test_a_fit_from_sums_chooses_what_a_fit_from_real_blocks_chooses(
         counts=CALIBRATED_COUNTS,
         entry_counts=full,
         row_counts=row,
+        unlisted_line=_unlisted(frame[2]),
         **common,  # type: ignore[arg-type]
     )
     assert summed == real
