@@ -294,17 +294,27 @@ def cover_terms(
     left = list(range(len(top)))
     order: list[int] = []
     base = [scores.get(e.key, 0.0) for e in top]
+
+    def gain(i: int) -> float:
+        words = matched[i]
+        seen = len(words & covered) / len(words) if words else 0.0
+        return base[i] * (1.0 - strength * seen)
+
+    gains = [gain(i) for i in left]
     while left:
         best, best_gain = left[0], -1.0
         for i in left:  # the first of equal gains wins: score order breaks ties
-            words = matched[i]
-            seen = len(words & covered) / len(words) if words else 0.0
-            gain = base[i] * (1.0 - strength * seen)
-            if gain > best_gain:
-                best, best_gain = i, gain
+            if gains[i] > best_gain:
+                best, best_gain = i, gains[i]
         order.append(best)
         left.remove(best)
-        covered |= matched[best]
+        new = matched[best] - covered
+        if new:
+            covered |= new
+            # Only the entries holding a newly covered word have a new gain.
+            for i in left:
+                if not new.isdisjoint(matched[i]):
+                    gains[i] = gain(i)
     return [top[i] for i in order] + ranked[_COVER_WINDOW:]
 
 

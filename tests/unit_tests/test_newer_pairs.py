@@ -1,9 +1,11 @@
-"""Newer over older compares only the pairs that can be one subject, with the same result.
+"""Newer over older and query coverage do less work than before, with the same result.
 
 `prefer_newer` used to judge every pair of the best entries; it now judges the pairs that
 share a rare word or a `supersedes` link (`_linked_pairs`), the only ones `_same_subject` can
 join. These tests run both on random scopes and require the same order: if `_same_subject`
 ever joins a pair for another reason, they fail until `_linked_pairs` finds that pair too.
+`cover_terms` works out again only the gains of entries holding a newly covered word; it is
+compared with working out every gain at every step.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from hypothesis import strategies as st
 
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.selectors import _relevance
-from langchain_contextchef.selectors._relevance import _linked_pairs, prefer_newer
+from langchain_contextchef.selectors._bm25 import query_terms
+from langchain_contextchef.selectors._relevance import _linked_pairs, cover_terms, prefer_newer
 from langchain_contextchef.selectors._text_features import FeatureCache
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
@@ -139,3 +142,54 @@ def test_linked_pairs_skip_entries_without_a_rare_word_or_link_in_common() -> No
 
     # "noor" is rare; the common notes share only common words; "car" retired note_0.
     assert _linked_pairs(info, rare) == [(0, 4), (1, 3)]
+
+
+def _cover_every_step(
+    ranked: list[MemoryEntry],
+    scores: dict[str, float],
+    queries: list[tuple[str, float]],
+    strength: float,
+    cache: FeatureCache,
+) -> list[MemoryEntry]:
+    """Query-term coverage with every gain worked out again at every step (the reference)."""
+    top = ranked[:30]
+    weights = query_terms(queries)
+    if len(top) < 3 or not weights or strength <= 0:
+        return ranked
+    wanted = frozenset(cache.expand(weights))
+    matched = [cache.get(e).vocabulary & wanted for e in top]
+    covered: set[str] = set()
+    left = list(range(len(top)))
+    order: list[int] = []
+    base = [scores.get(e.key, 0.0) for e in top]
+    while left:
+        best, best_gain = left[0], -1.0
+        for i in left:
+            words = matched[i]
+            seen = len(words & covered) / len(words) if words else 0.0
+            gain = base[i] * (1.0 - strength * seen)
+            if gain > best_gain:
+                best, best_gain = i, gain
+        order.append(best)
+        left.remove(best)
+        covered |= matched[best]
+    return [top[i] for i in order] + ranked[30:]
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    specs=st.lists(_entry, min_size=0, max_size=40),
+    question=st.lists(st.sampled_from(_WORDS), min_size=1, max_size=5),
+    strength=st.sampled_from([0.3, 0.5, 1.0, 1.5]),
+)
+def test_coverage_recomputes_only_the_gains_that_change_with_the_same_order(
+    specs: list[tuple], question: list[str], strength: float
+) -> None:
+    entries, scores = _build(specs)
+    ranked = sorted(entries, key=lambda e: -scores[e.key])
+    cache = FeatureCache()
+    queries = [(" ".join(question), 1.0)]
+    fast = cover_terms(ranked, scores, queries, strength, cache)
+    assert [e.key for e in fast] == [
+        e.key for e in _cover_every_step(ranked, scores, queries, strength, cache)
+    ]
