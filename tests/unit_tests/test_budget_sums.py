@@ -9,6 +9,7 @@ blocks chooses.
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
 
@@ -24,6 +25,7 @@ from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory._cache import slot_for
 from langchain_contextchef.render import render_memory_block
 from langchain_contextchef.render._entry_tokens import entry_counters
+from tests.support.stores import RecordingStore
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
 
@@ -174,6 +176,67 @@ def test_a_fit_from_sums_chooses_what_a_fit_from_real_blocks_chooses(
     # Only frames (one sample entry and row at most) and the chosen block were rendered.
     chosen = len(real.full) + len(real.index)
     assert all(n <= 2 or n == chosen for n in rendered)
+
+
+_WORDS = [
+    "date",
+    "parser",
+    "test",
+    "toronto",
+    "noor",
+    "sister",
+    "moved",
+    "office",
+    "lease",
+    "car",
+    "blue",
+    "team",
+    "added",
+    "fixed",
+]
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    seed=st.integers(0, 10_000),
+    writes=st.lists(
+        st.tuples(st.sampled_from("cud"), st.integers(0, 80), st.lists(st.sampled_from(_WORDS))),
+        min_size=1,
+        max_size=8,
+    ),
+)
+def test_every_compile_after_a_write_matches_a_fresh_process(
+    seed: int, writes: list[tuple[str, int, list[str]]]
+) -> None:
+    # One process follows the writes with its cache (rescoring, regrouping and refitting
+    # after each); a new store object each time reads the scope whole, as a fresh process.
+    rng = random.Random(seed)
+    shared = InMemoryStore()
+    config = MemoryConfig(token_budget=250)
+    chef = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
+    memory = chef.get_memory()
+    keys = [f"{rng.choice(_WORDS)}_{i}" for i in range(80)]
+    for key in keys:
+        words = " ".join(rng.choice(_WORDS) for _ in range(rng.randint(1, 9)))
+        memory.set(key, f"{words}.", description=rng.choice([None, words]))
+    question = [HumanMessage("Which date parser test did the team add, and where did Noor move?")]
+    chef.compile(question)
+    for action, at, words in writes:
+        text = " ".join(words) or "x"
+        if action == "d":
+            memory.delete(keys[at % len(keys)])
+        elif action == "u":  # a new version of an entry, often one the block shows
+            memory.set(keys[at % len(keys)], text)
+        else:
+            memory.set(f"new_{at}", text)
+        cached = chef.compile(question)
+        fresh = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
+        again = fresh.compile(question)
+        assert cached.messages == again.messages
+        assert cached.meta.injected_keys == again.meta.injected_keys
+        assert cached.meta.indexed_keys == again.meta.indexed_keys
+        assert cached.meta.tokens == again.meta.tokens
+        assert dict(cached.meta.omitted) == dict(again.meta.omitted)
 
 
 def test_a_compile_after_a_write_gives_the_block_a_fresh_compile_gives() -> None:
