@@ -135,6 +135,7 @@ def test_a_block_counts_what_its_frame_and_entries_count(
     frame=_frame,
     budget=st.integers(0, 700),
     index_mode=st.booleans(),
+    share=st.sampled_from([None, 0.3, 0.8]),
 )
 def test_a_fit_from_sums_chooses_what_a_fit_from_real_blocks_chooses(
     specs: list[tuple[str, str | None, str | None, int | None]],
@@ -142,6 +143,7 @@ def test_a_fit_from_sums_chooses_what_a_fit_from_real_blocks_chooses(
     frame: tuple[list[str] | None, list[str], str],
     budget: int,
     index_mode: bool,
+    share: float | None,
 ) -> None:
     entries = _entries(specs + rest)
     selected, unselected = entries[: len(specs)], entries[len(specs) :]
@@ -158,6 +160,7 @@ def test_a_fit_from_sums_chooses_what_a_fit_from_real_blocks_chooses(
         "budget": budget,
         "count": calibrated_tokens,
         "index_mode": index_mode,
+        "index_share": share,
         "entry_tokens": tokens,
         "row_tokens": row_tokens,
     }
