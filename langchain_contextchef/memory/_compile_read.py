@@ -121,7 +121,8 @@ def select(
             entry_data=slot.derived if (slot := ctx.slot()) is not None else None,
             scope=scope,
         )
-        made = selector.select(list(visible), context)
+        # `Relevant` does not change the list it is given: no copy of the scope for it.
+        made = selector.select(visible if type(selector) is Relevant else list(visible), context)
         if isinstance(made, RankedEntries) and made.complete and len(made) == len(visible):
             return made, [], omitted  # every entry, in an order computed as it is read
         chosen = list(made)
