@@ -19,6 +19,7 @@ The package (this face holds `WriteGate`, `CustomCheck`, `seed_policy` and `DEFA
     _model                   `ModelCheck`, the optional second line (a model judges the write)
     _learned                 the trained injection classifier (`_data/injection_model.*`)
     _ownership               the user's own rules and personas: the classifier decides them
+    _mention                 attack phrases a memory quotes, roles it gives for the user
 
 Every model write passes through a `WriteGate` before it reaches the store: memory entries
 and notes, and every field of them (key, value, description, type). The gate runs built-in
