@@ -60,6 +60,7 @@ else:
 
 
 __all__ = [
+    "LogLock",
     "OwnedLock",
     "ProcessLock",
     "ThreadedLock",
@@ -230,6 +231,50 @@ class ThreadedLock:
                 self._file.release()
         finally:
             self._rlock.release()
+
+
+class LogLock:
+    """Exclusive between threads and processes, not re-entrant: the redo log's lock.
+
+    Held briefly (a record's append and apply), never while waiting for a folder lock.
+    """
+
+    __slots__ = ("_file", "_lock")
+
+    def __init__(self, root: str, name: str) -> None:
+        self._lock = threading.Lock()
+        self._file = ProcessLock(root, name)
+
+    def forget_inherited(self) -> None:
+        """In a forked child: drop the parent's hold (see `ProcessLock.forget_inherited`)."""
+        self._file.forget_inherited()
+
+    def acquire(self, deadline: float | None, *, blocking: bool = True) -> bool:
+        """Take the lock; see `ProcessLock.acquire`."""
+        if blocking:
+            left = _remaining(deadline)
+            got = self._lock.acquire(True, -1 if left is None else left)
+        else:
+            got = self._lock.acquire(False)
+        if not got:
+            if blocking:
+                raise Timeout(self._file.path)
+            return False
+        try:
+            if not self._file.acquire(deadline, blocking=blocking):
+                self._lock.release()
+                return False
+        except BaseException:
+            self._lock.release()
+            raise
+        return True
+
+    def release(self) -> None:
+        """Give the lock up."""
+        try:
+            self._file.release()
+        finally:
+            self._lock.release()
 
 
 class OwnedLock:
