@@ -598,6 +598,7 @@ class FileSystemStore(BaseStore):
         """
         self.stop_ttl_sweeper()
         self._view.close()
+        self._writer.redo.close()
 
     def __enter__(self) -> FileSystemStore:
         return self
