@@ -366,8 +366,7 @@ class Recovery:
 
         One waiting is applied now if its folders can be had; `False` otherwise.
         """
-        state = self.redo.state()
-        if state is None or state[0] >= state[1]:
+        if self._redo_applied():
             return True
         lock = self.locks.log_lock(REDO_LOCK)
         lock.acquire(deadline_for(self.lock_timeout), blocking=True)
@@ -376,18 +375,24 @@ class Recovery:
         finally:
             lock.release()
 
-    def notice_redo(self) -> None:
-        """Before a read: apply a dead writer's record, if one is noticed and its folders free."""
+    def _redo_applied(self) -> bool:
+        """Whether the log (if any) is applied to its end; one `lstat` while it is unchanged."""
         try:
             st = os.lstat(self.redo.path)
         except (FileNotFoundError, NotADirectoryError):
-            return
+            return True
         signature = (st.st_ino, st.st_size, st.st_mtime_ns)
-        if signature == self._redo_sig:
-            return
+        if signature == self._redo_sig and trusted(st.st_mtime_ns, time.time_ns()):
+            return True
         state = self.redo.state()
         if state is None or state[0] >= state[1]:
             self._redo_sig = signature
+            return True
+        return False
+
+    def notice_redo(self) -> None:
+        """Before a read: apply a dead writer's record, if one is noticed and its folders free."""
+        if self._redo_applied():
             return
         lock = self.locks.log_lock(REDO_LOCK)
         if not lock.acquire(None, blocking=False):
