@@ -276,8 +276,7 @@ class RedoLog:
         """
         fd = self._current(create=True)
         assert fd is not None
-        state = self.state()
-        end = state[1] if state is not None else HEADER
+        end = max(os.fstat(fd).st_size, HEADER)
         try:
             _write_at(fd, record, end)
             if sync:
@@ -289,8 +288,8 @@ class RedoLog:
         return end + len(record)
 
     def mark_applied(self, end: int) -> None:
-        """Record (unflushed) that the log is applied up to `end`."""
-        fd = self._current(create=False)
+        """Record (unflushed) that the log is applied up to `end` (the log's lock held)."""
+        fd = self._fd if self._fd is not None else self._current(create=False)
         if fd is not None:
             _write_at(fd, _APPLIED.pack(end), len(MAGIC))
 
