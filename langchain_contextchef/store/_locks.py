@@ -23,6 +23,7 @@ import stat
 import sys
 import threading
 import time
+from collections.abc import Iterator
 
 from filelock import Timeout
 
@@ -275,6 +276,15 @@ class LogLock:
             self._file.release()
         finally:
             self._lock.release()
+
+    @contextlib.contextmanager
+    def held(self, deadline: float | None) -> Iterator[None]:
+        """Hold the lock inside a `with` block (waiting until `deadline`)."""
+        self.acquire(deadline, blocking=True)
+        try:
+            yield
+        finally:
+            self.release()
 
 
 class OwnedLock:

@@ -368,12 +368,8 @@ class Recovery:
         """
         if self._redo_applied():
             return True
-        lock = self.locks.log_lock(REDO_LOCK)
-        lock.acquire(deadline_for(self.lock_timeout), blocking=True)
-        try:
+        with self.locks.log_lock(REDO_LOCK).held(deadline_for(self.lock_timeout)):
             return self.settle_redo() is not None
-        finally:
-            lock.release()
 
     def _redo_applied(self) -> bool:
         """Whether the log (if any) is applied to its end; one `lstat` while it is unchanged."""
@@ -402,10 +398,14 @@ class Recovery:
         finally:
             lock.release()
 
-    def recover_redo(self) -> tuple[int, int]:
-        """Replay the whole log (each item guarded by its stamp), flush, delete the log.
+    def recover_redo(self, *, remove: bool) -> tuple[int, int]:
+        """Replay the whole log (each item guarded by its stamp), flush, empty the log.
 
         Holds every folder lock the log names, then the log's lock.
+
+        Args:
+            remove: Delete the log file afterwards (else it is kept, emptied, so that opening
+                a root changes no name in it).
 
         Returns:
             How many records were past the applied mark (a dead writer's), and how many
@@ -417,7 +417,7 @@ class Recovery:
             held = self.acquire_all(locks, blocking=True)
             assert held is not None
             try:
-                with self.redo_lock_only():
+                with self.locks.log_lock(REDO_LOCK).held(deadline_for(self.lock_timeout)):
                     state = self.redo.state()
                     if state is None:
                         return 0, 0
@@ -428,23 +428,17 @@ class Recovery:
                     for record, end in records:
                         replay(self.root, self.view, record)
                         replayed += HEADER + end > state[0]
-                    flush_file_system(self.root, [record for record, _ in records])
-                    self.redo.remove()
+                    if records:
+                        flush_file_system(self.root, [record for record, _ in records])
+                    if remove:
+                        self.redo.remove()
+                    elif records or torn:
+                        self.redo.empty()
                     self._redo_sig = None
                     return replayed, int(torn)
             finally:
                 release_all(held)
         return 0, 0
-
-    @contextlib.contextmanager
-    def redo_lock_only(self) -> Iterator[None]:
-        """Hold the redo log's lock (nothing settled)."""
-        lock = self.locks.log_lock(REDO_LOCK)
-        lock.acquire(deadline_for(self.lock_timeout), blocking=True)
-        try:
-            yield
-        finally:
-            lock.release()
 
     # ------------------------------------------------------------------ recovery
 
@@ -463,7 +457,7 @@ class Recovery:
             with contextlib.suppress(FileNotFoundError):
                 if is_link(os.lstat(path)):
                     raise link_error(path, "folder")
-        replayed, discarded = self.recover_redo()
+        replayed, discarded = self.recover_redo(remove=deep)
         replayed += self.recover_journals(blocking=True)
         discarded += self._discard_journal_temps()
         removed = self._remove_staged_orphans()

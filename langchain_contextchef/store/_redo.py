@@ -341,22 +341,27 @@ def _open_log(folder: SafeDir, *, create: bool) -> int | None:
 
 def replay(root: str, view: DiskView, record: RedoRecord) -> None:
     """Apply a record's items (its folders' locks held), each unless its file is newer or holds the same bytes."""
-    dirs: dict[tuple[str, ...], tuple[SafeDir, int] | None] = {}
+    dirs: dict[tuple[str, ...], tuple[SafeDir, int]] = {}
+    changed: set[tuple[str, ...]] = set()
     emptied: set[tuple[str, ...]] = set()
     try:
         for op in record.ops:
-            if op.parts not in dirs:
-                folder, _ = open_dir(root, op.parts, create=op.data is not None)
-                dirs[op.parts] = None if folder is None else (folder, next_stamp(folder.mtime_ns()))
-            opened = dirs[op.parts]
+            opened = dirs.get(op.parts)
             if opened is None:
-                continue  # deleting from a folder that is gone
+                folder, _ = open_dir(root, op.parts, create=False)
+                if folder is None and op.data is None:
+                    continue  # deleting from a folder that is gone
+                if folder is None:
+                    folder, _ = open_dir(root, op.parts, create=True)
+                    assert folder is not None
+                opened = dirs[op.parts] = (folder, next_stamp(folder.mtime_ns()))
             folder = opened[0]
             st = folder.lstat(op.name)
             if st is not None and is_link(st):
                 raise link_error(folder.join(op.name), "file")
             if op.data is None:
                 if st is not None and st.st_mtime_ns <= op.stamp and folder.unlink(op.name):
+                    changed.add(op.parts)
                     emptied.add(op.parts)
                 continue
             if st is not None and st.st_mtime_ns > op.stamp:
@@ -372,14 +377,14 @@ def replay(root: str, view: DiskView, record: RedoRecord) -> None:
             except BaseException:
                 folder.discard(tmp)
                 raise
-        for opened in dirs.values():
-            if opened is not None:
-                opened[0].stamp(opened[1])
+            changed.add(op.parts)
+        for parts in changed:
+            folder, stamp = dirs[parts]
+            folder.stamp(stamp)
     finally:
-        for opened in dirs.values():
-            if opened is not None:
-                opened[0].close()
-    for parts in dirs:
+        for folder, _ in dirs.values():
+            folder.close()
+    for parts in changed:
         view.forget_dir(parts)
         for op in record.ops:
             if op.parts == parts:
