@@ -455,8 +455,10 @@ class Relevant(MemorySelector):
             kept.sort(key=lambda e: (-scores[e.key], e.created_at, e.key))
         if self.cover > 0:
             queries = context.weighted_query()[:1]  # the question itself
-            kept = cover_terms(kept, scores, queries, self.cover, self.cache, context.entry_data)
-        kept = _newer_first(kept, scores, self.cache, context)
+            kept = cover_terms(
+                kept, scores, queries, self.cover, self.cache, context.entry_data, index
+            )
+        kept = _newer_first(kept, scores, self.cache, context, index)
         if self.fill and context.token_budget is not None:
             chosen = {e.key for e in kept}
             if index is None:
@@ -486,8 +488,10 @@ class Relevant(MemorySelector):
         head = list(itertools.islice(kept, max(_DEDUP_WINDOW, _COVER_WINDOW)))
         if self.cover > 0:
             queries = context.weighted_query()[:1]  # the question itself
-            head = cover_terms(head, scores, queries, self.cover, self.cache, context.entry_data)
-        head = _newer_first(head, scores, self.cache, context)
+            head = cover_terms(
+                head, scores, queries, self.cover, self.cache, context.entry_data, index
+            )
+        head = _newer_first(head, scores, self.cache, context, index)
         if not (self.fill and context.token_budget is not None):
             length = scores.count_above(floor)
             ranked = RankedEntries(head, kept, length, complete=length == len(index))
@@ -524,6 +528,7 @@ def _newer_first(
     scores: Mapping[str, float],
     cache: FeatureCache | None,
     context: SelectionContext,
+    index: KeywordIndex | None = None,
 ) -> list[MemoryEntry]:
     # Entries about one subject, newest first among the top `_DEDUP_WINDOW` (every ranker).
     return prefer_newer(
@@ -534,6 +539,7 @@ def _newer_first(
         context.entry_data,
         scores=scores,
         semantic=context.relevance,
+        index=index,
     )
 
 
