@@ -434,7 +434,10 @@ def compile_plan(
             return fit_block(read, ctx, vocabulary=settings.vocabulary, budget=budget, count=count)
 
         if read.reuse is not None:  # the same selection as before: so is its fitted block
-            key = (read.reuse_key, budget, settings.vocabulary, tuple(read.evicted_keys))
+            # unless an entry shows the turns it has left, which change with every turn.
+            counts_down = any(e.expires_at_turn is not None for e in read.reuse.expiring())
+            turn = read.turn if counts_down else None
+            key = (read.reuse_key, budget, settings.vocabulary, tuple(read.evicted_keys), turn)
             fitted, kept = read.reuse.remember("fitted", key, fit)
             omitted = kept.copy()
         else:
