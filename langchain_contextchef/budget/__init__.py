@@ -155,7 +155,12 @@ def _piece_features(text: str) -> tuple[int, ...]:
     up when no piece is its first or last line.
     """
     lines = text.split("\n")
-    words = long_extra = groups = runs = punctuation = newline_runs = 0
+    return (*_lines_summed(lines), sum(1 for line in lines if line))
+
+
+def _lines_summed(lines: list[str]) -> tuple[int, int, int, int, int]:
+    """The line counts (`_line_features`, each line counted once and kept) added up."""
+    words = long_extra = groups = runs = punctuation = 0
     for line in lines:
         w, x, g, r, p, _ = _line_features(line)
         words += w
@@ -163,8 +168,7 @@ def _piece_features(text: str) -> tuple[int, ...]:
         groups += g
         runs += r
         punctuation += p
-        newline_runs += bool(line)
-    return words, long_extra, groups, runs, punctuation, newline_runs
+    return words, long_extra, groups, runs, punctuation
 
 
 _BY_LINES = 512
@@ -181,16 +185,8 @@ def _block_features(text: str) -> tuple[int, int, int, int, int, int]:
     most lines were counted before.
     """
     lines = text.split("\n")
-    words = long_extra = groups = runs = punctuation = 0
-    for line in lines:
-        w, x, g, r, p, _ = _line_features(line)
-        words += w
-        long_extra += x
-        groups += g
-        runs += r
-        punctuation += p
     newline_runs = sum(1 for j in range(len(lines) - 1) if j == 0 or lines[j])
-    return words, long_extra, groups, runs, punctuation, newline_runs
+    return (*_lines_summed(lines), newline_runs)
 
 
 @functools.lru_cache(maxsize=65_536)
