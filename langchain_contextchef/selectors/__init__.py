@@ -58,6 +58,7 @@ from typing import ClassVar
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.query import question_facets
+from langchain_contextchef.selectors._coverage import _HEAD as _COVER_HEAD
 from langchain_contextchef.selectors._coverage import cover_facets, facet_relevance
 from langchain_contextchef.selectors._index import KeywordIndex, index_of
 from langchain_contextchef.selectors._ranking import RankedEntries, lazy_relevance
@@ -498,17 +499,18 @@ class Relevant(MemorySelector):
             return cover_terms(
                 ranked, scores, queries, self.cover, self.cache, context.entry_data, index
             )
-        semantic = context.facet_relevance if context.relevance is not None else {}
+        semantic = context.facet_relevance if context.relevance is not None else None
+        lookup = index.entries if index is not None else {e.key: e for e in entries}
         per_facet = facet_relevance(
-            entries,
+            ranked[:_COVER_HEAD],
             facets,
             semantic,
             self.semantic_weight,
             self.cache,
             context.entry_data,
             index,
+            lookup,
         )
-        lookup = index.entries if index is not None else {e.key: e for e in entries}
         return cover_facets(ranked, scores, per_facet, self.cover, lookup, self.min_score)
 
     def _select_indexed(self, index: KeywordIndex, context: SelectionContext) -> RankedEntries:

@@ -10,19 +10,21 @@ facets that the entries already placed cover least. A facet's own best entries, 
 the whole question ranks them low, are candidates too. Nothing is dropped; entries past the
 reordered head keep their order, and the token budget then takes a prefix as before.
 
-A facet's relevance per entry is its own keyword score (BM25F over the facet's words,
-normalised by the facet's best) fused, when the store's search ran per facet, with its
-semantic similarity (min-max normalised), with the selector's semantic weight.
+A facet's relevance per entry (`facet_relevance`) is the rarity-weighted share of the facet's
+words the entry holds, fused, when the store's search ran per facet, with the facet's own
+semantic similarity; it is scored for the best entries and the facet's semantic hits only.
 """
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping, Sequence
+import heapq
+import math
+from collections.abc import Mapping, Sequence
 
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.selectors._bm25 import BM25Params
+from langchain_contextchef.selectors._bm25 import query_terms
 from langchain_contextchef.selectors._index import KeywordIndex
-from langchain_contextchef.selectors._relevance import EntryData, _keyword, _min_max
+from langchain_contextchef.selectors._relevance import EntryData, _cache_of, _features, _min_max
 from langchain_contextchef.selectors._text_features import FeatureCache
 
 __all__ = ["cover_facets", "facet_relevance"]
@@ -36,51 +38,69 @@ _DONE = 0.05
 
 
 def facet_relevance(
-    entries: Sequence[MemoryEntry],
+    pool: Sequence[MemoryEntry],
     facets: Sequence[str],
-    semantic: Mapping[str, Mapping[str, float]],
+    semantic: Mapping[str, Mapping[str, float]] | None,
     semantic_weight: float,
     cache: FeatureCache | None,
     entry_data: EntryData | None = None,
     index: KeywordIndex | None = None,
+    lookup: Mapping[str, MemoryEntry] | None = None,
 ) -> list[dict[str, float]]:
-    """Each facet's relevance per key, in [0, 1]: 1 for the facet's best entry.
+    """Each facet's relevance to the entries of `pool` and to the facet's semantic hits.
+
+    The keyword side is how much of the facet's words an entry holds, each word weighted by
+    its rarity (BM25's inverse document frequency; a longer word a facet word begins counts
+    at the prefix match's weight); the semantic side, when the store's search ran for the
+    facet, is its similarity, min-max normalised over the facet's hits. They are fused with
+    the selector's semantic weight. Only the pool and the facet's hits are scored: the cost
+    does not grow with the scope.
 
     Args:
-        entries: The candidates (the scope's entries, or what `index` holds).
+        pool: The entries to score (the best entries of the ranking).
         facets: The facets' texts.
-        semantic: Each facet's semantic similarity per key (from its own search), by text;
-            a facet without one is scored on keywords alone.
+        semantic: Each facet's semantic similarity per key, by text; `None` (or a facet
+            missing) scores on keywords alone.
         semantic_weight: The semantic side's share, as in `relevance_scores`.
         cache: Where per-entry keyword features are kept.
         entry_data: Where per-entry data is kept with the entry version.
-        index: The scope's keyword index over exactly `entries`, when there is one.
+        index: The scope's keyword index (asked first for an entry's features).
+        lookup: Any entry by key, for the facet's semantic hits outside `pool`.
 
     Returns:
-        One `key -> relevance` per facet, in the facets' order; keys with none are absent.
+        One `key -> relevance` per facet, in the facets' order (keys with none are absent).
     """
-    present: Container[str] = index.entries if index is not None else {e.key for e in entries}
+    store = _cache_of(cache)
+    known = max(len(store), 1)
     out: list[dict[str, float]] = []
-    params = BM25Params()
     for facet in facets:
-        keyword = _keyword(entries, ((facet, 1.0),), cache, params, entry_data, index)
-        top = max(keyword.values(), default=0.0)
-        keyword_norm = {k: v / top for k, v in keyword.items()} if top > 0 else {}
-        found = semantic.get(facet)
-        if not found:
-            out.append(keyword_norm)
-            continue
-        similar = _min_max({k: float(v) for k, v in found.items() if k in present})
-        fused: dict[str, float] = {}
-        for key in keyword_norm.keys() | similar.keys():
-            score = (1.0 - semantic_weight) * keyword_norm.get(key, 0.0) + (
-                semantic_weight * similar.get(key, 0.0)
-            )
+        weights = query_terms(((facet, 1.0),))
+        wanted = {
+            term: weight * _idf(store.frequency(term), known)
+            for term, weight in store.expand(weights).items()
+        }
+        total = sum(weight * _idf(store.frequency(t), known) for t, weight in weights.items())
+        found = semantic.get(facet) if semantic is not None else None
+        similar = _min_max(found) if found else {}
+        keyword_share = 1.0 - semantic_weight if similar else 1.0
+        taken = {e.key for e in pool}
+        found_in = lookup if lookup is not None else {}
+        hits = [found_in[k] for k in similar if k not in taken and k in found_in]
+        candidates = [*pool, *hits]
+        vocabularies = [f.vocabulary for f in _features(candidates, store, entry_data, index)]
+        scores: dict[str, float] = {}
+        for entry, vocabulary in zip(candidates, vocabularies, strict=True):
+            held = sum(wanted[t] for t in vocabulary.intersection(wanted)) if total > 0 else 0.0
+            score = keyword_share * min(held / total, 1.0) if total > 0 else 0.0
+            score += semantic_weight * similar.get(entry.key, 0.0) if similar else 0.0
             if score > 0:
-                fused[key] = score
-        best = max(fused.values(), default=0.0)
-        out.append({k: v / best for k, v in fused.items()} if best > 0 else {})
+                scores[entry.key] = score
+        out.append(scores)
     return out
+
+
+def _idf(frequency: int, known: int) -> float:
+    return math.log(1.0 + (known - frequency + 0.5) / (frequency + 0.5))
 
 
 def cover_facets(
@@ -104,7 +124,8 @@ def cover_facets(
     Args:
         ranked: The entries by relevance to the whole question, best first.
         scores: The relevance of each entry to the whole question, by key.
-        facets: Each facet's relevance per key, in [0, 1] (`facet_relevance`).
+        facets: Each facet's relevance per key (`facet_relevance`); an entry's relevance
+            to a facet counts over the facet's best one's.
         strength: The share of coverage in the mix, in [0, 1] (0: the order is kept).
         lookup: Any entry by key (for a facet's best entries below the head).
         floor: A facet's best entry comes up from below the head only when its relevance
@@ -119,8 +140,8 @@ def cover_facets(
     taken = {e.key for e in head}
     pool = list(head)
     for facet in facets:
-        best = sorted(facet, key=lambda k: -facet[k])
-        for key in best[:_FACET_BEST]:
+        best = heapq.nsmallest(_FACET_BEST, facet, key=lambda k: (-facet[k], k))
+        for key in best:
             entry = lookup.get(key)
             if entry is not None and key not in taken and scores.get(key, 0.0) > floor:
                 taken.add(key)
@@ -130,7 +151,9 @@ def cover_facets(
         return ranked
     base = [(1.0 - strength) * scores.get(e.key, 0.0) / top for e in pool]
     share = strength
-    gains = [[facet.get(e.key, 0.0) for facet in facets] for e in pool]
+    # Each facet's relevance over its best entry's: 1 for the facet's best.
+    scaled = [(facet, max(facet.values(), default=0.0)) for facet in facets]
+    gains = [[f.get(e.key, 0.0) / top if top > 0 else 0.0 for f, top in scaled] for e in pool]
     left_over = [1.0] * len(facets)  # how uncovered each facet still is
     order: list[int] = []
     remaining = list(range(len(pool)))

@@ -110,8 +110,9 @@ def test_keyword_facets_each_get_an_entry() -> None:
         entry("dentist", "Our dentist is Dr Okafor", age_days=5),
     ]
     question = "When are Lena's swimming lessons on Saturdays, and who is the dentist?"
-    per_facet = facet_relevance(entries, question_facets(question), {}, 0.7, None)
-    assert max(per_facet[1], key=lambda k: per_facet[1][k]) == "dentist"
+    per_facet = facet_relevance(entries, question_facets(question), None, 0.7, None)
+    assert max(per_facet[0], key=per_facet[0].__getitem__).startswith("swim_")
+    assert max(per_facet[1], key=per_facet[1].__getitem__) == "dentist"
     ranked = list(entries)
     scores = {"swim_lessons": 1.0, "swim_kit": 0.8, "swim_pool": 0.79, "dentist": 0.3}
     lookup = {e.key: e for e in entries}
@@ -128,11 +129,14 @@ def test_a_facets_best_entry_below_the_head_is_brought_up() -> None:
     dentist = entry("dentist", "Dr Okafor at the Smile Clinic")
     ranked = [*swims, dentist]
     scores = {e.key: 1.0 - i / 100 for i, e in enumerate(ranked)}
-    facets = [{e.key: 1.0 - i / 100 for i, e in enumerate(swims)}, {"dentist": 1.0}]
+    facets = [{e.key: 1.0 - i / 100 for i, e in enumerate(swims)}, {"dentist": 0.4}]
     lookup = {e.key: e for e in ranked}
     reordered = cover_facets(ranked, scores, facets, 0.5, lookup)
     assert keys(reordered)[:2] == ["swim_0", "dentist"]
     assert len(keys(reordered)) == len(set(keys(reordered))) == len(ranked)
+    # Not when its relevance to the whole question is at or below the selector's floor.
+    held_back = cover_facets(ranked, scores, facets, 0.5, lookup, floor=0.7)
+    assert keys(held_back)[1] == "swim_1" and keys(held_back)[-1] == "dentist"
 
 
 def test_the_compile_searches_each_facet_and_hands_its_scores_to_the_selector() -> None:
