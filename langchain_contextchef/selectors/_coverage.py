@@ -12,7 +12,7 @@ reordered head keep their order, and the token budget then takes a prefix as bef
 
 A facet's relevance per entry (`facet_relevance`) is the rarity-weighted share of the facet's
 words the entry holds, fused, when the store's search ran per facet, with the facet's own
-semantic similarity; it is scored for the best entries and the facet's semantic hits only.
+semantic similarity; it is scored for the best entries and the facet's nearest entries only.
 """
 
 from __future__ import annotations
@@ -33,6 +33,9 @@ _HEAD = 30
 """How many of the best entries are reordered (the greedy step is quadratic, so bounded)."""
 _FACET_BEST = 2
 """How many of each facet's own best entries join the reordered head when they are below it."""
+_FACET_HITS = 10
+"""How many of a facet's nearest entries (by its own semantic search) are scored besides the
+head: its best entries below the head come from these."""
 _DONE = 0.05
 """Once no facet is left less covered than this, the rest of the head keeps its order."""
 
@@ -53,8 +56,8 @@ def facet_relevance(
     its rarity (BM25's inverse document frequency; a longer word a facet word begins counts
     at the prefix match's weight); the semantic side, when the store's search ran for the
     facet, is its similarity, min-max normalised over the facet's hits. They are fused with
-    the selector's semantic weight. Only the pool and the facet's hits are scored: the cost
-    does not grow with the scope.
+    the selector's semantic weight. Only the pool and the facet's `_FACET_HITS` nearest
+    entries are scored: the cost does not grow with the scope.
 
     Args:
         pool: The entries to score (the best entries of the ranking).
@@ -65,7 +68,7 @@ def facet_relevance(
         cache: Where per-entry keyword features are kept.
         entry_data: Where per-entry data is kept with the entry version.
         index: The scope's keyword index (asked first for an entry's features).
-        lookup: Any entry by key, for the facet's semantic hits outside `pool`.
+        lookup: Any entry by key, for the facet's nearest entries outside `pool`.
 
     Returns:
         One `key -> relevance` per facet, in the facets' order (keys with none are absent).
@@ -85,7 +88,8 @@ def facet_relevance(
         keyword_share = 1.0 - semantic_weight if similar else 1.0
         taken = {e.key for e in pool}
         found_in = lookup if lookup is not None else {}
-        hits = [found_in[k] for k in similar if k not in taken and k in found_in]
+        nearest = heapq.nlargest(_FACET_HITS, similar, key=similar.__getitem__)
+        hits = [found_in[k] for k in nearest if k not in taken and k in found_in]
         candidates = [*pool, *hits]
         vocabularies = [f.vocabulary for f in _features(candidates, store, entry_data, index)]
         scores: dict[str, float] = {}
