@@ -39,8 +39,9 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import operator
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, overload
 
@@ -50,8 +51,14 @@ from langchain_core.messages.utils import count_tokens_approximately
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from langchain_contextchef.budget._additive import BlockCounts, BlockSizes
-from langchain_contextchef.budget._fit import Omitted, PrefixGuess, largest_fit, largest_fit_near
+from langchain_contextchef.budget._additive import BlockCounts, BlockSizes, FitMemo
+from langchain_contextchef.budget._fit import (
+    Omitted,
+    PrefixGuess,
+    PrefixSums,
+    largest_fit,
+    largest_fit_near,
+)
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.errors import ContextBudgetExceeded
 
@@ -60,6 +67,7 @@ __all__ = [
     "LAYERS",
     "BlockCounts",
     "ContextBudget",
+    "FitMemo",
     "FittedMemory",
     "Omitted",
     "TokenCounter",
@@ -470,6 +478,7 @@ def fit_memory(
     entry_counts: Callable[[MemoryEntry], tuple[int, ...]] | None = None,
     row_counts: Callable[[MemoryEntry], tuple[int, ...]] | None = None,
     unlisted_line: Callable[[int], str] | None = None,
+    memo: FitMemo | None = None,
 ) -> FittedMemory:
     """Choose what the memory block shows so that it fits `budget` tokens.
 
@@ -504,6 +513,11 @@ def fit_memory(
         row_counts: Each entry's index row's counts.
         unlisted_line: With `counts`, the line `render` writes for `n` unlisted entries (one
             line): frames are then sized from one rendered frame, not rendered per size.
+        memo: With `counts`, what the previous fit of the same entries' scope kept (frames,
+            prefix sums of the entries it read; `FitMemo`): sums are reused while the
+            sequence holds the same entry objects. The caller keeps one memo per counter and
+            render settings, and `entry_tokens` and the counts must depend on the entry alone
+            (or the memo's `volatile` must say they do not). Updated by a confirmed fit.
 
     Returns:
         What to show, and the block.
@@ -551,10 +565,14 @@ def fit_memory(
         return _Rows(selected, n_full, unselected) if index_mode else []
 
     summed = (
-        BlockSizes(counts, render, selected, rows_after, entry_counts, row_counts, unlisted_line)
+        BlockSizes(
+            counts, render, selected, rows_after, entry_counts, row_counts, unlisted_line, memo
+        )
         if counts is not None and entry_counts is not None and row_counts is not None
         else None
     )
+    kept = memo if summed is not None else None
+    costs: dict[Hashable, PrefixSums[int]] = {}
 
     def size_of(n_full: int, n_index: int) -> int:
         if (n_full, n_index) not in sizes:
@@ -574,10 +592,16 @@ def fit_memory(
         cost: Callable[[MemoryEntry], int],
         real: Callable[[int], int],
         cap: int,
+        name: Hashable,
     ) -> int:
         # Guess from per-entry counts, learn the drift from one real count, then confirm
         # on real blocks around the guess (see `_fit`).
-        guess = PrefixGuess(lambda i: cost(pool[i]), len(pool), real(0))
+        sums = None
+        if kept is not None:
+            sums = costs[name] = PrefixSums(
+                pool, cost, operator.add, 0, kept.kept(name), kept.volatile
+            )
+        guess = PrefixGuess(lambda i: cost(pool[i]), len(pool), real(0), sums)
         start = guess.largest_within(cap)
         if start:
             guess.learn(start, real(start))
@@ -586,11 +610,13 @@ def fit_memory(
 
     share = float(index_share or 0.0) if index_mode else 0.0
     full_cap = budget - int(budget * share)
-    n_full = fit_prefix(selected, full_cost, lambda n: size_of(n, 0), full_cap)
+    n_full = fit_prefix(selected, full_cost, lambda n: size_of(n, 0), full_cap, "cost")
     n_index = 0
     if index_mode:
         rows = rows_after(n_full)
-        n_index = fit_prefix(rows, row_cost, lambda n: size_of(n_full, n), budget)
+        n_index = fit_prefix(
+            rows, row_cost, lambda n: size_of(n_full, n), budget, ("row cost", n_full)
+        )
         if share and n_index == len(rows) and n_full < len(selected):
             # Every remaining entry is listed and budget is left: show more of them in full
             # (each moves from a row to a full entry; all the rest stay listed).
@@ -621,6 +647,8 @@ def fit_memory(
             entry_tokens=entry_tokens,
             row_tokens=row_tokens,
         )
+    if summed is not None and block and measured is not None:
+        summed.keep(dict(costs))  # confirmed: the next fit may start from what this one read
     tokens = 0 if not block else measured if measured is not None else count(block)
     if tokens > budget:  # even the header and notices do not fit: show nothing
         return FittedMemory([], [], total, "", 0)
