@@ -12,8 +12,8 @@ from __future__ import annotations
 import operator
 import random
 from collections.abc import Sequence
-from typing import Any
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
