@@ -216,12 +216,25 @@ class PrefixSums(Generic[T]):
                 read.append(item)
                 sums.append(add(sums[-1], each(item)))
 
+    def upto(self, n: int) -> list[T]:
+        """The sums of the first 0 to `n` items (at least; `n` at most the sequence's length).
+
+        The list is this object's own: read it, never change it.
+        """
+        if n >= len(self._sums):
+            self._extend(n)
+        return self._sums
+
     def kept(self) -> Kept:
         """The items read and their sums, for a later fit (the longer of these and `kept`)."""
         if self._kept is not None and len(self._kept[0]) >= len(self._read):
             return self._kept
         upto = len(self._read) if self._stable is None else self._stable
         return self._read[:upto], self._sums[: upto + 1]
+
+
+_AHEAD = 16
+"""How many more entries' sums `PrefixGuess.largest_within` asks for at a time."""
 
 
 class PrefixGuess:
@@ -239,7 +252,7 @@ class PrefixGuess:
         costs: Callable[[int], int],
         size: int,
         frame: int,
-        sums: Callable[[int], int] | None = None,
+        sums: PrefixSums[int] | None = None,
     ) -> None:
         self._costs = costs
         self._size = size
@@ -263,6 +276,16 @@ class PrefixGuess:
     def largest_within(self, cap: int) -> int:
         """The largest n whose guessed size is within `cap` (computing counts only up to it)."""
         n, size, frame, drift = 0, self._size, self._frame, self.drift
+        given = self._given
+        if given is not None:  # over the sums' list, extended a few entries at a time
+            sums = given.upto(min(size, _AHEAD))
+            while n < size:
+                if n + 1 >= len(sums):
+                    sums = given.upto(min(size, n + 1 + _AHEAD))
+                if frame + sums[n + 1] + drift * (n + 1) > cap:
+                    break
+                n += 1
+            return n
         while n < size and frame + self._sum(n + 1) + drift * (n + 1) <= cap:
             n += 1  # `estimate(n + 1)`, inlined: this runs on every budgeted compile
         return n
