@@ -573,15 +573,20 @@ def fit_memory(
     )
     kept = memo if summed is not None else None
     costs: dict[Hashable, PrefixSums[int]] = {}
+    blanks = dict(kept.blanks) if kept is not None else {}
 
     def size_of(n_full: int, n_index: int) -> int:
         if (n_full, n_index) not in sizes:
             unlisted = total - n_full - n_index
             if summed is not None and (n_full or n_index):
                 sizes[(n_full, n_index)] = summed.size(n_full, n_index, unlisted)
+            elif kept is not None and not (n_full or n_index) and unlisted in blanks:
+                sizes[(0, 0)] = blanks[unlisted]  # the same settings: the same empty block
             else:
                 rows = rows_after(n_full)[:n_index]
                 sizes[(n_full, n_index)] = count(render(selected[:n_full], rows, unlisted))
+                if kept is not None and not (n_full or n_index):
+                    blanks[unlisted] = sizes[(0, 0)]
         return sizes[(n_full, n_index)]
 
     full_cost = entry_tokens or (lambda e: count(render([e], [], 0)))
@@ -648,7 +653,8 @@ def fit_memory(
             row_tokens=row_tokens,
         )
     if summed is not None and block and measured is not None:
-        summed.keep(dict(costs))  # confirmed: the next fit may start from what this one read
+        # Confirmed: the next fit may start from what this one read.
+        summed.keep(dict(costs), blanks)
     tokens = 0 if not block else measured if measured is not None else count(block)
     if tokens > budget:  # even the header and notices do not fit: show nothing
         return FittedMemory([], [], total, "", 0)

@@ -76,7 +76,8 @@ class FitMemo:
     """What a budget fit keeps for the next fit of the same scope, counter and render settings.
 
     Frames' counts (by whether rows are shown and how many entries are unlisted), the unlisted
-    line's counts, and the prefix sums of every sequence the fit read (`PrefixSums.kept`),
+    line's counts, the tokens of the block that shows no entry (`blanks`, by how many are
+    unlisted), and the prefix sums of every sequence the fit read (`PrefixSums.kept`),
     by name. A fit takes copies (`sums`, `frames`, `lines`) and hands back what it learned
     (`keep`) only once its chosen block was counted for real and matched: concurrent fits
     never share a list, and nothing an unconfirmed fit computed is reused.
@@ -99,6 +100,7 @@ class FitMemo:
         self._sums: dict[Hashable, Kept] = {}
         self.frames: dict[tuple[bool, int], Counts] = {}
         self.lines: dict[int, Counts] = {}
+        self.blanks: dict[int, int] = {}  # tokens of the block with no entry, by unlisted
 
     def kept(self, name: Hashable) -> Kept | None:
         """The items and prefix sums kept under `name`, if any."""
@@ -109,6 +111,7 @@ class FitMemo:
         sums: dict[Hashable, PrefixSums[Any]],
         frames: dict[tuple[bool, int], Counts],
         lines: dict[int, Counts],
+        blanks: dict[int, int],
     ) -> None:
         """Keep what a confirmed fit read (new dicts: a concurrent fit keeps its own copies)."""
         merged = {**self._sums, **{name: made.kept() for name, made in sums.items()}}
@@ -117,6 +120,7 @@ class FitMemo:
         self._sums = merged
         self.frames = frames if len(frames) <= _KEPT_FRAMES else {}
         self.lines = lines if len(lines) <= _KEPT_FRAMES else {}
+        self.blanks = blanks if len(blanks) <= _KEPT_FRAMES else {}
 
 
 class BlockSizes:
@@ -158,10 +162,10 @@ class BlockSizes:
         self._lines: dict[int, Counts] = dict(memo.lines) if memo else {}
         self.sums: dict[Hashable, PrefixSums[Counts]] = {}
 
-    def keep(self, more: dict[Hashable, PrefixSums[Any]]) -> None:
-        """Hand what this fit learned to the memo (with `more` sums the caller read)."""
+    def keep(self, more: dict[Hashable, PrefixSums[Any]], blanks: dict[int, int]) -> None:
+        """Hand what this fit learned to the memo (with the sums and blanks the caller read)."""
         if self._memo is not None:
-            self._memo.keep({**self.sums, **more}, self._frames, self._lines)
+            self._memo.keep({**self.sums, **more}, self._frames, self._lines, blanks)
 
     def _sums_of(
         self,
