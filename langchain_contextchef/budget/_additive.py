@@ -101,6 +101,7 @@ class FitMemo:
         self.frames: dict[tuple[bool, int], Counts] = {}
         self.lines: dict[int, Counts] = {}
         self.blanks: dict[int, int] = {}  # tokens of the block with no entry, by unlisted
+        self.bases: dict[bool, Counts] = {}  # frames without their unlisted line
 
     def kept(self, name: Hashable) -> Kept | None:
         """The items and prefix sums kept under `name`, if any."""
@@ -112,6 +113,7 @@ class FitMemo:
         frames: dict[tuple[bool, int], Counts],
         lines: dict[int, Counts],
         blanks: dict[int, int],
+        bases: dict[bool, Counts],
     ) -> None:
         """Keep what a confirmed fit read (new dicts: a concurrent fit keeps its own copies)."""
         merged = {**self._sums, **{name: made.kept() for name, made in sums.items()}}
@@ -121,6 +123,7 @@ class FitMemo:
         self.frames = frames if len(frames) <= _KEPT_FRAMES else {}
         self.lines = lines if len(lines) <= _KEPT_FRAMES else {}
         self.blanks = blanks if len(blanks) <= _KEPT_FRAMES else {}
+        self.bases = bases
 
 
 class BlockSizes:
@@ -160,12 +163,15 @@ class BlockSizes:
         self._memo = memo
         self._frames: dict[tuple[bool, int], Counts] = dict(memo.frames) if memo else {}
         self._lines: dict[int, Counts] = dict(memo.lines) if memo else {}
+        # The frame without its unlisted line, with and without an index: every frame with
+        # some entries unlisted is this plus that line.
+        self._bases: dict[bool, Counts] = dict(memo.bases) if memo else {}
         self.sums: dict[Hashable, PrefixSums[Counts]] = {}
 
     def keep(self, more: dict[Hashable, PrefixSums[Any]], blanks: dict[int, int]) -> None:
         """Hand what this fit learned to the memo (with the sums and blanks the caller read)."""
         if self._memo is not None:
-            self._memo.keep({**self.sums, **more}, self._frames, self._lines, blanks)
+            self._memo.keep({**self.sums, **more}, self._frames, self._lines, blanks, self._bases)
 
     def _sums_of(
         self,
@@ -187,9 +193,13 @@ class BlockSizes:
         found = self._frames.get((indexed, unlisted))
         if found is None and unlisted and self._unlisted_line is not None:
             # Another frame with some entries unlisted differs only in that line's words.
-            known = next((u for i, u in self._frames if i == indexed and u), None)
-            if known is not None:
-                base = _sub(self._frames[(indexed, known)], self._line(known))
+            base = self._bases.get(indexed)
+            if base is None:
+                known = next((u for i, u in self._frames if i == indexed and u), None)
+                if known is not None:
+                    base = _sub(self._frames[(indexed, known)], self._line(known))
+                    self._bases[indexed] = base
+            if base is not None:
                 found = self._frames[(indexed, unlisted)] = _add(base, self._line(unlisted))
         if found is None:
             sample = list(self._selected[:1])
