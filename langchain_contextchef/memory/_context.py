@@ -312,9 +312,11 @@ def entries_and_damaged(
     """
     entries: list[MemoryEntry] = []
     damaged: list[str] = []
+    share: dict[str, str] = {}  # equal descriptions held once (`MemoryEntry.from_stored`)
+    read = MemoryEntry.from_stored
     for item in own(ctx.entries_ns, items):
         try:
-            entries.append(MemoryEntry.from_stored(item.key, item.value))
+            entries.append(read(item.key, item.value, share=share))
         except (ValueError, TypeError, KeyError) as exc:
             logger.warning(
                 "Skipping the damaged memory entry %r in %r: %s", item.key, ctx.scope, exc

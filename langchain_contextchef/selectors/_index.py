@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import operator
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -93,6 +94,36 @@ def fallback_key(entry: MemoryEntry) -> tuple[Any, ...]:
         -_micros(entry.created_at),
         _Descending(entry.key),
     )
+
+
+_BY_KEY = operator.attrgetter("key")
+_BY_CREATION = operator.attrgetter("created_at")
+_BY_WRITE = operator.attrgetter("updated_at")
+
+
+def _by_importance(entry: MemoryEntry) -> tuple[bool, float]:
+    return (entry.importance is None, -(entry.importance or 0.0))
+
+
+def fallback_sorted(entries: Iterable[MemoryEntry]) -> list[str]:
+    """The keys of `entries` sorted by `fallback_key`, in stable passes with C-level keys.
+
+    Python's sort is stable (with `reverse` too), so sorting by the least significant part
+    first and by each more significant one after gives the order of the whole key, without
+    building a key tuple per entry. Importance is sorted on only when some entry has one.
+    """
+    order = sorted(entries, key=_BY_KEY, reverse=True)
+    important = [e.importance for e in order if e.importance is not None]
+    if any(value != value for value in important):  # NaN: the key tuple's own order
+        return [e.key for e in sorted(order, key=fallback_key)]
+    try:
+        order.sort(key=_BY_CREATION, reverse=True)
+        order.sort(key=_BY_WRITE, reverse=True)
+    except TypeError:  # naive and aware times in one scope: the key compares them as numbers
+        return [e.key for e in sorted(order, key=fallback_key)]
+    if important:
+        order.sort(key=_by_importance)
+    return [e.key for e in order]
 
 
 _Order = tuple[datetime, str]  # an entry's place in creation order: (created_at, key)
@@ -226,7 +257,7 @@ class KeywordIndex:
         self.entries, self._features, self._postings = held, features_of, postings
         self._groups = {}
         self._length_sums = sums
-        self._fallback = sorted(held, key=self._rank_key)
+        self._fallback = fallback_sorted(held.values())
 
     def _df(self, term: str) -> int:
         held = self._postings.get(term)
