@@ -48,7 +48,7 @@ from langchain_contextchef.selectors._text_features import EntryFeatures, Featur
 
 __all__ = ["KeywordIndex", "index_of"]
 
-_EMPTY_GROUPS: Mapping[tuple[int, ...], list[tuple[datetime, str]]] = {}
+_EMPTY_GROUPS: Mapping[tuple[int, ...], list[str]] = {}
 
 EntryData = Callable[[MemoryEntry], dict[Any, Any]]
 _Shape = tuple[int, ...]  # a term's count per field, then the entry's length per field
@@ -97,6 +97,8 @@ def fallback_key(entry: MemoryEntry) -> tuple[Any, ...]:
 
 
 _BY_KEY = operator.attrgetter("key")
+_CREATION = operator.attrgetter("created_at", "key")
+_LENGTHS = operator.itemgetter(0)  # `EntryFeatures.lengths`, read off the flat tuple
 _BY_CREATION = operator.attrgetter("created_at")
 _BY_WRITE = operator.attrgetter("updated_at")
 
@@ -127,14 +129,14 @@ def fallback_sorted(entries: Iterable[MemoryEntry]) -> list[str]:
 
 
 _Order = tuple[datetime, str]  # an entry's place in creation order: (created_at, key)
-_Postings = list[_Order] | _Order  # a term's entries in creation order; one entry unboxed
+_Postings = list[str] | str  # the keys of a term's entries in creation order; one unboxed
 
 
 class KeywordIndex:
     """Postings and length statistics of one scope's active entries, updated per change.
 
-    Compact: each term keeps the entries holding it as one list in creation order (a term
-    held by one entry keeps just that entry's place); the entries of a term grouped by
+    Compact: each term keeps the keys of the entries holding it as one list in creation
+    order (a term held by one entry keeps just that key); the entries of a term grouped by
     shape, which scoring reads, are built for a query's terms when first asked for and
     kept up to date from then on. The fallback order is a list of keys.
 
@@ -148,8 +150,8 @@ class KeywordIndex:
         self.entries: dict[str, MemoryEntry] = {}
         self._features: dict[str, EntryFeatures] = {}
         self._postings: dict[str, _Postings] = {}
-        # Per term asked for, the entries by shape, each group in creation order.
-        self._groups: dict[str, dict[_Shape, list[_Order]]] = {}
+        # Per term asked for, the keys of its entries by shape, each group in creation order.
+        self._groups: dict[str, dict[_Shape, list[str]]] = {}
         self._length_sums = [0, 0, 0]
         self._fallback: list[str] = []  # keys, in the order of `fallback_key`
 
@@ -159,6 +161,9 @@ class KeywordIndex:
     def _rank_key(self, key: str) -> tuple[Any, ...]:
         return fallback_key(self.entries[key])
 
+    def _order_of(self, key: str) -> _Order:
+        return (self.entries[key].created_at, key)
+
     def _add(self, entry: MemoryEntry) -> None:
         features = self.cache.get(entry)
         key = entry.key
@@ -167,24 +172,25 @@ class KeywordIndex:
         for f, length in enumerate(features.lengths):
             self._length_sums[f] += length
         order = (entry.created_at, key)
+        place = self._order_of
         postings, grouped = self._postings, self._groups
         for term, shape in zip(features.terms, features.shapes, strict=True):
             held = postings.get(term)
             if held is None:
-                postings[term] = order
-            elif isinstance(held, tuple):
-                postings[term] = [held, order] if held < order else [order, held]
-            elif held[-1] < order:
-                held.append(order)
+                postings[term] = key
+            elif isinstance(held, str):
+                postings[term] = [held, key] if place(held) < order else [key, held]
+            elif place(held[-1]) < order:
+                held.append(key)
             else:
-                bisect.insort(held, order)
+                bisect.insort(held, key, key=place)
             groups = grouped.get(term)
             if groups is not None:
                 group = groups.get(shape)
                 if group is None:
-                    groups[shape] = [order]
+                    groups[shape] = [key]
                 else:
-                    bisect.insort(group, order)
+                    bisect.insort(group, key, key=place)
         bisect.insort(self._fallback, key, key=self._rank_key)
 
     def _remove(self, key: str) -> None:
@@ -193,64 +199,55 @@ class KeywordIndex:
             return
         at = bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
         del self._fallback[at]
-        del self.entries[key]
         features = self._features.pop(key)
         for f, length in enumerate(features.lengths):
             self._length_sums[f] -= length
         order = (entry.created_at, key)
+        place = self._order_of  # reads `entries`: the entry leaves it after its postings
         postings, grouped = self._postings, self._groups
         for term, shape in zip(features.terms, features.shapes, strict=True):
             held = postings[term]
-            if isinstance(held, tuple) or len(held) == 1:
+            if isinstance(held, str) or len(held) == 1:
                 del postings[term]
                 grouped.pop(term, None)
                 continue
-            del held[bisect.bisect_left(held, order)]
+            del held[bisect.bisect_left(held, order, key=place)]
             groups = grouped.get(term)
             if groups is not None:
                 group = groups[shape]
-                del group[bisect.bisect_left(group, order)]
+                del group[bisect.bisect_left(group, order, key=place)]
                 if not group:
                     del groups[shape]
+        del self.entries[key]
 
     def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
         """Index exactly `entries` (the scope's active entries), dropping what was held.
 
-        In one pass: each entry's place is appended to its terms' postings (a whole read
-        comes in creation order, so they come out sorted; other orders are sorted at the
-        end). `entry_data` is not used: features are looked up in the cache, which keeps
+        In one pass: each entry's key is appended to its terms' postings, in creation order.
+        `entry_data` is not used: features are looked up in the cache, which keeps
         them in a compact form, instead of being kept a second time with each entry.
         """
-        held: dict[str, MemoryEntry] = {}
-        features_of: dict[str, EntryFeatures] = {}
-        lists: dict[str, list[_Order]] = {}
+        # Postings come out in creation order when the entries do: a whole read does (the
+        # sort only confirms it, one comparison per entry); other callers' are sorted here.
+        ordered = sorted(entries, key=_CREATION)
+        keys = list(map(_BY_KEY, ordered))
+        found_features = self.cache.get_all(ordered)
+        held = dict(zip(keys, ordered, strict=True))
+        features_of = dict(zip(keys, found_features, strict=True))
         sums = [0, 0, 0]
-        get = self.cache.get
-        in_order = True
-        last: _Order | None = None
-        for entry in entries:
-            features = get(entry)
-            key = entry.key
-            held[key] = entry
-            features_of[key] = features
-            key_length, described, valued = features.lengths
-            sums[0] += key_length
-            sums[1] += described
-            sums[2] += valued
-            order = (entry.created_at, key)
-            if last is not None and not last < order:
-                in_order = False
-            last = order
-            for term in features.terms:
-                found = lists.get(term)
+        for f, column in enumerate(zip(*map(_LENGTHS, found_features), strict=True)):
+            sums[f] = sum(column)
+        lists: dict[str, list[str]] = {}
+        get = lists.get
+        for key, features in zip(keys, found_features, strict=True):
+            # The terms, read off the flat tuple (`EntryFeatures.terms`) without a call.
+            for term in features[1 : 1 + (len(features) >> 1)]:
+                found = get(term)
                 if found is None:
-                    lists[term] = [order]
+                    lists[term] = [key]
                 else:
-                    found.append(order)
-        if not in_order:
-            for found in lists.values():
-                found.sort()
-        # A term of one entry keeps that entry's place itself, not a list of one.
+                    found.append(key)
+        # A term of one entry keeps that entry's key itself, not a list of one.
         postings: dict[str, _Postings] = {
             term: found if len(found) > 1 else found[0] for term, found in lists.items()
         }
@@ -263,7 +260,7 @@ class KeywordIndex:
         held = self._postings.get(term)
         if held is None:
             return 0
-        return 1 if isinstance(held, tuple) else len(held)
+        return 1 if isinstance(held, str) else len(held)
 
     def sync(self, scope: ScopeChanges, entry_data: EntryData | None) -> None:
         """Bring the index up to the scope's active entries, by the keys changed since."""
@@ -311,9 +308,9 @@ class KeywordIndex:
             if not groups:
                 continue
             strength: dict[str, float] = {}
-            for shape, orders in groups.items():
+            for shape, keys in groups.items():
                 value = strength_of(term, shape)
-                for _, key in orders:
+                for key in keys:
                     strength[key] = value
             strengths[term] = strength
         out: list[tuple[dict[str, float], float]] = []
@@ -385,7 +382,7 @@ class KeywordIndex:
             return None
         return self._features.get(entry.key)
 
-    def groups(self, term: str) -> Mapping[_Shape, list[_Order]]:
+    def groups(self, term: str) -> Mapping[_Shape, list[str]]:
         """The entries holding `term` by shape, each group in creation order.
 
         Built from the term's postings when first asked for, then kept up to date.
@@ -396,16 +393,16 @@ class KeywordIndex:
         held = self._postings.get(term)
         if held is None:
             return _EMPTY_GROUPS
-        groups: dict[_Shape, list[_Order]] = {}
+        groups: dict[_Shape, list[str]] = {}
         features = self._features
-        for order in [held] if isinstance(held, tuple) else held:
-            shape = features[order[1]].shape(term)
+        for key in [held] if isinstance(held, str) else held:
+            shape = features[key].shape(term)
             assert shape is not None  # the postings name only entries holding the term
             group = groups.get(shape)
             if group is None:
-                groups[shape] = [order]
+                groups[shape] = [key]
             else:
-                group.append(order)
+                group.append(key)
         self._groups[term] = groups
         return groups
 
@@ -440,9 +437,8 @@ class _Posting(Mapping[str, _Shape]):
         return shape
 
     def __iter__(self) -> Iterator[str]:
-        for orders in self._index.groups(self._term).values():
-            for _, key in orders:
-                yield key
+        for keys in self._index.groups(self._term).values():
+            yield from keys
 
     def __len__(self) -> int:
         return self._index._df(self._term)

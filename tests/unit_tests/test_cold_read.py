@@ -219,3 +219,20 @@ def test_the_fallback_order_keeps_the_key_order_for_odd_values() -> None:
     unknown = MemoryEntry(key="c", value="v", created_at=NOW, updated_at=NOW, importance=math.nan)
     for group in ([naive, aware], [aware, unknown, naive], [unknown, aware]):
         assert fallback_sorted(group) == [e.key for e in sorted(group, key=fallback_key)]
+
+
+def test_a_whole_read_is_sized_as_its_entries_one_by_one() -> None:
+    from langchain_contextchef.memory._cache import _total_size, entry_size
+
+    entries = [
+        MemoryEntry(
+            key=f"k{i}",
+            value="v" * i,
+            created_at=NOW,
+            updated_at=NOW,
+            description=None if i % 3 else "d" * i,
+        )
+        for i in range(12)
+    ]
+    assert _total_size(entries) == sum(map(entry_size, entries))
+    assert _total_size([]) == 0
