@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import operator
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
@@ -290,6 +291,22 @@ class MemoryEntry:
 _fromisoformat = datetime.fromisoformat
 
 
+_WRITTEN = operator.itemgetter(
+    "value",
+    "created_at",
+    "updated_at",
+    "update_count",
+    "description",
+    "type",
+    "status",
+    "importance",
+    "expires_at_turn",
+    "expires_at",
+    "provenance",
+)
+_WRITTEN_COUNT = 11
+
+
 def _is_utc_text(text: Any) -> bool:
     """Whether `text` has the form `format_time` writes (which `fromisoformat` reads as UTC)."""
     return type(text) is str and len(text) == 27 and text[-1] == "Z"
@@ -305,17 +322,26 @@ def _read_common(
     reads it (and names what is wrong), so both give the same entry for the same value.
     From Python 3.11 only (`fromisoformat` reads the `Z`).
     """
-    value = data.get("value")
-    created = data.get("created_at")
-    updated = data.get("updated_at")
-    count = data.get("update_count", 1)
-    description = data.get("description")
-    kind = data.get("type")
-    status = data.get("status", "active")
-    importance = data.get("importance")
-    turn = data.get("expires_at_turn")
-    expires = data.get("expires_at")
-    provenance = data.get("provenance")
+    try:  # every field `to_stored` always writes, in one call
+        (
+            value,
+            created,
+            updated,
+            count,
+            description,
+            kind,
+            status,
+            importance,
+            turn,
+            expires,
+            provenance,
+        ) = _WRITTEN(data)
+    except KeyError:
+        return None
+    if len(data) != _WRITTEN_COUNT and (
+        data.get("supersedes") or data.get("last_recalled_at") is not None
+    ):
+        return None
     if (
         type(value) is not str
         or type(created) is not str
@@ -329,8 +355,6 @@ def _read_common(
         or (importance is not None and type(importance) not in (float, int))
         or (turn is not None and type(turn) is not int)
         or (provenance is not None and type(provenance) is not dict)
-        or data.get("supersedes")
-        or data.get("last_recalled_at") is not None
     ):
         return None
     try:

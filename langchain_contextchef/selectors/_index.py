@@ -396,8 +396,10 @@ class KeywordIndex:
         groups: dict[_Shape, list[str]] = {}
         features = self._features
         for key in [held] if isinstance(held, str) else held:
-            shape = features[key].shape(term)
-            assert shape is not None  # the postings name only entries holding the term
+            # `EntryFeatures.shape`, inline: the term's place among the terms, then its shape.
+            flat = features[key]
+            count = len(flat) >> 1
+            shape = flat[flat.index(term, 1, 1 + count) + count]
             group = groups.get(shape)
             if group is None:
                 groups[shape] = [key]
