@@ -278,7 +278,7 @@ class MemoryEntry:
         entry.type = _optional(key, data, "type", str, "a string")
         if share is not None and entry.type is not None:
             entry.type = share.setdefault(entry.type, entry.type)
-        entry.status = status
+        entry.status = "active" if status == "active" else "quarantined"  # not a copy each
         entry.provenance = _provenance(provenance) if provenance is not None else None
         entry.supersedes = tuple(supersedes) if supersedes else ()
         entry.last_recalled_at = _time(key, data, "last_recalled_at")
@@ -387,7 +387,7 @@ def _read_common(
     entry.expires_at_turn = turn
     entry.expires_at = expires
     entry.type = kind
-    entry.status = status
+    entry.status = "active" if status == "active" else "quarantined"  # the constants
     entry.provenance = _provenance(provenance) if provenance is not None else None
     entry.supersedes = ()
     entry.last_recalled_at = None

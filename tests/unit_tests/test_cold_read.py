@@ -236,3 +236,11 @@ def test_a_whole_read_is_sized_as_its_entries_one_by_one() -> None:
     ]
     assert _total_size(entries) == sum(map(entry_size, entries))
     assert _total_size([]) == 0
+
+
+def test_a_read_entry_holds_no_copy_of_its_status() -> None:
+    data = MemoryEntry(key="k", value="v", created_at=NOW, updated_at=NOW).to_stored()
+    for status in ("active", "quarantined"):
+        data["status"] = "".join(list(status))  # a string of its own, as a JSON decoder makes
+        assert MemoryEntry.from_stored("k", data).status is status
+        assert MemoryEntry._parse("k", data).status is status
