@@ -150,6 +150,12 @@ class KeywordIndex:
         self.entries: dict[str, MemoryEntry] = {}
         self._features: dict[str, EntryFeatures] = {}
         self._postings: dict[str, _Postings] = {}
+        # Postings are built as queries need them: after a whole read, for the first query's
+        # terms only (`_known`, one pass over the features), then for every term at the next
+        # query that asks for another one (`_complete`), and kept up to date from then on.
+        self._complete = True
+        self._known: set[str] = set()
+        self._in_order = True  # `_features` iterates in creation order (no `_add` since)
         # Per term asked for, the keys of its entries by shape, each group in creation order.
         self._groups: dict[str, dict[_Shape, list[str]]] = {}
         self._length_sums = [0, 0, 0]
@@ -174,7 +180,11 @@ class KeywordIndex:
         order = (entry.created_at, key)
         place = self._order_of
         postings, grouped = self._postings, self._groups
+        known = None if self._complete else self._known
+        self._in_order = False
         for term, shape in zip(features.terms, features.shapes, strict=True):
+            if known is not None and term not in known:
+                continue  # no postings kept for it yet
             held = postings.get(term)
             if held is None:
                 postings[term] = key
@@ -205,7 +215,10 @@ class KeywordIndex:
         order = (entry.created_at, key)
         place = self._order_of  # reads `entries`: the entry leaves it after its postings
         postings, grouped = self._postings, self._groups
+        known = None if self._complete else self._known
         for term, shape in zip(features.terms, features.shapes, strict=True):
+            if known is not None and term not in known:
+                continue
             held = postings[term]
             if isinstance(held, str) or len(held) == 1:
                 del postings[term]
@@ -223,9 +236,11 @@ class KeywordIndex:
     def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
         """Index exactly `entries` (the scope's active entries), dropping what was held.
 
-        In one pass: each entry's key is appended to its terms' postings, in creation order.
-        `entry_data` is not used: features are looked up in the cache, which keeps
-        them in a compact form, instead of being kept a second time with each entry.
+        The entries and their features, looked up in the cache in one loop; no postings
+        yet: the first query builds those of its own terms in one pass over the features,
+        the next one that asks for another term builds all of them (see `_ensure`).
+        `entry_data` is not used: features are looked up in the cache, which keeps them in
+        a compact form, instead of being kept a second time with each entry.
         """
         # Postings come out in creation order when the entries do: a whole read does (the
         # sort only confirms it, one comparison per entry); other callers' are sorted here.
@@ -237,26 +252,54 @@ class KeywordIndex:
         sums = [0, 0, 0]
         for f, column in enumerate(zip(*map(_LENGTHS, found_features), strict=True)):
             sums[f] = sum(column)
+        self.entries, self._features = held, features_of
+        self._postings, self._complete, self._known, self._in_order = {}, False, set(), True
+        self._groups = {}
+        self._length_sums = sums
+        self._fallback = fallback_sorted(held.values())
+
+    def _ensure(self, terms: Iterable[str]) -> None:
+        """Make the postings of `terms` exact (see `_known`)."""
+        if self._complete:
+            return
+        missing = [t for t in terms if t not in self._known]
+        if not missing:
+            return
+        if self._known:  # a second query after a whole read: every term from now on
+            self._build(None)
+            self._complete, self._known = True, set()
+        else:
+            self._build(frozenset(missing))
+            self._known.update(missing)
+
+    def _build(self, wanted: frozenset[str] | None) -> None:
+        """The postings of `wanted` (of every term: `None`), in one pass over the features."""
         lists: dict[str, list[str]] = {}
         get = lists.get
-        for key, features in zip(keys, found_features, strict=True):
+        for key, features in self._features.items():
             # The terms, read off the flat tuple (`EntryFeatures.terms`) without a call.
-            for term in features[1 : 1 + (len(features) >> 1)]:
+            terms = features[1 : 1 + (len(features) >> 1)]
+            if wanted is not None:
+                if wanted.isdisjoint(terms):
+                    continue
+                terms = tuple([t for t in terms if t in wanted])
+            for term in terms:
                 found = get(term)
                 if found is None:
                     lists[term] = [key]
                 else:
                     found.append(key)
+        if not self._in_order:  # entries added since the whole read: sort by creation
+            for found in lists.values():
+                found.sort(key=self._order_of)
         # A term of one entry keeps that entry's key itself, not a list of one.
-        postings: dict[str, _Postings] = {
-            term: found if len(found) > 1 else found[0] for term, found in lists.items()
-        }
-        self.entries, self._features, self._postings = held, features_of, postings
-        self._groups = {}
-        self._length_sums = sums
-        self._fallback = fallback_sorted(held.values())
+        postings = self._postings
+        for term, found in lists.items():
+            if term not in postings:  # `_known` terms are kept up to date already
+                postings[term] = found if len(found) > 1 else found[0]
 
     def _df(self, term: str) -> int:
+        self._ensure((term,))
         held = self._postings.get(term)
         if held is None:
             return 0
@@ -282,6 +325,7 @@ class KeywordIndex:
 
     def has(self, term: str) -> bool:
         """Whether some indexed entry holds `term`."""
+        self._ensure((term,))
         return term in self._postings
 
     def score(
@@ -342,6 +386,7 @@ class KeywordIndex:
         total = len(self.entries)
         if not wanted or not total:
             return None
+        self._ensure(wanted)
         frequency = {t: self._df(t) for t in wanted}
         if not any(frequency.values()):
             return None
@@ -390,6 +435,7 @@ class KeywordIndex:
         found = self._groups.get(term)
         if found is not None:
             return found
+        self._ensure((term,))
         held = self._postings.get(term)
         if held is None:
             return _EMPTY_GROUPS
