@@ -299,6 +299,7 @@ def unreadable_keys(
 
 
 _CREATION_ORDER = operator.attrgetter("created_at", "key")
+_NAMESPACE = operator.attrgetter("namespace")
 
 
 def entries_and_damaged(
@@ -314,7 +315,10 @@ def entries_and_damaged(
     damaged: list[str] = []
     share: dict[str, str] = {}  # equal descriptions held once (`MemoryEntry.from_stored`)
     read = MemoryEntry.from_stored
-    for item in own(ctx.entries_ns, items):
+    namespace = ctx.entries_ns
+    # A scan of the namespace alone holds only its own items: checked in one C-level count.
+    mine = items if list(map(_NAMESPACE, items)).count(namespace) == len(items) else None
+    for item in own(namespace, items) if mine is None else mine:
         try:
             entries.append(read(item.key, item.value, share=share))
         except (ValueError, TypeError, KeyError) as exc:

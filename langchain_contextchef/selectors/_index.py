@@ -159,7 +159,9 @@ class KeywordIndex:
         # Per term asked for, the keys of its entries by shape, each group in creation order.
         self._groups: dict[str, dict[_Shape, list[str]]] = {}
         self._length_sums = [0, 0, 0]
-        self._fallback: list[str] = []  # keys, in the order of `fallback_key`
+        # Keys in the order of `fallback_key`, sorted when first read (a ranking reads it only
+        # past the entries that hold a query term), then kept up to date.
+        self._fallback: list[str] | None = []
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -201,14 +203,16 @@ class KeywordIndex:
                     groups[shape] = [key]
                 else:
                     bisect.insort(group, key, key=place)
-        bisect.insort(self._fallback, key, key=self._rank_key)
+        if self._fallback is not None:
+            bisect.insort(self._fallback, key, key=self._rank_key)
 
     def _remove(self, key: str) -> None:
         entry = self.entries.get(key)
         if entry is None:
             return
-        at = bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
-        del self._fallback[at]
+        if self._fallback is not None:
+            at = bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
+            del self._fallback[at]
         features = self._features.pop(key)
         for f, length in enumerate(features.lengths):
             self._length_sums[f] -= length
@@ -256,7 +260,7 @@ class KeywordIndex:
         self._postings, self._complete, self._known, self._in_order = {}, False, set(), True
         self._groups = {}
         self._length_sums = sums
-        self._fallback = fallback_sorted(held.values())
+        self._fallback = None
 
     def _ensure(self, terms: Iterable[str]) -> None:
         """Make the postings of `terms` exact (see `_known`)."""
@@ -457,18 +461,23 @@ class KeywordIndex:
     def fallback(self, skip: set[str] | frozenset[str]) -> list[MemoryEntry]:
         """The indexed entries not in `skip`, in the fallback order (important, then newest)."""
         entries = self.entries
-        return [entries[key] for key in self._fallback if key not in skip]
+        return [entries[key] for key in self._fallback_keys() if key not in skip]
 
     def fallback_after(self, skip: Container[str]) -> Iterator[MemoryEntry]:
         """`fallback`, computed as it is read."""
         entries = self.entries
-        for key in self._fallback:
+        for key in self._fallback_keys():
             if key not in skip:
                 yield entries[key]
 
     def fallback_rank(self, entry: MemoryEntry) -> int:
         """Where `entry` stands in the fallback order."""
-        return bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
+        return bisect.bisect_left(self._fallback_keys(), fallback_key(entry), key=self._rank_key)
+
+    def _fallback_keys(self) -> list[str]:
+        if self._fallback is None:
+            self._fallback = fallback_sorted(self.entries.values())
+        return self._fallback
 
 
 class _Posting(Mapping[str, _Shape]):

@@ -244,3 +244,32 @@ def test_a_read_entry_holds_no_copy_of_its_status() -> None:
         data["status"] = "".join(list(status))  # a string of its own, as a JSON decoder makes
         assert MemoryEntry.from_stored("k", data).status is status
         assert MemoryEntry._parse("k", data).status is status
+
+
+def test_a_scan_keeps_only_the_items_of_its_own_namespace() -> None:
+    from types import SimpleNamespace
+
+    from langgraph.store.base import Item
+
+    from langchain_contextchef.memory._context import entries_and_damaged
+
+    ns = ("users", "u1", "memory")
+
+    def item(namespace: tuple[str, ...], key: str, second: int) -> Item:
+        moment = NOW + timedelta(seconds=second)
+        value = MemoryEntry(key=key, value=key, created_at=moment, updated_at=moment)
+        return Item(
+            value=value.to_stored(),
+            key=key,
+            namespace=namespace,
+            created_at=moment,
+            updated_at=moment,
+        )
+
+    ctx = SimpleNamespace(entries_ns=ns, scope=ns[:2])
+    own = [item(ns, "b", 2), item(ns, "a", 1)]
+    below = item((*ns, "archive"), "c", 0)  # a search of a prefix finds it too
+    for items in (own, [*own, below], [below]):
+        entries, damaged = entries_and_damaged(ctx, items)  # type: ignore[arg-type]
+        assert [e.key for e in entries] == [k for k in ("a", "b") if any(i.key == k for i in items)]
+        assert damaged == []
