@@ -422,6 +422,14 @@ def _entry_is_link(entry: os.DirEntry[str]) -> bool:
     return entry.is_symlink() or bool(getattr(entry, "is_junction", lambda: False)())
 
 
+def _open_root(root: str) -> SafeDir:
+    if not _USE_FD:
+        if not os.path.isdir(root):
+            raise FileNotFoundError(root)
+        return SafeDir(root, None)
+    return SafeDir(root, os.open(root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC))
+
+
 def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDir | None, int]:
     """Open `root/parts...` without following links below the root.
 
@@ -438,18 +446,14 @@ def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDi
     Raises:
         UnsafePathError: If a component below the root is a link.
     """
-    if create:
-        os.makedirs(root, FOLDER_MODE, exist_ok=True)
     try:
-        current = (
-            SafeDir(root, os.open(root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC))
-            if _USE_FD
-            else SafeDir(root, None)
-        )
+        current = _open_root(root)
     except FileNotFoundError:
-        return None, len(parts)
-    if not _USE_FD and not os.path.isdir(root):
-        return None, len(parts)
+        if not create:
+            return None, len(parts)
+        # Made only when missing: the common case costs one `open`, not a `mkdir` too.
+        os.makedirs(root, FOLDER_MODE, exist_ok=True)
+        current = _open_root(root)
     first_made = len(parts)
     for i, part in enumerate(parts):
         try:
