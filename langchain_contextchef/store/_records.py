@@ -199,7 +199,7 @@ def _plainly_valid(value: Any) -> bool:
                 return False
         return True
     if kind is list or kind is tuple:
-        return all(_plainly_valid(v) for v in value)
+        return all(map(_plainly_valid, value))
     if kind is int:
         return bool(_INT_MIN <= value <= _INT_MAX)
     if kind is float:

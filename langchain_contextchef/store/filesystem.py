@@ -134,6 +134,10 @@ __all__ = ["FileSystemStore", "RecoveryReport", "UnsafePathError"]
 logger = logging.getLogger(__name__)
 
 
+_SCOPE_NAMES_KEPT = 4096
+"""How many namespaces' scope lock names a store object remembers."""
+
+
 def _now() -> float:
     """Wall-clock time in POSIX seconds; the one clock TTL decisions use (tests patch it)."""
     return time.time()
@@ -212,6 +216,7 @@ class FileSystemStore(BaseStore):
         self._opened = False
         self._open_guard = threading.Lock()
         self._sweeper = Sweeper(self.sweep_ttl, self.root)
+        self._scope_names: dict[tuple[str, ...], str] = {}  # checked namespaces' lock names
 
     # ------------------------------------------------------------------ BaseStore API
 
@@ -386,11 +391,17 @@ class FileSystemStore(BaseStore):
             scope.release(owner)
 
     def _scope_lock(self, namespace: tuple[str, ...]) -> OwnedLock:
-        if not isinstance(namespace, tuple) or not namespace:
-            msg = f"lock() needs a non-empty tuple of namespace labels, got {namespace!r}."
-            raise InvalidNamespaceError(msg)
-        validate_op_namespace(GetOp(namespace, ""))
-        return self._writer.locks.scope_lock(scope_lock_name(namespace))
+        name = self._scope_names.get(namespace) if type(namespace) is tuple else None
+        if name is None:
+            if not isinstance(namespace, tuple) or not namespace:
+                msg = f"lock() needs a non-empty tuple of namespace labels, got {namespace!r}."
+                raise InvalidNamespaceError(msg)
+            validate_op_namespace(GetOp(namespace, ""))
+            name = scope_lock_name(namespace)
+            if len(self._scope_names) < _SCOPE_NAMES_KEPT:
+                self._scope_names[namespace] = name
+        # The lock object itself comes from the table each time (a forked child gets its own).
+        return self._writer.locks.scope_lock(name)
 
     # ------------------------------------------------------------------ broken files
 
