@@ -36,6 +36,7 @@ from langchain_contextchef.store._paths import temp_file_prefix
 __all__ = [
     "FILE_MODE",
     "FOLDER_MODE",
+    "RACY_WINDOW_NS",
     "READ_FLAGS",
     "STAMP_MARK",
     "SafeDir",
@@ -48,6 +49,7 @@ __all__ = [
     "open_dir",
     "read_file",
     "remove_empty_dirs",
+    "trusted",
 ]
 
 FILE_MODE = 0o600
@@ -121,6 +123,19 @@ def is_stamped(mtime_ns: int) -> bool:
 def _fsync_fd(fd: int) -> None:
     with contextlib.suppress(OSError):  # some file systems cannot sync directories
         os.fsync(fd)
+
+
+RACY_WINDOW_NS = 2_000_000_000
+"""How old an unstamped time stamp must be before a cache keyed on it is trusted.
+
+File-system clocks are coarse (a kernel tick on Linux, 1 s on HFS+, 2 s on FAT): a file
+rewritten within that granularity could otherwise keep the same stat signature.
+"""
+
+
+def trusted(mtime_ns: int, seen_ns: int) -> bool:
+    """Whether a cache entry made at `seen_ns` for a file of time `mtime_ns` can be reused."""
+    return is_stamped(mtime_ns) or seen_ns - mtime_ns > RACY_WINDOW_NS
 
 
 class SafeDir:

@@ -39,6 +39,7 @@ from langchain_contextchef.store._fsio import (
     remove_empty_dirs,
 )
 from langchain_contextchef.store._locks import release_all
+from langchain_contextchef.store._pack import drop_pack
 from langchain_contextchef.store._paths import (
     STAGING_DIR,
     dir_lock_name,
@@ -242,6 +243,8 @@ class Writer(Recovery):
         else:
             self._apply(folders, staged, staging, sync=sync, committed=False)
         self._after_commit(folders, staged)
+        for parts in {st.parts for st in staged if st.tmp is None}:
+            drop_pack(self.root, parts)  # no copy of a deleted item's data stays there
         return len(staged)
 
     def _commit_logged(

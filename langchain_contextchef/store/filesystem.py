@@ -10,6 +10,7 @@ Layout under the root (for example `./.context`)::
       .locks/                     <- lock files (ignored by reads)
       .journal/                   <- the redo log of multi-item batches (redo.wal)
       .tmp/                       <- new item files before they are renamed into place
+      .packs/                     <- big folders' items in one file each (a cache, see below)
 
 Guarantees
 ----------
@@ -56,6 +57,15 @@ in the process and validated against the disk:
 * time stamps written by the store carry a marker and are trusted at once; any other
   time is trusted only once it is more than two seconds older than the cached listing or
   parse (file-system clocks are coarse), and until then the folder or file is re-read.
+
+**A new process's first read of a big folder.** A process that reads a folder of 256 items
+or more file by file writes a *pack* (`.packs/`, unflushed, replaced by a rename): the parsed
+items with each file's signature. The next new process reads the pack in one go and takes
+each file from it after one `lstat` shows the file unchanged (by the same rules as above);
+any other file is read as usual, so the pack never changes an answer. A damaged pack is
+ignored. A reader that found a file the pack did not hold as it is writes the pack again,
+and a write that deletes items deletes their folder's pack, so a deleted item's data does
+not stay there. Delete `.packs/` at any time: it is only a cache.
 
 A search ranks by each item's time stamp as last listed: an in-place edit that changes only
 `updated_at` by hand re-ranks the item when its folder is next re-listed.
