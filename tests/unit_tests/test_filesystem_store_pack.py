@@ -16,6 +16,7 @@ import pytest
 from langgraph.store.base import PutOp
 
 from langchain_contextchef.store import FileSystemStore
+from langchain_contextchef.store._fsio import trusted
 from langchain_contextchef.store._pack import PACK_DIR, PACK_MIN, load_pack
 
 NS = ("users", "alice")
@@ -112,8 +113,8 @@ def test_an_old_unstamped_file_is_taken_from_the_pack(tmp_path: Path) -> None:
     everything(root)
     pack = load_pack(str(root), str(folder(root)))
     assert pack is not None
-    assert pack.record("k0003.json", os.stat(path), str(path), 0, lambda m, s: True) is not None
-    assert dict((k, v) for k, v, _, _ in everything(root))["k0003"] == {"n": 3, "text": "fact 3"}
+    assert pack.record("k0003.json", os.stat(path), str(path), 0, trusted) is not None
+    assert {k: v for k, v, _, _ in everything(root)}["k0003"] == {"n": 3, "text": "fact 3"}
 
 
 def test_a_delete_through_the_store_removes_the_pack(tmp_path: Path) -> None:
