@@ -10,6 +10,10 @@ the pack answers exactly what reading the files would: the same check the proces
 cache of parsed files makes (a signature with a time the store stamped, or older than the
 racy window when it was read).
 
+Only a cold read (three quarters of the folder's files not parsed by the process yet)
+loads or writes a pack: a process that re-lists a folder it knows (after a change made
+elsewhere) takes the files from its own cache, as before.
+
 The pack is a cache, never a source of truth: it is written without a flush and replaced by
 a rename, checked by its length and CRC-32 when read, and ignored when damaged, missing or
 meant for another folder. A reader rewrites it whenever it found a file the pack did not
@@ -280,7 +284,11 @@ def read_folder(
     fd = folder_fd(listing.path)
     base = listing.path + os.sep
     expected: tuple[str, ...] | None = None  # the folder's namespace, once one file proves it
-    pack = _pack_of(root, listing, folder_of) if fd is not None else None
+    # Only a cold read (three quarters of the files not parsed by this process yet) uses
+    # or writes the pack; a warm one re-lists a changed folder from its cache.
+    uncached = sum(base + name not in records for name in listing.names)
+    cold = fd is not None and uncached >= PACK_MIN and 4 * uncached >= 3 * len(listing.names)
+    pack = _pack_of(root, listing, folder_of) if cold else None
     if pack is not None:
         expected = pack.namespace
     from_pack, lstat = 0, os.stat
@@ -349,8 +357,10 @@ def read_folder(
     finally:
         if fd is not None:
             os.close(fd)
-    if len(found) >= PACK_MIN and (
-        pack is None or from_pack != len(found) or from_pack != len(pack.entries)
+    if (
+        cold
+        and len(found) >= PACK_MIN
+        and (pack is None or from_pack != len(found) or from_pack != len(pack.entries))
     ):
         save_pack(root, listing.path, found)  # none yet, or it missed a change
     return found

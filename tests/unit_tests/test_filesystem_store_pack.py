@@ -182,3 +182,21 @@ def test_small_folders_get_no_pack(tmp_path: Path) -> None:
     fill(root, PACK_MIN - 1)
     assert len(everything(root)) == PACK_MIN - 1
     assert packs(root) == []
+
+
+def test_a_warm_process_relisting_a_changed_folder_leaves_the_pack_alone(tmp_path: Path) -> None:
+    root = tmp_path / ".context"
+    fill(root)
+    with FileSystemStore(root) as store:
+        assert len(store.search(NS, limit=COUNT * 2)) == COUNT  # cold: writes the pack
+        (pack,) = packs(root)
+        written = os.stat(pack)
+        path = folder(root) / "k0001.json"
+        (folder(root) / "extra.json").write_bytes(
+            path.read_bytes().replace(b'"k0001"', b'"extra"')
+        )  # by hand: the folder's listing changes, its other files stay cached
+        assert len(store.search(NS, limit=COUNT * 2)) == COUNT + 1
+        now = os.stat(pack)
+        assert (now.st_ino, now.st_mtime_ns) == (written.st_ino, written.st_mtime_ns)
+    # A new process still gets the new file (read from disk; the pack then rewritten).
+    assert "extra" in {key for key, _, _, _ in everything(root)}
