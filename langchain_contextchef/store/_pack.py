@@ -63,7 +63,16 @@ from langchain_contextchef.store._records import (
     parse_document,
 )
 
-__all__ = ["PACK_DIR", "PACK_MIN", "Pack", "drop_pack", "load_pack", "save_pack"]
+__all__ = [
+    "PACK_DIR",
+    "PACK_MIN",
+    "Pack",
+    "drop_pack",
+    "load_pack",
+    "read_folder",
+    "remove_pack_temps",
+    "save_pack",
+]
 
 logger = logging.getLogger("langchain_contextchef.store.filesystem")
 
@@ -376,3 +385,25 @@ def _pack_of(
     if pack is None or folder_of(pack.namespace) != listing.path:
         return None
     return pack
+
+
+def remove_pack_temps(root: str) -> int:
+    """Delete temporary files left in `.packs/` by readers killed while writing a pack.
+
+    A live reader that loses its temporary file this way only fails to write its pack.
+
+    Returns:
+        How many were deleted.
+    """
+    try:
+        folder, _ = open_dir(root, (PACK_DIR,), create=False)
+    except OSError:
+        return 0
+    if folder is None:
+        return 0
+    removed = 0
+    with folder:
+        for name, is_dir, link in folder.scan():
+            if not is_dir and not link and name.startswith(".") and name.endswith(".tmp"):
+                removed += folder.unlink(name)
+    return removed

@@ -41,6 +41,7 @@ from langchain_contextchef.store._journal import (
 )
 from langchain_contextchef.store._lock_table import LockTable, lock_table
 from langchain_contextchef.store._locks import ThreadedLock, deadline_for, release_all
+from langchain_contextchef.store._pack import remove_pack_temps
 from langchain_contextchef.store._paths import (
     JOURNAL_DIR,
     JOURNAL_SUFFIX,
@@ -473,7 +474,7 @@ class Recovery:
         replayed, discarded = self.recover_redo(remove=deep)
         replayed += self.recover_journals(blocking=True)
         discarded += self._discard_journal_temps()
-        removed = self._remove_staged_orphans()
+        removed = self._remove_staged_orphans() + remove_pack_temps(self.root)
         if deep:
             removed += self._remove_orphans()
         if replayed or discarded or removed:

@@ -200,3 +200,16 @@ def test_a_warm_process_relisting_a_changed_folder_leaves_the_pack_alone(tmp_pat
         assert (now.st_ino, now.st_mtime_ns) == (written.st_ino, written.st_mtime_ns)
     # A new process still gets the new file (read from disk; the pack then rewritten).
     assert "extra" in {key for key, _, _, _ in everything(root)}
+
+
+def test_recover_removes_a_killed_readers_temporary_pack(tmp_path: Path) -> None:
+    root = tmp_path / ".context"
+    fill(root)
+    everything(root)
+    (pack,) = packs(root)
+    leftover = root / PACK_DIR / f".{pack.name}.0123456789ab.tmp"
+    leftover.write_bytes(pack.read_bytes()[:100])  # a reader killed half way
+    with FileSystemStore(root) as store:
+        report = store.recover()
+    assert report.removed_temp_files == 1
+    assert not leftover.exists() and pack.exists()
