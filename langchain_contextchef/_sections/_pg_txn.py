@@ -47,13 +47,26 @@ keep the general path.
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 import time
-from collections.abc import Iterator, Sequence
+import weakref
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
 from contextvars import ContextVar
+from datetime import datetime, timezone
 from typing import Any, Literal
 
-from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
+from langgraph.store.base import (
+    BaseStore,
+    GetOp,
+    Item,
+    ListNamespacesOp,
+    Op,
+    PutOp,
+    Result,
+    SearchOp,
+)
 
 try:
     from langgraph.store.postgres import PostgresStore
@@ -69,7 +82,7 @@ except ImportError:  # pragma: no cover - the postgres extra is not installed
     _row_to_item = _row_to_search_item = _decode_ns_bytes = None  # type: ignore[assignment]
     _namespace_to_text = None  # type: ignore[assignment]
 
-__all__ = ["PgTransaction", "eligible", "settle", "transaction_of"]
+__all__ = ["Mispredicted", "PgTransaction", "eligible", "settle", "transaction_of"]
 
 _POLL = (0.0005, 0.01)  # first and longest pause between tries of the lock
 _NEEDS = (
@@ -83,7 +96,7 @@ _NEEDS = (
     "conn",
 )
 
-Mode = Literal["idle", "txn", "session", "broken"]
+Mode = Literal["idle", "guess", "txn", "session", "broken"]
 
 # Every key a batch gets, in one statement: LangGraph's own query is one statement per
 # namespace, each with a data-modifying CTE that refreshes TTLs (which no op of these asks).
@@ -102,6 +115,86 @@ def _cursors(got: _Gets | None) -> list[Any]:
     if got is None:
         return []
     return ([got[0]] if got[0] is not None else []) + [cur for cur, _, _ in got[1]]
+
+
+# ---- Guessed reads (one round trip) ---------------------------------------------------------
+
+_OK = "contextchef.ok"  # a transaction-local setting: whether the guesses held
+_LOCK_INTO_OK = f"SELECT set_config('{_OK}', pg_try_advisory_xact_lock(%s)::text, true)"
+# Run after the lock's own statement, so its snapshot sees every write of the lock's last
+# holder: the guessed values all stored as guessed, the guessed absences all absent.
+_GUARD = (
+    f"SELECT set_config('{_OK}', (current_setting('{_OK}') = 'true'"
+    " AND (SELECT count(*) FROM store s"
+    " JOIN unnest(%s::text[], %s::text[], %s::text[]) AS g(prefix, key, value)"
+    " ON s.prefix = g.prefix AND s.key = g.key WHERE s.value = g.value::jsonb) = %s"
+    " AND NOT EXISTS (SELECT 1 FROM store s"
+    " WHERE (s.prefix, s.key) IN (SELECT * FROM unnest(%s::text[], %s::text[]))))::text,"
+    " true) = 'true' AS ok"
+)
+# Writes that happen only when the guesses held (puts without TTL or vectors, as LangGraph's
+# `INSERT` writes them: it cannot take a condition).
+_GUARDED_DELETE = (
+    "DELETE FROM store WHERE (prefix, key) IN (SELECT * FROM unnest(%s::text[], %s::text[]))"
+    f" AND current_setting('{_OK}') = 'true'"
+)
+_GUARDED_INSERT = (
+    "INSERT INTO store (prefix, key, value, created_at, updated_at, expires_at, ttl_minutes)"
+    " SELECT g.prefix, g.key, g.value::jsonb, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, NULL, NULL"
+    " FROM unnest(%s::text[], %s::text[], %s::text[]) AS g(prefix, key, value)"
+    f" WHERE current_setting('{_OK}') = 'true'"
+    " ON CONFLICT (prefix, key) DO UPDATE SET value = EXCLUDED.value,"
+    " updated_at = CURRENT_TIMESTAMP, expires_at = EXCLUDED.expires_at,"
+    " ttl_minutes = EXCLUDED.ttl_minutes"
+)
+
+
+class Mispredicted(BaseException):
+    """A section ran on guessed reads the server found wrong; nothing of it was written.
+
+    A `BaseException`, so no plan's `except Exception` takes it: the plan driver runs the
+    section again from its start, with real reads.
+    """
+
+
+# How guessed sections ended in this process ("held": one round trip; "failed": run again).
+GUESSES = {"held": 0, "failed": 0}
+
+# What this process last saw of each row through a transaction section, per store: the
+# value's JSON text, or `None` for a row known absent. Bounded; a wrong row only costs a
+# failed guess, since the guard checks every guess on the server.
+_SEEN_LIMIT = 1024
+_SEEN: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[str, str], str | None]] = (
+    weakref.WeakKeyDictionary()
+)
+_SEEN_LOCK = threading.Lock()
+
+
+def _learn(store: Any, rows: Iterable[tuple[tuple[str, str], str | None]]) -> None:
+    with _SEEN_LOCK:
+        seen = _SEEN.get(store)
+        if seen is None:
+            seen = _SEEN[store] = OrderedDict()
+        for row, text in rows:
+            seen[row] = text
+            seen.move_to_end(row)
+        while len(seen) > _SEEN_LIMIT:
+            seen.popitem(last=False)
+
+
+def _forget(store: Any) -> None:
+    with _SEEN_LOCK:
+        _SEEN.pop(store, None)
+
+
+def _put_rows(ops: Iterable[PutOp]) -> list[tuple[tuple[str, str], str | None]]:
+    return [
+        (
+            (_namespace_to_text(tuple(op.namespace)), op.key),
+            None if op.value is None else json.dumps(op.value),
+        )
+        for op in ops
+    ]
 
 
 # The transaction section this context runs in, per store (by id): at most one per store.
@@ -145,14 +238,17 @@ class PgTransaction:
         "conn",
         "deadline",
         "guard",
+        "guesses",
         "held",
         "implicit",
         "key",
         "kept",
+        "may_guess",
         "mode",
         "pipe",
         "pipeline",
         "scope",
+        "sent",
         "store",
         "timed_out",
         "timeout",
@@ -165,6 +261,7 @@ class PgTransaction:
         key: int,
         timeout: float,
         timed_out: Any,
+        guess: bool = False,
     ) -> None:
         self.store, self.scope, self.key, self.timeout = store, scope, key, timeout
         self.timed_out = timed_out  # scope, timeout -> the TimeoutError to raise
@@ -176,6 +273,11 @@ class PgTransaction:
         self.implicit = bool(getattr(self.conn, "autocommit", False))
         self.mode: Mode = "idle"
         self.kept: list[PutOp] = []
+        self.sent: list[PutOp] = []  # writes sent in the transaction, learnt once it commits
+        # Whether the first batch may be answered from what this process saw (the caller can
+        # run the section again when the guess fails; see `Mispredicted`).
+        self.may_guess = guess and self.implicit and not getattr(store, "ttl_config", None)
+        self.guesses: dict[tuple[str, str], str | None] | None = None
         self.pipe: contextlib.ExitStack | None = None
         self.pipeline: Any = None
         self.deadline = 0.0
@@ -191,7 +293,9 @@ class PgTransaction:
 
     def __exit__(self, *exc: object) -> None:
         try:
-            if self.mode == "txn":
+            if self.mode == "guess":
+                self._commit_guessed()  # or `Mispredicted`: nothing written, run it again
+            elif self.mode == "txn":
                 self._finish(("COMMIT",))  # every write the plan was told of is kept
                 self._release()
             elif self.mode == "session":
@@ -219,6 +323,13 @@ class PgTransaction:
         reads = [(i, op) for i, op in enumerate(ops) if type(op) is not PutOp]
         puts = [op for op in ops if type(op) is PutOp]
         results: list[Result] = [None] * len(ops)
+        if self.mode == "idle" and self.may_guess and not puts and self._guess(ops, results):
+            return results
+        if self.mode == "guess":
+            if not reads:
+                self.kept.extend(puts)
+                return results
+            self._confirm()  # a read past the guess: check it first
         if reads or self.mode == "idle":
             self._read(reads, results)
         self.kept.extend(puts)
@@ -226,6 +337,8 @@ class PgTransaction:
 
     def to_session(self) -> None:
         """Hold the scope with the session lock, commit what the section did (one round trip)."""
+        if self.mode == "guess":
+            self._confirm()  # user code runs only after the guesses are known right
         if self.mode == "txn":
             self._finish(("SELECT pg_advisory_lock(%s)", "COMMIT"))
             self._release()
@@ -244,11 +357,7 @@ class PgTransaction:
         while True:
             opening = self.mode == "idle"
             if opening:
-                if not self.held:
-                    self.guard.acquire()
-                    self.held = True
-                self.pipe = contextlib.ExitStack()
-                self.pipeline = self.pipe.enter_context(self.conn.pipeline())
+                self._open()
             with self._failing():
                 ok = self._pipelined_reads(reads, results, opening=opening)
             if ok:
@@ -273,6 +382,7 @@ class PgTransaction:
         store, conn = self.store, self.conn
         kept, self.kept = self.kept, []
         if kept:
+            self.sent.extend(kept)
             with conn.cursor(binary=True, row_factory=dict_row) as cur:
                 store._batch_put_ops(list(enumerate(kept)), cur)
         gets = [(i, op) for i, op in reads if isinstance(op, GetOp)]
@@ -321,6 +431,123 @@ class PgTransaction:
                     store._batch_list_namespaces_ops(listings, results, cur)
         return True
 
+    def _open(self) -> None:
+        if not self.held:
+            self.guard.acquire()
+            self.held = True
+        self.pipe = contextlib.ExitStack()
+        self.pipeline = self.pipe.enter_context(self.conn.pipeline())
+
+    # ---- guessed reads ---------------------------------------------------------------------
+    #
+    # A section whose caller can run it again (the plan driver, for the plans that ask) may
+    # answer its first batch from what this process last saw of those rows, a row it never
+    # saw taken as absent, when it saw at least one of them. Its writes are kept; the lock, a
+    # guard statement that checks every guess, and the writes (each a no-op unless the guard
+    # held) then go in one round trip that the pipeline's Sync commits. A failed guess
+    # writes nothing and raises `Mispredicted`. Before a later read or any user code, the
+    # guesses are checked first (one round trip) and the section goes on as usual.
+
+    def _guess(self, ops: Sequence[Op], results: list[Result]) -> bool:
+        if not all(type(op) is GetOp and not op.refresh_ttl for op in ops):
+            return False
+        names = [(_namespace_to_text(tuple(op.namespace)), op.key) for op in ops]  # type: ignore[union-attr]
+        with _SEEN_LOCK:
+            seen = _SEEN.get(self.store)
+            texts = [seen.get(name) for name in names] if seen else []
+        if not any(text is not None for text in texts):
+            return False  # nothing seen here yet: read
+        now = datetime.now(timezone.utc)
+        self.guesses = dict(zip(names, texts, strict=True))
+        for idx, (op, text) in enumerate(zip(ops, texts, strict=True)):
+            if text is not None:
+                namespace = tuple(op.namespace)  # type: ignore[union-attr]
+                results[idx] = Item(
+                    value=json.loads(text),
+                    key=op.key,  # type: ignore[union-attr]
+                    namespace=namespace,
+                    created_at=now,
+                    updated_at=now,
+                )
+        self.mode = "guess"
+        return True
+
+    def _send_guard(self, guesses: dict[tuple[str, str], str | None]) -> Any:
+        conn = self.conn
+        conn.execute(_LOCK_INTO_OK, (self.key,))
+        present = [(name, text) for name, text in guesses.items() if text is not None]
+        absent = [name for name, text in guesses.items() if text is None]
+        cur = conn.cursor(binary=True, row_factory=dict_row)
+        cur.execute(
+            _GUARD,
+            (
+                [name[0] for name, _ in present],
+                [name[1] for name, _ in present],
+                [text for _, text in present],
+                len(present),
+                [name[0] for name in absent],
+                [name[1] for name in absent],
+            ),
+        )
+        return cur
+
+    def _confirm(self) -> None:
+        """Check the guesses (lock and guard, one round trip); the section goes on as usual."""
+        guesses, self.guesses = self.guesses or {}, None
+        self.mode = "idle"
+        self._open()
+        with self._failing():
+            row = self._send_guard(guesses).fetchone()
+        if row is not None and row["ok"]:
+            self.mode = "txn"
+            return
+        self.kept = []
+        with self._failing():
+            self._close_pipe()  # the Sync ends a transaction that wrote nothing
+        self._release()
+        GUESSES["failed"] += 1
+        raise Mispredicted
+
+    def _commit_guessed(self) -> None:
+        """Lock, guard, guarded writes and the commit in one round trip."""
+        index = getattr(self.store, "index_config", None)
+        if not all(op.ttl is None and (not index or op.index is False) for op in self.kept):
+            self._confirm()  # writes LangGraph's own `INSERT` must make
+            self._finish(("COMMIT",))
+            return
+        guesses, kept = self.guesses or {}, self.kept
+        self.guesses, self.kept = None, []
+        self.mode = "idle"
+        last = {}  # the last write of each row wins, as in LangGraph's batch
+        for (name, text), op in zip(_put_rows(kept), kept, strict=True):
+            last[name] = (text, op)
+        deletes = [name for name, (text, _) in last.items() if text is None]
+        inserts = [(name, text) for name, (text, _) in last.items() if text is not None]
+        self._open()
+        with self._failing():
+            guard = self._send_guard(guesses)
+            if deletes:
+                self.conn.execute(
+                    _GUARDED_DELETE, ([n[0] for n in deletes], [n[1] for n in deletes])
+                )
+            if inserts:
+                self.conn.execute(
+                    _GUARDED_INSERT,
+                    (
+                        [n[0] for n, _ in inserts],
+                        [n[1] for n, _ in inserts],
+                        [t for _, t in inserts],
+                    ),
+                )
+            self._close_pipe()  # the Sync commits (no-ops when the guard failed)
+            row = guard.fetchone()
+        self._release()
+        if row is None or not row["ok"]:
+            GUESSES["failed"] += 1
+            raise Mispredicted
+        GUESSES["held"] += 1
+        _learn(self.store, [*guesses.items(), *_put_rows(kept)])
+
     def _send_gets(self, gets: list[tuple[int, GetOp]]) -> _Gets:
         """Send one statement that reads every key of `gets` (LangGraph's own to refresh TTLs)."""
         store, conn = self.store, self.conn
@@ -349,12 +576,15 @@ class PgTransaction:
         if cursor is not None:
             with cursor:
                 rows = {(row["prefix"], row["key"]): row for row in cursor.fetchall()}
+            learnt = []
             for idx, op in gets:
                 namespace = tuple(op.namespace)
-                row = rows.get((_namespace_to_text(namespace), op.key))
-                results[idx] = (
-                    _row_to_item(namespace, row, loader=store._deserializer) if row else None
-                )
+                name = (_namespace_to_text(namespace), op.key)
+                row = rows.get(name)
+                item = _row_to_item(namespace, row, loader=store._deserializer) if row else None
+                results[idx] = item
+                learnt.append((name, None if item is None else json.dumps(item.value)))
+            _learn(store, learnt)
             return
         for cur, namespace, items in pending:
             with cur:
@@ -377,6 +607,8 @@ class PgTransaction:
                     continue  # the pipeline's Sync, as it closes, commits
                 self.conn.execute(statement, (self.key,) if "%s" in statement else None)
             self._close_pipe()
+        sent, self.sent = [*self.sent, *kept], []
+        _learn(self.store, _put_rows(sent))
 
     def _close_pipe(self) -> None:
         pipe, self.pipe, self.pipeline = self.pipe, None, None
@@ -389,7 +621,8 @@ class PgTransaction:
         try:
             yield
         except BaseException:
-            self.kept = []
+            self.kept, self.sent = [], []
+            _forget(self.store)  # what it read may include writes now rolled back
             with contextlib.suppress(Exception):
                 self._close_pipe()
             if self.conn.info.transaction_status != 0:
