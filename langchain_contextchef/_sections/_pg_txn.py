@@ -33,6 +33,12 @@ data-modifying CTE that refreshes TTLs; a get that asks for a TTL refresh keeps 
 query. A model write is then three statements in two round trips: the lock and the read;
 the writes, committed by the Sync.
 
+A section the plan driver can build again (a tool's write, `model_write`: see `_pg_guess`)
+may answer its first batch from what this process last saw of those rows and send the
+lock, a guard that checks every guess, the writes held back by the guard, and the commit in
+one round trip. A wrong guess writes nothing and raises `Mispredicted`: the driver runs the
+section again, as above. A later read, or user code, checks the guesses first.
+
 Every batch a plan was told succeeded is committed, even when the section ends with an
 exception (as with the general section, where each batch commits when it returns); a batch
 that fails rolls the transaction back (nothing the section kept is written) and the error
@@ -50,9 +56,7 @@ import contextlib
 import json
 import threading
 import time
-import weakref
-from collections import OrderedDict
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from datetime import datetime, timezone
 from typing import Any, Literal
@@ -81,6 +85,18 @@ except ImportError:  # pragma: no cover - the postgres extra is not installed
     PostgresStore = dict_row = None  # type: ignore[assignment,misc]
     _row_to_item = _row_to_search_item = _decode_ns_bytes = None  # type: ignore[assignment]
     _namespace_to_text = None  # type: ignore[assignment]
+
+from langchain_contextchef._sections._pg_guess import (
+    GUARDED_DELETE,
+    GUARDED_INSERT,
+    GUESSES,
+    Mispredicted,
+    forget,
+    learn,
+    put_rows,
+    seen_rows,
+    send_guard,
+)
 
 __all__ = ["Mispredicted", "PgTransaction", "eligible", "settle", "transaction_of"]
 
@@ -115,86 +131,6 @@ def _cursors(got: _Gets | None) -> list[Any]:
     if got is None:
         return []
     return ([got[0]] if got[0] is not None else []) + [cur for cur, _, _ in got[1]]
-
-
-# ---- Guessed reads (one round trip) ---------------------------------------------------------
-
-_OK = "contextchef.ok"  # a transaction-local setting: whether the guesses held
-_LOCK_INTO_OK = f"SELECT set_config('{_OK}', pg_try_advisory_xact_lock(%s)::text, true)"
-# Run after the lock's own statement, so its snapshot sees every write of the lock's last
-# holder: the guessed values all stored as guessed, the guessed absences all absent.
-_GUARD = (
-    f"SELECT set_config('{_OK}', (current_setting('{_OK}') = 'true'"
-    " AND (SELECT count(*) FROM store s"
-    " JOIN unnest(%s::text[], %s::text[], %s::text[]) AS g(prefix, key, value)"
-    " ON s.prefix = g.prefix AND s.key = g.key WHERE s.value = g.value::jsonb) = %s"
-    " AND NOT EXISTS (SELECT 1 FROM store s"
-    " WHERE (s.prefix, s.key) IN (SELECT * FROM unnest(%s::text[], %s::text[]))))::text,"
-    " true) = 'true' AS ok"
-)
-# Writes that happen only when the guesses held (puts without TTL or vectors, as LangGraph's
-# `INSERT` writes them: it cannot take a condition).
-_GUARDED_DELETE = (
-    "DELETE FROM store WHERE (prefix, key) IN (SELECT * FROM unnest(%s::text[], %s::text[]))"
-    f" AND current_setting('{_OK}') = 'true'"
-)
-_GUARDED_INSERT = (
-    "INSERT INTO store (prefix, key, value, created_at, updated_at, expires_at, ttl_minutes)"
-    " SELECT g.prefix, g.key, g.value::jsonb, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, NULL, NULL"
-    " FROM unnest(%s::text[], %s::text[], %s::text[]) AS g(prefix, key, value)"
-    f" WHERE current_setting('{_OK}') = 'true'"
-    " ON CONFLICT (prefix, key) DO UPDATE SET value = EXCLUDED.value,"
-    " updated_at = CURRENT_TIMESTAMP, expires_at = EXCLUDED.expires_at,"
-    " ttl_minutes = EXCLUDED.ttl_minutes"
-)
-
-
-class Mispredicted(BaseException):
-    """A section ran on guessed reads the server found wrong; nothing of it was written.
-
-    A `BaseException`, so no plan's `except Exception` takes it: the plan driver runs the
-    section again from its start, with real reads.
-    """
-
-
-# How guessed sections ended in this process ("held": one round trip; "failed": run again).
-GUESSES = {"held": 0, "failed": 0}
-
-# What this process last saw of each row through a transaction section, per store: the
-# value's JSON text, or `None` for a row known absent. Bounded; a wrong row only costs a
-# failed guess, since the guard checks every guess on the server.
-_SEEN_LIMIT = 1024
-_SEEN: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[str, str], str | None]] = (
-    weakref.WeakKeyDictionary()
-)
-_SEEN_LOCK = threading.Lock()
-
-
-def _learn(store: Any, rows: Iterable[tuple[tuple[str, str], str | None]]) -> None:
-    with _SEEN_LOCK:
-        seen = _SEEN.get(store)
-        if seen is None:
-            seen = _SEEN[store] = OrderedDict()
-        for row, text in rows:
-            seen[row] = text
-            seen.move_to_end(row)
-        while len(seen) > _SEEN_LIMIT:
-            seen.popitem(last=False)
-
-
-def _forget(store: Any) -> None:
-    with _SEEN_LOCK:
-        _SEEN.pop(store, None)
-
-
-def _put_rows(ops: Iterable[PutOp]) -> list[tuple[tuple[str, str], str | None]]:
-    return [
-        (
-            (_namespace_to_text(tuple(op.namespace)), op.key),
-            None if op.value is None else json.dumps(op.value),
-        )
-        for op in ops
-    ]
 
 
 # The transaction section this context runs in, per store (by id): at most one per store.
@@ -452,9 +388,7 @@ class PgTransaction:
         if not all(type(op) is GetOp and not op.refresh_ttl for op in ops):
             return False
         names = [(_namespace_to_text(tuple(op.namespace)), op.key) for op in ops]  # type: ignore[union-attr]
-        with _SEEN_LOCK:
-            seen = _SEEN.get(self.store)
-            texts = [seen.get(name) for name in names] if seen else []
+        texts = seen_rows(self.store, names)
         if not any(text is not None for text in texts):
             return False  # nothing seen here yet: read
         now = datetime.now(timezone.utc)
@@ -472,32 +406,13 @@ class PgTransaction:
         self.mode = "guess"
         return True
 
-    def _send_guard(self, guesses: dict[tuple[str, str], str | None]) -> Any:
-        conn = self.conn
-        conn.execute(_LOCK_INTO_OK, (self.key,))
-        present = [(name, text) for name, text in guesses.items() if text is not None]
-        absent = [name for name, text in guesses.items() if text is None]
-        cur = conn.cursor(binary=True, row_factory=dict_row)
-        cur.execute(
-            _GUARD,
-            (
-                [name[0] for name, _ in present],
-                [name[1] for name, _ in present],
-                [text for _, text in present],
-                len(present),
-                [name[0] for name in absent],
-                [name[1] for name in absent],
-            ),
-        )
-        return cur
-
     def _confirm(self) -> None:
         """Check the guesses (lock and guard, one round trip); the section goes on as usual."""
         guesses, self.guesses = self.guesses or {}, None
         self.mode = "idle"
         self._open()
         with self._failing():
-            row = self._send_guard(guesses).fetchone()
+            row = send_guard(self.conn, self.key, guesses).fetchone()
         if row is not None and row["ok"]:
             self.mode = "txn"
             return
@@ -519,20 +434,20 @@ class PgTransaction:
         self.guesses, self.kept = None, []
         self.mode = "idle"
         last = {}  # the last write of each row wins, as in LangGraph's batch
-        for (name, text), op in zip(_put_rows(kept), kept, strict=True):
+        for (name, text), op in zip(put_rows(kept), kept, strict=True):
             last[name] = (text, op)
         deletes = [name for name, (text, _) in last.items() if text is None]
         inserts = [(name, text) for name, (text, _) in last.items() if text is not None]
         self._open()
         with self._failing():
-            guard = self._send_guard(guesses)
+            guard = send_guard(self.conn, self.key, guesses)
             if deletes:
                 self.conn.execute(
-                    _GUARDED_DELETE, ([n[0] for n in deletes], [n[1] for n in deletes])
+                    GUARDED_DELETE, ([n[0] for n in deletes], [n[1] for n in deletes])
                 )
             if inserts:
                 self.conn.execute(
-                    _GUARDED_INSERT,
+                    GUARDED_INSERT,
                     (
                         [n[0] for n, _ in inserts],
                         [n[1] for n, _ in inserts],
@@ -546,7 +461,7 @@ class PgTransaction:
             GUESSES["failed"] += 1
             raise Mispredicted
         GUESSES["held"] += 1
-        _learn(self.store, [*guesses.items(), *_put_rows(kept)])
+        learn(self.store, [*guesses.items(), *put_rows(kept)])
 
     def _send_gets(self, gets: list[tuple[int, GetOp]]) -> _Gets:
         """Send one statement that reads every key of `gets` (LangGraph's own to refresh TTLs)."""
@@ -584,7 +499,7 @@ class PgTransaction:
                 item = _row_to_item(namespace, row, loader=store._deserializer) if row else None
                 results[idx] = item
                 learnt.append((name, None if item is None else json.dumps(item.value)))
-            _learn(store, learnt)
+            learn(store, learnt)
             return
         for cur, namespace, items in pending:
             with cur:
@@ -608,7 +523,7 @@ class PgTransaction:
                 self.conn.execute(statement, (self.key,) if "%s" in statement else None)
             self._close_pipe()
         sent, self.sent = [*self.sent, *kept], []
-        _learn(self.store, _put_rows(sent))
+        learn(self.store, put_rows(sent))
 
     def _close_pipe(self) -> None:
         pipe, self.pipe, self.pipeline = self.pipe, None, None
@@ -622,7 +537,7 @@ class PgTransaction:
             yield
         except BaseException:
             self.kept, self.sent = [], []
-            _forget(self.store)  # what it read may include writes now rolled back
+            forget(self.store)  # what it read may include writes now rolled back
             with contextlib.suppress(Exception):
                 self._close_pipe()
             if self.conn.info.transaction_status != 0:

@@ -4,7 +4,9 @@ On a sync `PostgresStore` over one connection the plan driver runs each exclusiv
 one transaction that holds the store's connection between round trips. These tests show what
 must still hold: user code inside a section (hooks that use the same store directly) runs on
 a free connection and sees the section's writes; writers on two connections stay exclusive;
-a section that raises keeps the writes it was told succeeded. The sync SQLite sections keep
+a section that raises keeps the writes it was told succeeded; a write guessed from what the
+process saw last is run again, exactly, when another connection changed those rows. The sync
+SQLite sections keep
 one lock descriptor per scope; two store objects of one process still exclude each other.
 """
 
