@@ -35,8 +35,10 @@ __all__ = [
     "forget",
     "learn",
     "put_rows",
+    "record",
     "seen_rows",
     "send_guard",
+    "worth_guessing",
 ]
 
 _OK = "contextchef.ok"  # a transaction-local setting: whether the guesses held
@@ -142,3 +144,37 @@ def send_guard(conn: Any, key: int, guesses: dict[tuple[str, str], str | None]) 
         ),
     )
     return cur
+
+
+# After a failed guess a scope is not guessed for a while (1, 2, 4, ... up to 32 sections):
+# where several processes keep writing one scope, most guesses would fail and cost a round
+# trip each on top of the ordinary two.
+_BACKOFF_LIMIT = 32
+_BACKOFF: weakref.WeakKeyDictionary[Any, dict[tuple[str, ...], list[int]]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def worth_guessing(store: Any, scope: tuple[str, ...]) -> bool:
+    """Whether a section of `scope` may guess now (not just after failed guesses)."""
+    with _SEEN_LOCK:
+        state = _BACKOFF.get(store, {}).get(scope)
+        if state is None or state[0] == 0:
+            return True
+        state[0] -= 1
+        return False
+
+
+def record(store: Any, scope: tuple[str, ...], *, held: bool) -> None:
+    """Note how a guess of `scope` ended: held (guess freely) or failed (back off)."""
+    with _SEEN_LOCK:
+        GUESSES["held" if held else "failed"] += 1
+        scopes = _BACKOFF.get(store)
+        if scopes is None:
+            scopes = _BACKOFF[store] = {}
+        if held:
+            scopes.pop(scope, None)
+            return
+        state = scopes.setdefault(scope, [0, 0])
+        state[1] = min(max(1, state[1] * 2), _BACKOFF_LIMIT)  # sections to skip
+        state[0] = state[1]

@@ -89,13 +89,14 @@ except ImportError:  # pragma: no cover - the postgres extra is not installed
 from langchain_contextchef._sections._pg_guess import (
     GUARDED_DELETE,
     GUARDED_INSERT,
-    GUESSES,
     Mispredicted,
     forget,
     learn,
     put_rows,
+    record,
     seen_rows,
     send_guard,
+    worth_guessing,
 )
 
 __all__ = ["Mispredicted", "PgTransaction", "eligible", "settle", "transaction_of"]
@@ -387,6 +388,9 @@ class PgTransaction:
     def _guess(self, ops: Sequence[Op], results: list[Result]) -> bool:
         if not all(type(op) is GetOp and not op.refresh_ttl for op in ops):
             return False
+        if not worth_guessing(self.store, self.scope):
+            self.may_guess = False
+            return False
         names = [(_namespace_to_text(tuple(op.namespace)), op.key) for op in ops]  # type: ignore[union-attr]
         texts = seen_rows(self.store, names)
         if not any(text is not None for text in texts):
@@ -420,7 +424,7 @@ class PgTransaction:
         with self._failing():
             self._close_pipe()  # the Sync ends a transaction that wrote nothing
         self._release()
-        GUESSES["failed"] += 1
+        record(self.store, self.scope, held=False)
         raise Mispredicted
 
     def _commit_guessed(self) -> None:
@@ -458,9 +462,9 @@ class PgTransaction:
             row = guard.fetchone()
         self._release()
         if row is None or not row["ok"]:
-            GUESSES["failed"] += 1
+            record(self.store, self.scope, held=False)
             raise Mispredicted
-        GUESSES["held"] += 1
+        record(self.store, self.scope, held=True)
         learn(self.store, [*guesses.items(), *put_rows(kept)])
 
     def _send_gets(self, gets: list[tuple[int, GetOp]]) -> _Gets:

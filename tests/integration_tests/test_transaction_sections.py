@@ -348,19 +348,19 @@ def two_writers(pg_database: str) -> Iterator[tuple[ContextChef, ContextChef, Ba
 def test_a_write_guessed_from_a_stale_stamp_is_run_again_and_is_exact(
     two_writers: tuple[ContextChef, ContextChef, BaseStore],
 ) -> None:
-    from langchain_contextchef._sections import _pg_txn
+    from langchain_contextchef._sections import _pg_guess
 
     a, b, _ = two_writers
     assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
-    held = _pg_txn.GUESSES["held"]
+    held = _pg_guess.GUESSES["held"]
     assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
-    assert _pg_txn.GUESSES["held"] == held + 1  # a's own stamp, guessed right: one round trip
+    assert _pg_guess.GUESSES["held"] == held + 1  # a's own stamp, guessed right: one round trip
     assert _tool(b, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
-    failed = _pg_txn.GUESSES["failed"]
+    failed = _pg_guess.GUESSES["failed"]
     # a guesses the stamp it wrote last; b has advanced it since, so the guard fails, nothing
     # of the guessed run is written, and the write runs again on real reads.
     assert _tool(a, "create_memory", {"key": "k4", "value": "Four."}).startswith("Created")
-    assert _pg_txn.GUESSES["failed"] == failed + 1
+    assert _pg_guess.GUESSES["failed"] == failed + 1
     for chef in (a, b):
         memory = chef.get_memory()
         assert {e.key: e.value for e in memory.list()} == {
@@ -390,16 +390,16 @@ def test_a_write_guessed_from_a_stale_stamp_is_run_again_and_is_exact(
 def test_a_create_guessed_absent_after_another_writer_made_the_key_reports_it_exists(
     two_writers: tuple[ContextChef, ContextChef, BaseStore],
 ) -> None:
-    from langchain_contextchef._sections import _pg_txn
+    from langchain_contextchef._sections import _pg_guess
 
     a, b, _ = two_writers
     assert _tool(a, "create_memory", {"key": "seed", "value": "Seed."}).startswith("Created")
     assert _tool(b, "create_memory", {"key": "x", "value": "From b."}).startswith("Created")
     # a never saw `x` and guesses it absent: the guard fails, the create runs again and
     # finds b's entry, which it leaves alone.
-    failed = _pg_txn.GUESSES["failed"]
+    failed = _pg_guess.GUESSES["failed"]
     reply = _tool(a, "create_memory", {"key": "x", "value": "From a."})
-    assert _pg_txn.GUESSES["failed"] == failed + 1
+    assert _pg_guess.GUESSES["failed"] == failed + 1
     assert not reply.startswith("Created"), reply
     assert a.get_memory().get("x") == "From b."
     assert [r.version for r in a.get_memory().history("x")] == [1]
@@ -408,7 +408,7 @@ def test_a_create_guessed_absent_after_another_writer_made_the_key_reports_it_ex
 def test_an_update_guessed_from_an_entry_another_writer_changed_is_exact(
     two_writers: tuple[ContextChef, ContextChef, BaseStore],
 ) -> None:
-    from langchain_contextchef._sections import _pg_txn
+    from langchain_contextchef._sections import _pg_guess
 
     a, b, _ = two_writers
     ma, mb = a.get_memory(), b.get_memory()
@@ -416,11 +416,14 @@ def test_an_update_guessed_from_an_entry_another_writer_changed_is_exact(
     assert ma.update_memory("n", "2").status == "updated"  # a has now seen version 2
     assert mb.update_memory("n", "3").status == "updated"
     # a's guess of `n` (version 2) is wrong: run again, the compare-and-set sees version 3.
-    failed = _pg_txn.GUESSES["failed"]
+    failed = _pg_guess.GUESSES["failed"]
     stale = ma.update_memory("n", "4", version=2)
-    assert _pg_txn.GUESSES["failed"] == failed + 1
+    assert _pg_guess.GUESSES["failed"] == failed + 1
     assert stale.status == "stale", stale
+    # The scope is not guessed right after a failed guess (a back-off): this one reads.
+    held = _pg_guess.GUESSES["held"]
     assert ma.update_memory("n", "4", version=3).status == "updated"
+    assert _pg_guess.GUESSES["held"] == held
     assert mb.get("n") == "4"
     assert [r.version for r in mb.history("n")] == [1, 2, 3, 4]
     reply = _tool(a, "modify_memory", {"action": "update", "key": "n", "value": "5"})
@@ -431,7 +434,7 @@ def test_an_update_guessed_from_an_entry_another_writer_changed_is_exact(
 def test_a_delete_by_another_writer_defeats_the_guess(
     two_writers: tuple[ContextChef, ContextChef, BaseStore],
 ) -> None:
-    from langchain_contextchef._sections import _pg_txn
+    from langchain_contextchef._sections import _pg_guess
 
     a, b, _ = two_writers
     ma, mb = a.get_memory(), b.get_memory()
@@ -439,8 +442,8 @@ def test_a_delete_by_another_writer_defeats_the_guess(
     assert ma.update_memory("d", "Still here.").status == "updated"
     assert mb.delete_memory("d").status == "deleted"
     # a guesses `d` present: run again, it is gone.
-    failed = _pg_txn.GUESSES["failed"]
+    failed = _pg_guess.GUESSES["failed"]
     result = ma.update_memory("d", "Back?")
-    assert _pg_txn.GUESSES["failed"] == failed + 1
+    assert _pg_guess.GUESSES["failed"] == failed + 1
     assert result.status == "not_found", result
     assert mb.get("d") is None
