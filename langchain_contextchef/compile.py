@@ -40,6 +40,7 @@ from langchain_contextchef.budget import (
     CALIBRATED_COUNTS,
     LAYERS,
     ContextBudget,
+    FitMemo,
     FittedMemory,
     Omitted,
     calibrated_tokens,
@@ -254,6 +255,16 @@ def _unlisted_line(count: int, vocabulary: ToolVocabulary) -> str:
     return render_memory_block((), unlisted=count, vocabulary=vocabulary).rsplit("\n", 1)[-1]
 
 
+_FIT_MEMO = "fit_memo"
+"""The first part of the key under which a scope's slot keeps its `FitMemo`s."""
+
+
+def _shows_turns(entry: MemoryEntry) -> bool:
+    # A compact entry with a turn-based expiry shows the turns it has left: its text and
+    # counts change every turn, so no fit keeps them.
+    return entry.expires_at_turn is not None
+
+
 def fit_block(
     read: CompileRead,
     ctx: MemoryContext,
@@ -293,6 +304,14 @@ def fit_block(
         if summed
         else (None, None)
     )
+    memo = None
+    if summed and slot is not None and not read.evicted_keys:
+        # What the last fit with these settings read, kept across writes (the entries it
+        # read are compared by identity; an unchanged entry is the same object).
+        frame = (_FIT_MEMO, ctx.allowed_keys, vocabulary)
+        memo = slot.state.get(frame)
+        if memo is None:
+            memo = slot.state[frame] = FitMemo(_shows_turns)
     fitted = fit_memory(
         read.selected,
         read.unselected,
@@ -307,6 +326,7 @@ def fit_block(
         entry_counts=entry_counts,
         row_counts=row_counts,
         unlisted_line=lambda n: _unlisted_line(n, vocabulary),
+        memo=memo,
     )
     shown = {e.key for e in fitted.full} | {e.key for e in fitted.index}
 

@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import operator
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
-from typing import Any, Literal, TypeAlias
+from typing import Any, Literal, TypeAlias, cast
 
 from langchain_contextchef._literals import DEFAULT_MEMORY_TYPES
 
@@ -213,18 +214,33 @@ class MemoryEntry:
         return stored
 
     @classmethod
-    def from_stored(cls, key: str, data: Mapping[str, Any]) -> MemoryEntry:
+    def from_stored(
+        cls, key: str, data: Mapping[str, Any], *, share: dict[str, str] | None = None
+    ) -> MemoryEntry:
         """Rebuild an entry from a stored item value (strictly: every field is checked).
 
         Parsed entries are kept per scope by the memory engine's cache, not here.
 
+        Args:
+            key: The item's key.
+            data: The item's value.
+            share: A dict kept across the entries of one read: an entry whose description
+                (or type) equals one read before gets the same string object, so a scope
+                whose entries repeat a description holds it once.
+
         Raises:
             ValueError: If the value is not a memory entry, or a field has the wrong type.
         """
-        return cls._parse(key, data)
+        if _NATIVE_Z and cls is MemoryEntry and type(data) is dict:
+            entry = _read_common(key, data, share)
+            if entry is not None:
+                return entry
+        return cls._parse(key, data, share)
 
     @classmethod
-    def _parse(cls, key: str, data: Mapping[str, Any]) -> MemoryEntry:
+    def _parse(
+        cls, key: str, data: Mapping[str, Any], share: dict[str, str] | None = None
+    ) -> MemoryEntry:
         # Strict: a value written by hand or by another program with a wrong field type must
         # fail here, with the field named, not later in a render or a compile.
         value = data.get("value")
@@ -253,12 +269,16 @@ class MemoryEntry:
             created_at if same_moment else _time(key, data, "updated_at", required=True)
         )
         entry.description = _optional(key, data, "description", str, "a string")
+        if share is not None and entry.description is not None:
+            entry.description = share.setdefault(entry.description, entry.description)
         entry.update_count = _count(key, data)
         entry.importance = _number(key, data, "importance")
         entry.expires_at_turn = _optional(key, data, "expires_at_turn", int, "an integer")
         entry.expires_at = _time(key, data, "expires_at")
         entry.type = _optional(key, data, "type", str, "a string")
-        entry.status = status
+        if share is not None and entry.type is not None:
+            entry.type = share.setdefault(entry.type, entry.type)
+        entry.status = "active" if status == "active" else "quarantined"  # not a copy each
         entry.provenance = _provenance(provenance) if provenance is not None else None
         entry.supersedes = tuple(supersedes) if supersedes else ()
         entry.last_recalled_at = _time(key, data, "last_recalled_at")
@@ -266,6 +286,113 @@ class MemoryEntry:
             return cls(**{name: getattr(entry, name) for name in _Blank.__slots__})
         entry.__class__ = MemoryEntry  # type: ignore[assignment]
         return entry  # type: ignore[return-value]
+
+
+_fromisoformat = datetime.fromisoformat
+
+
+_WRITTEN = operator.itemgetter(
+    "value",
+    "created_at",
+    "updated_at",
+    "update_count",
+    "description",
+    "type",
+    "status",
+    "importance",
+    "expires_at_turn",
+    "expires_at",
+    "provenance",
+)
+_WRITTEN_COUNT = 11
+
+
+def _is_utc_text(text: Any) -> bool:
+    """Whether `text` has the form `format_time` writes (which `fromisoformat` reads as UTC)."""
+    return type(text) is str and len(text) == 27 and text[-1] == "Z"
+
+
+def _read_common(
+    key: str, data: dict[str, Any], share: dict[str, str] | None
+) -> MemoryEntry | None:
+    """`MemoryEntry._parse` for the layout `to_stored` writes, in one pass; `None` otherwise.
+
+    Only exact types are taken (a `str`, an `int`, `None`, times as `format_time` writes
+    them, no supersedes, no recall time); anything else returns `None` and the strict parse
+    reads it (and names what is wrong), so both give the same entry for the same value.
+    From Python 3.11 only (`fromisoformat` reads the `Z`).
+    """
+    try:  # every field `to_stored` always writes, in one call
+        (
+            value,
+            created,
+            updated,
+            count,
+            description,
+            kind,
+            status,
+            importance,
+            turn,
+            expires,
+            provenance,
+        ) = _WRITTEN(data)
+    except KeyError:
+        return None
+    if len(data) != _WRITTEN_COUNT and (
+        data.get("supersedes") or data.get("last_recalled_at") is not None
+    ):
+        return None
+    if (
+        type(value) is not str
+        or type(created) is not str
+        or len(created) != 27
+        or created[-1] != "Z"
+        or type(count) is not int
+        or count < 1
+        or (description is not None and type(description) is not str)
+        or (kind is not None and type(kind) is not str)
+        or status not in ("active", "quarantined")
+        or (importance is not None and type(importance) not in (float, int))
+        or (turn is not None and type(turn) is not int)
+        or (provenance is not None and type(provenance) is not dict)
+    ):
+        return None
+    try:
+        created_at = _fromisoformat(created)
+        if updated == created:
+            updated_at = created_at
+        elif _is_utc_text(updated):
+            updated_at = _fromisoformat(cast("str", updated))
+        else:
+            return None
+        if expires is not None:
+            if not _is_utc_text(expires):
+                return None
+            expires = _fromisoformat(expires)
+    except ValueError:
+        return None
+    if share is not None:
+        if description is not None:
+            description = share.setdefault(description, description)
+        if kind is not None:
+            kind = share.setdefault(kind, kind)
+    entry = _Blank()
+    entry.key = key
+    entry.value = value
+    entry.created_at = created_at
+    entry.updated_at = updated_at
+    entry.description = description
+    entry.update_count = count
+    entry.importance = importance
+    entry.expires_at_turn = turn
+    entry.expires_at = expires
+    entry.type = kind
+    entry.status = "active" if status == "active" else "quarantined"  # the constants
+    entry.provenance = _provenance(provenance) if provenance is not None else None
+    entry.supersedes = ()
+    entry.last_recalled_at = None
+    entry.__class__ = MemoryEntry  # type: ignore[assignment]
+    return entry  # type: ignore[return-value]
 
 
 class _Blank:

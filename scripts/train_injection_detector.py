@@ -19,6 +19,13 @@ pinned seed), its weights stored as little-endian int16 with one scale. The thre
 lowest on a fixed grid at which the tuning rows refuse at most 0.5% of benign memories and at
 most 3% of the public benign texts. The test splits of the public datasets and the held-back
 memory set are not read here.
+
+    python scripts/train_injection_detector.py --dev    # the development protocol, no writing
+
+`--dev` trains on the training rows without one source and scores that source (all rows of
+the fourth and of the third memory wave; each public dataset's validation split, its train
+split left out), then the full training rows on the tuning rows, and prints the injections
+caught at 1% and at 3% of benign rows refused and the AUC (see benchmarks/README.md, issue 24).
 """
 
 from __future__ import annotations
@@ -29,12 +36,13 @@ import json
 import sys
 import zlib
 from array import array
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 from scipy.sparse import csr_matrix
+from scipy.stats import rankdata
 from sklearn.linear_model import LogisticRegression
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,21 +67,26 @@ class Row:
     text: str
     label: int
     source: str  # "public" or "memory"
+    origin: str = ""  # the file's stem (public) or the memory folder ("base", "wave3", ...)
 
 
 def _csv_rows(path: Path) -> list[Row]:
     csv.field_size_limit(1 << 26)
     with path.open(encoding="utf-8", newline="") as handle:
-        return [Row(r["text"], int(r["label"]), "public") for r in csv.DictReader(handle)]
+        return [
+            Row(r["text"], int(r["label"]), "public", path.stem) for r in csv.DictReader(handle)
+        ]
 
 
 def _memory_rows(folder: Path) -> list[Row]:
     rows: list[Row] = []
     for path in sorted(folder.rglob("*.jsonl")):
+        parts = path.relative_to(folder).parts
+        origin = parts[0] if len(parts) > 1 else "base"
         for line in path.read_text(encoding="utf-8").splitlines():
             if line.strip():
                 item = json.loads(line)
-                rows.append(Row(item["text"], int(item["label"]), "memory"))
+                rows.append(Row(item["text"], int(item["label"]), "memory", origin))
     return rows
 
 
@@ -140,15 +153,16 @@ def choose_threshold(probabilities: list[float], rows: list[Row]) -> float:
     return THRESHOLDS[-1]
 
 
+def _fit(rows: list[Row]) -> LogisticRegression:
+    model = LogisticRegression(C=C, solver="liblinear", random_state=SEED, max_iter=1000, tol=1e-4)
+    model.fit(_matrix(rows), [r.label for r in rows], sample_weight=[_weight(r) for r in rows])
+    return model
+
+
 def train(data: Path = DATA) -> tuple[array, dict[str, object]]:
     """Fit the model; return the int16 weights and the metadata the package reads."""
     train_rows, tune_rows = load(data)
-    model = LogisticRegression(C=C, solver="liblinear", random_state=SEED, max_iter=1000, tol=1e-4)
-    model.fit(
-        _matrix(train_rows),
-        [r.label for r in train_rows],
-        sample_weight=[_weight(r) for r in train_rows],
-    )
+    model = _fit(train_rows)
     coef = model.coef_[0]
     scale = float(max(abs(coef.max()), abs(coef.min()))) / 32767.0
     weights = array("h", (round(float(w) / scale) for w in coef))
@@ -187,6 +201,51 @@ def report(weights: array, meta: dict[str, object], data: Path = DATA) -> None:
     print(f"chosen threshold: {meta['threshold']}")
 
 
+def _recall_at(labels: np.ndarray, margins: np.ndarray, benign_refused: float) -> float:
+    """Injections caught when the threshold refuses at most `benign_refused` of benign rows."""
+    benign = np.sort(margins[labels == 0])[::-1]
+    allowed = int(benign_refused * len(benign))
+    threshold = benign[allowed] if allowed < len(benign) else -np.inf
+    return float(np.mean(margins[labels == 1] > threshold))
+
+
+def _auc(labels: np.ndarray, margins: np.ndarray) -> float:
+    """The probability that an injection outscores a benign row (ties count half)."""
+    ranks = rankdata(margins)
+    positives = int(labels.sum())
+    negatives = len(labels) - positives
+    above = ranks[labels == 1].sum() - positives * (positives + 1) / 2
+    return float(above / (positives * negatives))
+
+
+def development(data: Path = DATA) -> None:
+    """The leave-one-source-out protocol: recall at 1% and 3% benign refused, and the AUC."""
+    train_rows, tune_rows = load(data)
+    every = train_rows + tune_rows
+    folds: list[tuple[str, Callable[[Row], bool], Callable[[Row], bool]]] = [
+        ("wave4", lambda r: r.origin != "wave4", lambda r: r.origin == "wave4"),
+        ("wave3", lambda r: r.origin != "wave3", lambda r: r.origin == "wave3"),
+        (
+            "neuralchemy",
+            lambda r: r.origin != "neuralchemy_core_train",
+            lambda r: r.origin == "neuralchemy_core_validation",
+        ),
+        ("slabs", lambda r: r.origin != "slabs_train", lambda r: r.origin == "slabs_validation"),
+        ("tuning rows", lambda r: True, lambda r: r in tune_set),
+    ]
+    tune_set = set(tune_rows)
+    print("fold          recall@1%  recall@3%  AUC")
+    for name, keep, scored in folds:
+        model = _fit([r for r in train_rows if keep(r)])
+        rows = [r for r in every if scored(r)]
+        labels = np.array([r.label for r in rows])
+        margins = model.decision_function(_matrix(rows))
+        print(
+            f"{name:12s}  {_recall_at(labels, margins, 0.01):9.3f}  "
+            f"{_recall_at(labels, margins, 0.03):9.3f}  {_auc(labels, margins):.4f}"
+        )
+
+
 def write(weights: array, meta: dict[str, object], out: Path = OUT) -> None:
     out.mkdir(parents=True, exist_ok=True)
     little = array("h", weights)
@@ -200,7 +259,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--report", action="store_true", help="print the tuning figures")
     parser.add_argument("--dry-run", action="store_true", help="do not write the model")
+    parser.add_argument("--dev", action="store_true", help="run the development protocol only")
     args = parser.parse_args()
+    if args.dev:
+        development()
+        return
     weights, meta = train()
     if not args.dry_run:
         write(weights, meta)

@@ -8,10 +8,10 @@ one transaction on that connection:
 
 1. its first batch opens the transaction, takes the scope's *transaction-scoped* advisory lock
    (`pg_try_advisory_xact_lock`) and runs the batch's reads, pipelined: one round trip. When
-   another writer holds the scope, the transaction is rolled back (the reads are thrown away)
-   and tried again after a pause, as the session lock is;
+   another writer holds the scope, the transaction ends (the reads are thrown away) and is
+   tried again after a pause, as the session lock is;
 2. a batch of writes is kept, answered at once (a put returns nothing), and sent with what
-   comes next: the next batch, or the `COMMIT` that ends the section (one round trip for the
+   comes next: the next batch, or the commit that ends the section (one round trip for the
    writes and the commit). The next batch never reads past an unsent write: kept writes go
    first, in order;
 3. before any user code runs in the section (a hook, a runnable, a LangChain event inside a
@@ -20,6 +20,18 @@ one transaction on that connection:
    in one round trip. The user code then finds the connection free, sees every write the
    section made, and the rest of the section runs as a general section (session lock, each
    batch on its own), still exclusive.
+
+Each statement sent costs the server a wake-up and the client a send, so a section sends as
+few as it can. On an autocommit connection (as `PostgresStore.from_conn_string` opens it) the
+transaction is the pipeline's own: every statement up to the pipeline's Sync runs in one
+implicit transaction, a read's answers are fetched with a flush request (which leaves that
+transaction and its lock held), and the Sync that closes the pipeline commits it, or rolls it
+back when a statement failed. No `BEGIN` or `COMMIT` statement is sent; on a connection that
+is not autocommit they are. The gets of a batch are one statement of the section's own over
+every (namespace, key) asked, where LangGraph's store sends one per namespace with a
+data-modifying CTE that refreshes TTLs; a get that asks for a TTL refresh keeps LangGraph's
+query. A model write is then three statements in two round trips: the lock and the read;
+the writes, committed by the Sync.
 
 Every batch a plan was told succeeded is committed, even when the section ends with an
 exception (as with the general section, where each batch commits when it returns); a batch
@@ -47,6 +59,7 @@ try:
     from langgraph.store.postgres import PostgresStore
     from langgraph.store.postgres.base import (
         _decode_ns_bytes,
+        _namespace_to_text,
         _row_to_item,
         _row_to_search_item,
     )
@@ -54,6 +67,7 @@ try:
 except ImportError:  # pragma: no cover - the postgres extra is not installed
     PostgresStore = dict_row = None  # type: ignore[assignment,misc]
     _row_to_item = _row_to_search_item = _decode_ns_bytes = None  # type: ignore[assignment]
+    _namespace_to_text = None  # type: ignore[assignment]
 
 __all__ = ["PgTransaction", "eligible", "settle", "transaction_of"]
 
@@ -70,6 +84,25 @@ _NEEDS = (
 )
 
 Mode = Literal["idle", "txn", "session", "broken"]
+
+# Every key a batch gets, in one statement: LangGraph's own query is one statement per
+# namespace, each with a data-modifying CTE that refreshes TTLs (which no op of these asks).
+_GET = (
+    "SELECT s.prefix, s.key, s.value, s.created_at, s.updated_at FROM store s"
+    " WHERE (s.prefix, s.key) IN (SELECT * FROM unnest(%s::text[], %s::text[]))"
+)
+_UNEXPIRED = " AND (s.expires_at IS NULL OR s.expires_at > NOW())"
+
+# The cursor of that one statement, or (when a get refreshes TTLs) LangGraph's own queries:
+# (cursor, namespace, [(op index, key), ...]) each.
+_Gets = tuple[Any, list[tuple[Any, tuple[str, ...], list[tuple[int, str]]]]]
+
+
+def _cursors(got: _Gets | None) -> list[Any]:
+    if got is None:
+        return []
+    return ([got[0]] if got[0] is not None else []) + [cur for cur, _, _ in got[1]]
+
 
 # The transaction section this context runs in, per store (by id): at most one per store.
 _ACTIVE: ContextVar[dict[int, PgTransaction] | None] = ContextVar(
@@ -113,6 +146,7 @@ class PgTransaction:
         "deadline",
         "guard",
         "held",
+        "implicit",
         "key",
         "kept",
         "mode",
@@ -137,6 +171,9 @@ class PgTransaction:
         self.conn: Any = store.conn
         self.guard: threading.Lock = store.lock
         self.held = False  # whether this section holds the store's lock
+        # On an autocommit connection the pipeline's own transaction holds the section (see
+        # the module docstring); otherwise psycopg opens one itself and BEGIN/COMMIT are sent.
+        self.implicit = bool(getattr(self.conn, "autocommit", False))
         self.mode: Mode = "idle"
         self.kept: list[PutOp] = []
         self.pipe: contextlib.ExitStack | None = None
@@ -221,8 +258,9 @@ class PgTransaction:
             # read, so it ends with a commit: a rollback would make psycopg forget (and drop
             # on the server) every prepared statement of the connection, pipelined ones too.
             with self._failing():
-                self.conn.execute("COMMIT")
-                self._close_pipe()
+                if not self.implicit:
+                    self.conn.execute("COMMIT")
+                self._close_pipe()  # the pipeline's Sync ends its own transaction
             self._release()
             if time.monotonic() > self.deadline:
                 raise self.timed_out(self.scope, self.timeout)
@@ -237,18 +275,15 @@ class PgTransaction:
         if kept:
             with conn.cursor(binary=True, row_factory=dict_row) as cur:
                 store._batch_put_ops(list(enumerate(kept)), cur)
-        gets = [(i, op) for i, op in reads if type(op) is GetOp]
+        gets = [(i, op) for i, op in reads if isinstance(op, GetOp)]
         searches = [(i, op) for i, op in reads if type(op) is SearchOp]
         listings = [(i, op) for i, op in reads if type(op) is ListNamespacesOp]
         lock_cursor = None
         if opening:
-            conn.execute("BEGIN")
+            if not self.implicit:
+                conn.execute("BEGIN")
             lock_cursor = conn.execute("SELECT pg_try_advisory_xact_lock(%s) AS ok", (self.key,))
-        pending = []
-        for query, params, namespace, items in store._get_batch_GET_ops_queries(gets):
-            cur = conn.cursor(binary=True, row_factory=dict_row)
-            cur.execute(query, params)
-            pending.append((cur, namespace, items))
+        got = self._send_gets(gets) if gets else None
         found = []
         if searches and not any(op.query for _, op in searches):  # no query to embed first
             queries, _ = store._prepare_batch_search_queries(searches)
@@ -257,21 +292,19 @@ class PgTransaction:
                 cur.execute(query, params)
                 found.append((idx, cur))
             searches = []
-        self.pipeline.sync()  # one round trip for all of the above
+        # One round trip for all of the above. In the pipeline's own transaction a fetch asks
+        # the server to flush its answers, which keeps that transaction (and the lock) open;
+        # otherwise the Sync does, inside the BEGIN sent first.
+        if not self.implicit:
+            self.pipeline.sync()
         if lock_cursor is not None:
             row = lock_cursor.fetchone()
             if not (row["ok"] if isinstance(row, dict) else row[0]):
-                for cur in [p[0] for p in pending] + [f[1] for f in found]:
+                for cur in _cursors(got) + [f[1] for f in found]:
                     cur.close()
                 return False
-        for cur, namespace, items in pending:
-            with cur:
-                rows = {row["key"]: row for row in cur.fetchall()}
-            for idx, key in items:
-                row = rows.get(key)
-                results[idx] = (
-                    _row_to_item(namespace, row, loader=store._deserializer) if row else None
-                )
+        if got is not None:
+            self._answer_gets(got, gets, results)
         for idx, cur in found:
             with cur:
                 results[idx] = [
@@ -288,6 +321,50 @@ class PgTransaction:
                     store._batch_list_namespaces_ops(listings, results, cur)
         return True
 
+    def _send_gets(self, gets: list[tuple[int, GetOp]]) -> _Gets:
+        """Send one statement that reads every key of `gets` (LangGraph's own to refresh TTLs)."""
+        store, conn = self.store, self.conn
+        if any(op.refresh_ttl for _, op in gets):
+            pending = []
+            for query, params, namespace, items in store._get_batch_GET_ops_queries(gets):
+                cur = conn.cursor(binary=True, row_factory=dict_row)
+                cur.execute(query, params)
+                pending.append((cur, namespace, items))
+            return (None, pending)
+        prefixes = [_namespace_to_text(op.namespace) for _, op in gets]
+        keys = [op.key for _, op in gets]
+        query = _GET + _UNEXPIRED if getattr(store, "_omit_expired", False) else _GET
+        cur = conn.cursor(binary=True, row_factory=dict_row)
+        cur.execute(query, (prefixes, keys))
+        return (cur, [])
+
+    def _answer_gets(
+        self,
+        got: _Gets,
+        gets: list[tuple[int, GetOp]],
+        results: list[Result],
+    ) -> None:
+        store = self.store
+        cursor, pending = got
+        if cursor is not None:
+            with cursor:
+                rows = {(row["prefix"], row["key"]): row for row in cursor.fetchall()}
+            for idx, op in gets:
+                namespace = tuple(op.namespace)
+                row = rows.get((_namespace_to_text(namespace), op.key))
+                results[idx] = (
+                    _row_to_item(namespace, row, loader=store._deserializer) if row else None
+                )
+            return
+        for cur, namespace, items in pending:
+            with cur:
+                found = {row["key"]: row for row in cur.fetchall()}
+            for idx, key in items:
+                row = found.get(key)
+                results[idx] = (
+                    _row_to_item(namespace, row, loader=store._deserializer) if row else None
+                )
+
     def _finish(self, statements: tuple[str, ...]) -> None:
         """Send the kept writes and `statements`, and leave the pipeline: one round trip."""
         kept, self.kept = self.kept, []
@@ -296,6 +373,8 @@ class PgTransaction:
                 with self.conn.cursor(binary=True, row_factory=dict_row) as cur:
                     self.store._batch_put_ops(list(enumerate(kept)), cur)
             for statement in statements:
+                if statement == "COMMIT" and self.implicit:
+                    continue  # the pipeline's Sync, as it closes, commits
                 self.conn.execute(statement, (self.key,) if "%s" in statement else None)
             self._close_pipe()
 

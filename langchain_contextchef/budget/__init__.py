@@ -39,8 +39,9 @@ from __future__ import annotations
 import functools
 import importlib
 import json
+import operator
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeAlias, overload
 
@@ -50,8 +51,14 @@ from langchain_core.messages.utils import count_tokens_approximately
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
-from langchain_contextchef.budget._additive import BlockCounts, BlockSizes
-from langchain_contextchef.budget._fit import Omitted, PrefixGuess, largest_fit, largest_fit_near
+from langchain_contextchef.budget._additive import BlockCounts, BlockSizes, FitMemo
+from langchain_contextchef.budget._fit import (
+    Omitted,
+    PrefixGuess,
+    PrefixSums,
+    largest_fit,
+    largest_fit_near,
+)
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.errors import ContextBudgetExceeded
 
@@ -60,6 +67,7 @@ __all__ = [
     "LAYERS",
     "BlockCounts",
     "ContextBudget",
+    "FitMemo",
     "FittedMemory",
     "Omitted",
     "TokenCounter",
@@ -143,8 +151,10 @@ def calibrated_tokens(text: str) -> int:
 
 
 def _calibrated_total(features: Sequence[int]) -> int:
-    # The tokens of a non-empty text from its feature counts (`_features`).
-    return max(1, round(sum(w * f for w, f in zip(_WEIGHTS, features, strict=True))))
+    # The tokens of a non-empty text from its feature counts (`_features`): the same
+    # products added in the same order as a loop over the pairs, without a frame per pair.
+    total: float = sum(map(operator.mul, _WEIGHTS, features))
+    return max(1, round(total))
 
 
 def _piece_features(text: str) -> tuple[int, ...]:
@@ -470,6 +480,7 @@ def fit_memory(
     entry_counts: Callable[[MemoryEntry], tuple[int, ...]] | None = None,
     row_counts: Callable[[MemoryEntry], tuple[int, ...]] | None = None,
     unlisted_line: Callable[[int], str] | None = None,
+    memo: FitMemo | None = None,
 ) -> FittedMemory:
     """Choose what the memory block shows so that it fits `budget` tokens.
 
@@ -504,6 +515,11 @@ def fit_memory(
         row_counts: Each entry's index row's counts.
         unlisted_line: With `counts`, the line `render` writes for `n` unlisted entries (one
             line): frames are then sized from one rendered frame, not rendered per size.
+        memo: With `counts`, what the previous fit of the same entries' scope kept (frames,
+            prefix sums of the entries it read; `FitMemo`): sums are reused while the
+            sequence holds the same entry objects. The caller keeps one memo per counter and
+            render settings, and `entry_tokens` and the counts must depend on the entry alone
+            (or the memo's `volatile` must say they do not). Updated by a confirmed fit.
 
     Returns:
         What to show, and the block.
@@ -551,19 +567,28 @@ def fit_memory(
         return _Rows(selected, n_full, unselected) if index_mode else []
 
     summed = (
-        BlockSizes(counts, render, selected, rows_after, entry_counts, row_counts, unlisted_line)
+        BlockSizes(
+            counts, render, selected, rows_after, entry_counts, row_counts, unlisted_line, memo
+        )
         if counts is not None and entry_counts is not None and row_counts is not None
         else None
     )
+    kept = memo if summed is not None else None
+    costs: dict[Hashable, PrefixSums[int]] = {}
+    blanks = dict(kept.blanks) if kept is not None else {}
 
     def size_of(n_full: int, n_index: int) -> int:
         if (n_full, n_index) not in sizes:
             unlisted = total - n_full - n_index
             if summed is not None and (n_full or n_index):
                 sizes[(n_full, n_index)] = summed.size(n_full, n_index, unlisted)
+            elif kept is not None and not (n_full or n_index) and unlisted in blanks:
+                sizes[(0, 0)] = blanks[unlisted]  # the same settings: the same empty block
             else:
                 rows = rows_after(n_full)[:n_index]
                 sizes[(n_full, n_index)] = count(render(selected[:n_full], rows, unlisted))
+                if kept is not None and not (n_full or n_index):
+                    blanks[unlisted] = sizes[(0, 0)]
         return sizes[(n_full, n_index)]
 
     full_cost = entry_tokens or (lambda e: count(render([e], [], 0)))
@@ -574,10 +599,16 @@ def fit_memory(
         cost: Callable[[MemoryEntry], int],
         real: Callable[[int], int],
         cap: int,
+        name: Hashable,
     ) -> int:
         # Guess from per-entry counts, learn the drift from one real count, then confirm
         # on real blocks around the guess (see `_fit`).
-        guess = PrefixGuess(lambda i: cost(pool[i]), len(pool), real(0))
+        sums = None
+        if kept is not None:
+            sums = costs[name] = PrefixSums(
+                pool, cost, operator.add, 0, kept.kept(name), kept.volatile
+            )
+        guess = PrefixGuess(lambda i: cost(pool[i]), len(pool), real(0), sums)
         start = guess.largest_within(cap)
         if start:
             guess.learn(start, real(start))
@@ -586,11 +617,13 @@ def fit_memory(
 
     share = float(index_share or 0.0) if index_mode else 0.0
     full_cap = budget - int(budget * share)
-    n_full = fit_prefix(selected, full_cost, lambda n: size_of(n, 0), full_cap)
+    n_full = fit_prefix(selected, full_cost, lambda n: size_of(n, 0), full_cap, "cost")
     n_index = 0
     if index_mode:
         rows = rows_after(n_full)
-        n_index = fit_prefix(rows, row_cost, lambda n: size_of(n_full, n), budget)
+        n_index = fit_prefix(
+            rows, row_cost, lambda n: size_of(n_full, n), budget, ("row cost", n_full)
+        )
         if share and n_index == len(rows) and n_full < len(selected):
             # Every remaining entry is listed and budget is left: show more of them in full
             # (each moves from a row to a full entry; all the rest stay listed).
@@ -621,6 +654,9 @@ def fit_memory(
             entry_tokens=entry_tokens,
             row_tokens=row_tokens,
         )
+    if summed is not None and block and measured is not None:
+        # Confirmed: the next fit may start from what this one read.
+        summed.keep(dict(costs), blanks)
     tokens = 0 if not block else measured if measured is not None else count(block)
     if tokens > budget:  # even the header and notices do not fit: show nothing
         return FittedMemory([], [], total, "", 0)

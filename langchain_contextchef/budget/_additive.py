@@ -10,17 +10,23 @@ its number of unlisted entries, with or without an index) plus each entry's and 
 and the budget fit can size a block of any prefix without rendering it: exactly, not as an
 estimate. Each entry's counts are kept with the entry version; a compile after a write
 renders the frame and the chosen block, not every block the fit tries.
+
+A `FitMemo` keeps, from one fit of a scope to the next, the frames' counts and the prefix sums
+of the entries and rows the fit read (`PrefixSums`): a compile after a one-entry change reads
+a ranking that begins with the same entries, so it adds up only what differs.
 """
 
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
+from langchain_contextchef.budget._fit import Kept, PrefixSums
 from langchain_contextchef.entry import MemoryEntry
 
-__all__ = ["BlockCounts", "BlockSizes"]
+__all__ = ["BlockCounts", "BlockSizes", "FitMemo"]
 
 Counts = tuple[int, ...]
 Render = Callable[[Sequence[MemoryEntry], Sequence[MemoryEntry], int], str]
@@ -60,6 +66,66 @@ def _sub(a: Counts, b: Counts) -> Counts:
     return tuple(map(operator.sub, a, b))
 
 
+_KEPT_SUMS = 16
+"""How many prefix sums a memo keeps (one per sequence a fit read: the entries, the rows
+after some number of full entries); the oldest go first."""
+_KEPT_FRAMES = 64
+
+
+class FitMemo:
+    """What a budget fit keeps for the next fit of the same scope, counter and render settings.
+
+    Frames' counts (by whether rows are shown and how many entries are unlisted), the unlisted
+    line's counts, the tokens of the block that shows no entry (`blanks`, by how many are
+    unlisted), and the prefix sums of every sequence the fit read (`PrefixSums.kept`),
+    by name. A fit takes copies (`sums`, `frames`, `lines`) and hands back what it learned
+    (`keep`) only once its chosen block was counted for real and matched: concurrent fits
+    never share a list, and nothing an unconfirmed fit computed is reused.
+
+    Args:
+        volatile: Whether an entry's counts may change from one fit to the next (a compact
+            entry that shows the turns it has left): its sums are never kept.
+
+    Example:
+        ```python
+        from langchain_contextchef.budget._additive import FitMemo
+
+        memo = FitMemo(lambda entry: False)
+        assert memo.kept("full") is None
+        ```
+    """
+
+    def __init__(self, volatile: Callable[[MemoryEntry], bool]) -> None:
+        self.volatile = volatile
+        self._sums: dict[Hashable, Kept] = {}
+        self.frames: dict[tuple[bool, int], Counts] = {}
+        self.lines: dict[int, Counts] = {}
+        self.blanks: dict[int, int] = {}  # tokens of the block with no entry, by unlisted
+        self.bases: dict[bool, Counts] = {}  # frames without their unlisted line
+
+    def kept(self, name: Hashable) -> Kept | None:
+        """The items and prefix sums kept under `name`, if any."""
+        return self._sums.get(name)
+
+    def keep(
+        self,
+        sums: dict[Hashable, PrefixSums[Any]],
+        frames: dict[tuple[bool, int], Counts],
+        lines: dict[int, Counts],
+        blanks: dict[int, int],
+        bases: dict[bool, Counts],
+    ) -> None:
+        """Keep what a confirmed fit read (new dicts: a concurrent fit keeps its own copies)."""
+        merged = {**self._sums, **{name: made.kept() for name, made in sums.items()}}
+        for name in list(merged)[: max(0, len(merged) - _KEPT_SUMS)]:
+            del merged[name]
+        self._sums = merged
+        self.frames = frames if len(frames) <= _KEPT_FRAMES else {}
+        self.lines = lines if len(lines) <= _KEPT_FRAMES else {}
+        self.blanks = blanks if len(blanks) <= _KEPT_FRAMES else {}
+        self.bases = bases
+
+
 class BlockSizes:
     """The token size of the block with the first `n` entries in full and `m` index rows.
 
@@ -73,6 +139,7 @@ class BlockSizes:
         unlisted_line: The block's line for `n` unlisted entries (one line of text, whatever
             follows it): a frame for another number of unlisted entries is then worked out
             from one rendered frame instead of rendered again.
+        memo: What earlier fits with the same settings kept (frames, lines, prefix sums).
     """
 
     def __init__(
@@ -84,6 +151,7 @@ class BlockSizes:
         full: Callable[[MemoryEntry], Counts],
         row: Callable[[MemoryEntry], Counts],
         unlisted_line: Callable[[int], str] | None = None,
+        memo: FitMemo | None = None,
     ) -> None:
         self._counts = counts
         self._unlisted_line = unlisted_line
@@ -92,19 +160,46 @@ class BlockSizes:
         self._rows_after = rows_after
         self._full = full
         self._row = row
-        self._frames: dict[tuple[bool, int], Counts] = {}
-        self._lines: dict[int, Counts] = {}
-        self._full_sums: list[Counts] = []
-        self._row_sums: dict[int, list[Counts]] = {}
+        self._memo = memo
+        self._frames: dict[tuple[bool, int], Counts] = dict(memo.frames) if memo else {}
+        self._lines: dict[int, Counts] = dict(memo.lines) if memo else {}
+        # The frame without its unlisted line, with and without an index: every frame with
+        # some entries unlisted is this plus that line.
+        self._bases: dict[bool, Counts] = dict(memo.bases) if memo else {}
+        self.sums: dict[Hashable, PrefixSums[Counts]] = {}
+
+    def keep(self, more: dict[Hashable, PrefixSums[Any]], blanks: dict[int, int]) -> None:
+        """Hand what this fit learned to the memo (with the sums and blanks the caller read)."""
+        if self._memo is not None:
+            self._memo.keep({**self.sums, **more}, self._frames, self._lines, blanks, self._bases)
+
+    def _sums_of(
+        self,
+        name: Hashable,
+        items: Sequence[MemoryEntry],
+        each: Callable[[MemoryEntry], Counts],
+        zero: Counts,
+    ) -> PrefixSums[Counts]:
+        found = self.sums.get(name)
+        if found is None:
+            memo = self._memo
+            kept = memo.kept(name) if memo is not None else None
+            volatile = memo.volatile if memo is not None else None
+            found = self.sums[name] = PrefixSums(items, each, _add, zero, kept, volatile)
+        return found
 
     def _frame(self, indexed: bool, unlisted: int) -> Counts:
         # The block around one sample entry (and row), without their counts.
         found = self._frames.get((indexed, unlisted))
         if found is None and unlisted and self._unlisted_line is not None:
             # Another frame with some entries unlisted differs only in that line's words.
-            known = next((u for i, u in self._frames if i == indexed and u), None)
-            if known is not None:
-                base = _sub(self._frames[(indexed, known)], self._line(known))
+            base = self._bases.get(indexed)
+            if base is None:
+                known = next((u for i, u in self._frames if i == indexed and u), None)
+                if known is not None:
+                    base = _sub(self._frames[(indexed, known)], self._line(known))
+                    self._bases[indexed] = base
+            if base is not None:
                 found = self._frames[(indexed, unlisted)] = _add(base, self._line(unlisted))
         if found is None:
             sample = list(self._selected[:1])
@@ -124,28 +219,12 @@ class BlockSizes:
             found = self._lines[unlisted] = self._counts.piece(self._unlisted_line(unlisted))
         return found
 
-    @staticmethod
-    def _prefix(
-        sums: list[Counts],
-        items: Sequence[MemoryEntry],
-        n: int,
-        each: Callable[[MemoryEntry], Counts],
-        zero: Counts,
-    ) -> Counts:
-        if not sums:
-            sums.append(zero)
-        if len(sums) <= n:
-            for entry in items[len(sums) - 1 : n]:
-                sums.append(_add(sums[-1], each(entry)))
-        return sums[n]
-
     def size(self, n_full: int, n_index: int, unlisted: int) -> int:
         """The tokens of the block; `n_full` or `n_index` must be positive."""
         frame = self._frame(n_index > 0, unlisted)
-        zero = tuple(0 for _ in frame)
-        total = _add(frame, self._prefix(self._full_sums, self._selected, n_full, self._full, zero))
+        zero = (0,) * len(frame)
+        total = _add(frame, self._sums_of("full", self._selected, self._full, zero)(n_full))
         if n_index:
-            sums = self._row_sums.setdefault(n_full, [])
-            rows = self._rows_after(n_full)
-            total = _add(total, self._prefix(sums, rows, n_index, self._row, zero))
+            rows = self._sums_of(("rows", n_full), self._rows_after(n_full), self._row, zero)
+            total = _add(total, rows(n_index))
         return self._counts.tokens(total)

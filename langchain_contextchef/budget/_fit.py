@@ -21,9 +21,14 @@ Example:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Generic, TypeVar
 
-__all__ = ["Omitted", "PrefixGuess", "largest_fit", "largest_fit_near"]
+__all__ = ["Omitted", "PrefixGuess", "PrefixSums", "largest_fit", "largest_fit_near"]
+
+T = TypeVar("T")
+Kept = tuple[list[Any], list[Any]]
+"""Items in order and their prefix sums (`sums[i]`: the first `i` items'), kept between fits."""
 
 
 class Omitted(Mapping[str, str]):
@@ -128,6 +133,110 @@ def largest_fit_near(size: int, fits: Callable[[int], bool], guess: int) -> int:
     return low
 
 
+class PrefixSums(Generic[T]):
+    """Prefix sums of a per-item value over a sequence read as far as asked, reusing old ones.
+
+    A budget fit adds up the counts of the first entries of a ranking; a compile after a
+    one-entry change fits a ranking that mostly begins with the same entries (the very same
+    objects: an unchanged entry is kept as it is). `kept` holds the items and sums of an
+    earlier fit: while the new sequence holds the same objects (compared by identity), their
+    sums are taken as they are; from the first other item on, they are computed. An item
+    whose value may differ from one fit to the next (`volatile`) is summed but never kept.
+
+    Args:
+        items: The sequence (read by slices, as far as sums are asked).
+        each: An item's value.
+        add: Adds two values.
+        zero: The sum of no items.
+        kept: Items and sums an earlier fit read (see `kept`), or `None`.
+        volatile: Whether an item's value may change between fits.
+
+    Example:
+        ```python
+        import operator
+        from langchain_contextchef.budget._fit import PrefixSums
+
+        words = ["a", "bb", "ccc"]
+        first = PrefixSums(words, len, operator.add, 0)
+        assert first(3) == 6
+        again = PrefixSums([words[0], words[1], "dddd"], len, operator.add, 0, first.kept())
+        assert again(2) == 3 and again(3) == 7
+        ```
+    """
+
+    def __init__(
+        self,
+        items: Sequence[Any],
+        each: Callable[[Any], T],
+        add: Callable[[T, T], T],
+        zero: T,
+        kept: Kept | None = None,
+        volatile: Callable[[Any], bool] | None = None,
+    ) -> None:
+        self._items = items
+        self._each = each
+        self._add = add
+        self._kept = kept
+        self._volatile = volatile
+        self._read: list[Any] = []
+        self._sums: list[T] = [zero]
+        self._stable: int | None = None  # items before the first volatile one
+
+    def __call__(self, n: int) -> T:
+        """The sum of the first `n` items' values (`n` at most the sequence's length)."""
+        sums = self._sums
+        if n >= len(sums):
+            self._extend(n)
+        return sums[n]
+
+    def _extend(self, n: int) -> None:
+        read, sums = self._read, self._sums
+        start = len(read)
+        if self._kept is not None:
+            old, old_sums = self._kept
+            stop = len(old)  # compared in one slice: a fit reads about as far as the last
+            if start < stop:
+                fresh = self._items[start:stop]
+                same = start
+                for item in fresh:
+                    if item is not old[same]:
+                        break
+                    same += 1
+                read.extend(fresh[: same - start])
+                sums.extend(old_sums[start + 1 : same + 1])
+                if same < stop:
+                    self._kept = None  # the sequences part here: nothing more is theirs
+                start = same
+        if start < n:
+            volatile, each, add = self._volatile, self._each, self._add
+            for at in range(start, n):
+                item = self._items[at]
+                if self._stable is None and volatile is not None and volatile(item):
+                    self._stable = at
+                read.append(item)
+                sums.append(add(sums[-1], each(item)))
+
+    def upto(self, n: int) -> list[T]:
+        """The sums of the first 0 to `n` items (at least; `n` at most the sequence's length).
+
+        The list is this object's own: read it, never change it.
+        """
+        if n >= len(self._sums):
+            self._extend(n)
+        return self._sums
+
+    def kept(self) -> Kept:
+        """The items read and their sums, for a later fit (the longer of these and `kept`)."""
+        if self._kept is not None and len(self._kept[0]) >= len(self._read):
+            return self._kept
+        upto = len(self._read) if self._stable is None else self._stable
+        return self._read[:upto], self._sums[: upto + 1]
+
+
+_AHEAD = 16
+"""How many more entries' sums `PrefixGuess.largest_within` asks for at a time."""
+
+
 class PrefixGuess:
     """Guesses the block size of the first n entries from their counts, prefix sums kept.
 
@@ -135,16 +244,26 @@ class PrefixGuess:
         costs: The tokens each entry adds, by position (called lazily, at most once each).
         size: How many entries there are.
         frame: The block's size with no entry (what every block has besides its entries).
+        sums: The prefix sums of `costs`, when the caller keeps them (then `costs` is unused).
     """
 
-    def __init__(self, costs: Callable[[int], int], size: int, frame: int) -> None:
+    def __init__(
+        self,
+        costs: Callable[[int], int],
+        size: int,
+        frame: int,
+        sums: PrefixSums[int] | None = None,
+    ) -> None:
         self._costs = costs
         self._size = size
         self._frame = frame
         self._sums = [0]
+        self._given = sums
         self.drift = 0.0
 
     def _sum(self, n: int) -> int:
+        if self._given is not None:
+            return self._given(n)
         sums = self._sums
         while len(sums) <= n:
             sums.append(sums[-1] + self._costs(len(sums) - 1))
@@ -157,6 +276,16 @@ class PrefixGuess:
     def largest_within(self, cap: int) -> int:
         """The largest n whose guessed size is within `cap` (computing counts only up to it)."""
         n, size, frame, drift = 0, self._size, self._frame, self.drift
+        given = self._given
+        if given is not None:  # over the sums' list, extended a few entries at a time
+            sums = given.upto(min(size, _AHEAD))
+            while n < size:
+                if n + 1 >= len(sums):
+                    sums = given.upto(min(size, n + 1 + _AHEAD))
+                if frame + sums[n + 1] + drift * (n + 1) > cap:
+                    break
+                n += 1
+            return n
         while n < size and frame + self._sum(n + 1) + drift * (n + 1) <= cap:
             n += 1  # `estimate(n + 1)`, inlined: this runs on every budgeted compile
         return n

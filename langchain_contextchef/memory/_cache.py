@@ -67,6 +67,26 @@ def entry_size(entry: MemoryEntry) -> int:
     return size
 
 
+def _total_size(entries: list[MemoryEntry]) -> int:
+    """`entry_size` summed over `entries`, in C-level passes (the same figure)."""
+    descriptions = list(map(_DESCRIPTION, entries))
+    unset = descriptions.count(None) * sys.getsizeof(None)
+    return (
+        _ENTRY_OVERHEAD * len(entries)
+        + sum(map(sys.getsizeof, map(_VALUE, entries)))
+        + sum(map(sys.getsizeof, map(_KEY, entries)))
+        + sum(map(sys.getsizeof, descriptions))
+        - unset
+    )
+
+
+_KEY = operator.attrgetter("key")
+_VALUE = operator.attrgetter("value")
+_DESCRIPTION = operator.attrgetter("description")
+_STATUS = operator.attrgetter("status")
+_TURN = operator.attrgetter("expires_at_turn")
+_MOMENT = operator.attrgetter("expires_at")
+
 _order: Callable[[MemoryEntry], tuple[datetime, str]] = operator.attrgetter("created_at", "key")
 """An entry's place in creation order (key as tiebreak); C-level, no frame per entry."""
 
@@ -211,26 +231,38 @@ class ScopeSlot:
         _REGISTRY.resized()
 
     def _load(self, token: Token | None, entries: list[MemoryEntry], damaged: list[str]) -> None:
-        self.entries = {e.key: e for e in entries}
+        # Whole-scope passes in C (maps and counts), a Python loop only over the entries
+        # that need one (inactive, expiring): a cold read holds tens of thousands.
+        self.entries = dict(zip(map(_KEY, entries), entries, strict=True))
         self.damaged = set(damaged)
         self.extra = {}
         self._memo.clear()
         self._generation += 1
         self._log.clear()
         self.state = {}
-        self.inactive = {e.key: e.status for e in entries if e.status != "active"}
+        count = len(entries)
+        active = list(map(_STATUS, entries)).count("active") == count
+        self.inactive = {} if active else {e.key: e.status for e in entries if e.status != "active"}
         # A full read arrives in creation order already, so the sort only confirms it (one
         # comparison per entry); no order key is kept per entry (a change bisects by `_order`).
-        held = self.entries.values() if len(self.entries) != len(entries) else entries
+        held = self.entries.values() if len(self.entries) != count else entries
         self._ordered = sorted(held, key=_order)
         self._shared = False
-        self._expiring = {
-            e.key: e
-            for e in self._ordered
-            if e.expires_at_turn is not None or e.expires_at is not None  # `can_expire`
-        }
+        lasting = (
+            list(map(_TURN, entries)).count(None) == count
+            and list(map(_MOMENT, entries)).count(None) == count
+        )
+        self._expiring = (
+            {}
+            if lasting
+            else {
+                e.key: e
+                for e in self._ordered
+                if e.expires_at_turn is not None or e.expires_at is not None  # `can_expire`
+            }
+        )
         self._expiring_list = None
-        self.size = sum(map(entry_size, entries))
+        self.size = _total_size(entries)
         self.token = token
 
     def put(self, entry: MemoryEntry) -> None:

@@ -299,6 +299,7 @@ def unreadable_keys(
 
 
 _CREATION_ORDER = operator.attrgetter("created_at", "key")
+_NAMESPACE = operator.attrgetter("namespace")
 
 
 def entries_and_damaged(
@@ -312,9 +313,14 @@ def entries_and_damaged(
     """
     entries: list[MemoryEntry] = []
     damaged: list[str] = []
-    for item in own(ctx.entries_ns, items):
+    share: dict[str, str] = {}  # equal descriptions held once (`MemoryEntry.from_stored`)
+    read = MemoryEntry.from_stored
+    namespace = ctx.entries_ns
+    # A scan of the namespace alone holds only its own items: checked in one C-level count.
+    mine = items if list(map(_NAMESPACE, items)).count(namespace) == len(items) else None
+    for item in own(namespace, items) if mine is None else mine:
         try:
-            entries.append(MemoryEntry.from_stored(item.key, item.value))
+            entries.append(read(item.key, item.value, share=share))
         except (ValueError, TypeError, KeyError) as exc:
             logger.warning(
                 "Skipping the damaged memory entry %r in %r: %s", item.key, ctx.scope, exc

@@ -119,12 +119,26 @@ def verbose_entry(entry: MemoryEntry) -> str:
 
 def index_row(entry: MemoryEntry) -> str:
     """One `<memory_index>` row: key and type as attributes, the description as text."""
+    # Kept per entry as its text is (see `_render_entry`): a block after a write lists
+    # mostly the rows it listed before.
+    cached = _RENDERED.get((id(entry), _ROW))
+    if cached is not None and cached[0] is entry:
+        return cached[1]
     opening = f'<item key="{escape_attribute(entry.key)}"'
     if entry.type is not None:
         opening += f' type="{escape_attribute(entry.type)}"'
     if not entry.description:
-        return opening + "/>"
-    return f"{opening}>{escape_text(entry.description)}</item>"
+        row = opening + "/>"
+    else:
+        row = f"{opening}>{escape_text(entry.description)}</item>"
+    if len(_RENDERED) >= _RENDERED_LIMIT:
+        _RENDERED.clear()
+    _RENDERED[id(entry), _ROW] = (entry, row)
+    return row
+
+
+_ROW = "index row"
+"""The format name under which `_RENDERED` keeps an entry's index row."""
 
 
 # ---- the lines after the element --------------------------------------------------------------

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import bisect
 import math
+import operator
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
 from typing import Any
@@ -47,7 +48,7 @@ from langchain_contextchef.selectors._text_features import EntryFeatures, Featur
 
 __all__ = ["KeywordIndex", "index_of"]
 
-_EMPTY_GROUPS: Mapping[tuple[int, ...], list[tuple[datetime, str]]] = {}
+_EMPTY_GROUPS: Mapping[tuple[int, ...], list[str]] = {}
 
 EntryData = Callable[[MemoryEntry], dict[Any, Any]]
 _Shape = tuple[int, ...]  # a term's count per field, then the entry's length per field
@@ -95,15 +96,47 @@ def fallback_key(entry: MemoryEntry) -> tuple[Any, ...]:
     )
 
 
+_BY_KEY = operator.attrgetter("key")
+_CREATION = operator.attrgetter("created_at", "key")
+_LENGTHS = operator.itemgetter(0)  # `EntryFeatures.lengths`, read off the flat tuple
+_BY_CREATION = operator.attrgetter("created_at")
+_BY_WRITE = operator.attrgetter("updated_at")
+
+
+def _by_importance(entry: MemoryEntry) -> tuple[bool, float]:
+    return (entry.importance is None, -(entry.importance or 0.0))
+
+
+def fallback_sorted(entries: Iterable[MemoryEntry]) -> list[str]:
+    """The keys of `entries` sorted by `fallback_key`, in stable passes with C-level keys.
+
+    Python's sort is stable (with `reverse` too), so sorting by the least significant part
+    first and by each more significant one after gives the order of the whole key, without
+    building a key tuple per entry. Importance is sorted on only when some entry has one.
+    """
+    order = sorted(entries, key=_BY_KEY, reverse=True)
+    important = [e.importance for e in order if e.importance is not None]
+    if any(value != value for value in important):  # NaN: the key tuple's own order
+        return [e.key for e in sorted(order, key=fallback_key)]
+    try:
+        order.sort(key=_BY_CREATION, reverse=True)
+        order.sort(key=_BY_WRITE, reverse=True)
+    except TypeError:  # naive and aware times in one scope: the key compares them as numbers
+        return [e.key for e in sorted(order, key=fallback_key)]
+    if important:
+        order.sort(key=_by_importance)
+    return [e.key for e in order]
+
+
 _Order = tuple[datetime, str]  # an entry's place in creation order: (created_at, key)
-_Postings = list[_Order] | _Order  # a term's entries in creation order; one entry unboxed
+_Postings = list[str] | str  # the keys of a term's entries in creation order; one unboxed
 
 
 class KeywordIndex:
     """Postings and length statistics of one scope's active entries, updated per change.
 
-    Compact: each term keeps the entries holding it as one list in creation order (a term
-    held by one entry keeps just that entry's place); the entries of a term grouped by
+    Compact: each term keeps the keys of the entries holding it as one list in creation
+    order (a term held by one entry keeps just that key); the entries of a term grouped by
     shape, which scoring reads, are built for a query's terms when first asked for and
     kept up to date from then on. The fallback order is a list of keys.
 
@@ -117,16 +150,27 @@ class KeywordIndex:
         self.entries: dict[str, MemoryEntry] = {}
         self._features: dict[str, EntryFeatures] = {}
         self._postings: dict[str, _Postings] = {}
-        # Per term asked for, the entries by shape, each group in creation order.
-        self._groups: dict[str, dict[_Shape, list[_Order]]] = {}
+        # Postings are built as queries need them: after a whole read, for the first query's
+        # terms only (`_known`, one pass over the features), then for every term at the next
+        # query that asks for another one (`_complete`), and kept up to date from then on.
+        self._complete = True
+        self._known: set[str] = set()
+        self._in_order = True  # `_features` iterates in creation order (no `_add` since)
+        # Per term asked for, the keys of its entries by shape, each group in creation order.
+        self._groups: dict[str, dict[_Shape, list[str]]] = {}
         self._length_sums = [0, 0, 0]
-        self._fallback: list[str] = []  # keys, in the order of `fallback_key`
+        # Keys in the order of `fallback_key`, sorted when first read (a ranking reads it only
+        # past the entries that hold a query term), then kept up to date.
+        self._fallback: list[str] | None = []
 
     def __len__(self) -> int:
         return len(self.entries)
 
     def _rank_key(self, key: str) -> tuple[Any, ...]:
         return fallback_key(self.entries[key])
+
+    def _order_of(self, key: str) -> _Order:
+        return (self.entries[key].created_at, key)
 
     def _add(self, entry: MemoryEntry) -> None:
         features = self.cache.get(entry)
@@ -136,103 +180,134 @@ class KeywordIndex:
         for f, length in enumerate(features.lengths):
             self._length_sums[f] += length
         order = (entry.created_at, key)
+        place = self._order_of
         postings, grouped = self._postings, self._groups
+        known = None if self._complete else self._known
+        self._in_order = False
         for term, shape in zip(features.terms, features.shapes, strict=True):
+            if known is not None and term not in known:
+                continue  # no postings kept for it yet
             held = postings.get(term)
             if held is None:
-                postings[term] = order
-            elif isinstance(held, tuple):
-                postings[term] = [held, order] if held < order else [order, held]
-            elif held[-1] < order:
-                held.append(order)
+                postings[term] = key
+            elif isinstance(held, str):
+                postings[term] = [held, key] if place(held) < order else [key, held]
+            elif place(held[-1]) < order:
+                held.append(key)
             else:
-                bisect.insort(held, order)
+                bisect.insort(held, key, key=place)
             groups = grouped.get(term)
             if groups is not None:
                 group = groups.get(shape)
                 if group is None:
-                    groups[shape] = [order]
+                    groups[shape] = [key]
                 else:
-                    bisect.insort(group, order)
-        bisect.insort(self._fallback, key, key=self._rank_key)
+                    bisect.insort(group, key, key=place)
+        if self._fallback is not None:
+            bisect.insort(self._fallback, key, key=self._rank_key)
 
     def _remove(self, key: str) -> None:
         entry = self.entries.get(key)
         if entry is None:
             return
-        at = bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
-        del self._fallback[at]
-        del self.entries[key]
+        if self._fallback is not None:
+            at = bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
+            del self._fallback[at]
         features = self._features.pop(key)
         for f, length in enumerate(features.lengths):
             self._length_sums[f] -= length
         order = (entry.created_at, key)
+        place = self._order_of  # reads `entries`: the entry leaves it after its postings
         postings, grouped = self._postings, self._groups
+        known = None if self._complete else self._known
         for term, shape in zip(features.terms, features.shapes, strict=True):
+            if known is not None and term not in known:
+                continue
             held = postings[term]
-            if isinstance(held, tuple) or len(held) == 1:
+            if isinstance(held, str) or len(held) == 1:
                 del postings[term]
                 grouped.pop(term, None)
                 continue
-            del held[bisect.bisect_left(held, order)]
+            del held[bisect.bisect_left(held, order, key=place)]
             groups = grouped.get(term)
             if groups is not None:
                 group = groups[shape]
-                del group[bisect.bisect_left(group, order)]
+                del group[bisect.bisect_left(group, order, key=place)]
                 if not group:
                     del groups[shape]
+        del self.entries[key]
 
     def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
         """Index exactly `entries` (the scope's active entries), dropping what was held.
 
-        In one pass: each entry's place is appended to its terms' postings (a whole read
-        comes in creation order, so they come out sorted; other orders are sorted at the
-        end). `entry_data` is not used: features are looked up in the cache, which keeps
-        them in a compact form, instead of being kept a second time with each entry.
+        The entries and their features, looked up in the cache in one loop; no postings
+        yet: the first query builds those of its own terms in one pass over the features,
+        the next one that asks for another term builds all of them (see `_ensure`).
+        `entry_data` is not used: features are looked up in the cache, which keeps them in
+        a compact form, instead of being kept a second time with each entry.
         """
-        held: dict[str, MemoryEntry] = {}
-        features_of: dict[str, EntryFeatures] = {}
-        lists: dict[str, list[_Order]] = {}
+        # Postings come out in creation order when the entries do: a whole read does (the
+        # sort only confirms it, one comparison per entry); other callers' are sorted here.
+        ordered = sorted(entries, key=_CREATION)
+        keys = list(map(_BY_KEY, ordered))
+        found_features = self.cache.get_all(ordered)
+        held = dict(zip(keys, ordered, strict=True))
+        features_of = dict(zip(keys, found_features, strict=True))
         sums = [0, 0, 0]
-        get = self.cache.get
-        in_order = True
-        last: _Order | None = None
-        for entry in entries:
-            features = get(entry)
-            key = entry.key
-            held[key] = entry
-            features_of[key] = features
-            key_length, described, valued = features.lengths
-            sums[0] += key_length
-            sums[1] += described
-            sums[2] += valued
-            order = (entry.created_at, key)
-            if last is not None and not last < order:
-                in_order = False
-            last = order
-            for term in features.terms:
-                found = lists.get(term)
-                if found is None:
-                    lists[term] = [order]
-                else:
-                    found.append(order)
-        if not in_order:
-            for found in lists.values():
-                found.sort()
-        # A term of one entry keeps that entry's place itself, not a list of one.
-        postings: dict[str, _Postings] = {
-            term: found if len(found) > 1 else found[0] for term, found in lists.items()
-        }
-        self.entries, self._features, self._postings = held, features_of, postings
+        for f, column in enumerate(zip(*map(_LENGTHS, found_features), strict=True)):
+            sums[f] = sum(column)
+        self.entries, self._features = held, features_of
+        self._postings, self._complete, self._known, self._in_order = {}, False, set(), True
         self._groups = {}
         self._length_sums = sums
-        self._fallback = sorted(held, key=self._rank_key)
+        self._fallback = None
+
+    def _ensure(self, terms: Iterable[str]) -> None:
+        """Make the postings of `terms` exact (see `_known`)."""
+        if self._complete:
+            return
+        missing = [t for t in terms if t not in self._known]
+        if not missing:
+            return
+        if self._known:  # a second query after a whole read: every term from now on
+            self._build(None)
+            self._complete, self._known = True, set()
+        else:
+            self._build(frozenset(missing))
+            self._known.update(missing)
+
+    def _build(self, wanted: frozenset[str] | None) -> None:
+        """The postings of `wanted` (of every term: `None`), in one pass over the features."""
+        lists: dict[str, list[str]] = {}
+        get = lists.get
+        for key, features in self._features.items():
+            # The terms, read off the flat tuple (`EntryFeatures.terms`) without a call.
+            terms = features[1 : 1 + (len(features) >> 1)]
+            if wanted is not None:
+                if wanted.isdisjoint(terms):
+                    continue
+                terms = tuple([t for t in terms if t in wanted])
+            for term in terms:
+                found = get(term)
+                if found is None:
+                    lists[term] = [key]
+                else:
+                    found.append(key)
+        if not self._in_order:  # entries added since the whole read: sort by creation
+            for found in lists.values():
+                found.sort(key=self._order_of)
+        # A term of one entry keeps that entry's key itself, not a list of one.
+        postings = self._postings
+        for term, found in lists.items():
+            if term not in postings:  # `_known` terms are kept up to date already
+                postings[term] = found if len(found) > 1 else found[0]
 
     def _df(self, term: str) -> int:
+        self._ensure((term,))
         held = self._postings.get(term)
         if held is None:
             return 0
-        return 1 if isinstance(held, tuple) else len(held)
+        return 1 if isinstance(held, str) else len(held)
 
     def sync(self, scope: ScopeChanges, entry_data: EntryData | None) -> None:
         """Bring the index up to the scope's active entries, by the keys changed since."""
@@ -254,6 +329,7 @@ class KeywordIndex:
 
     def has(self, term: str) -> bool:
         """Whether some indexed entry holds `term`."""
+        self._ensure((term,))
         return term in self._postings
 
     def score(
@@ -280,9 +356,9 @@ class KeywordIndex:
             if not groups:
                 continue
             strength: dict[str, float] = {}
-            for shape, orders in groups.items():
+            for shape, keys in groups.items():
                 value = strength_of(term, shape)
-                for _, key in orders:
+                for key in keys:
                     strength[key] = value
             strengths[term] = strength
         out: list[tuple[dict[str, float], float]] = []
@@ -314,6 +390,7 @@ class KeywordIndex:
         total = len(self.entries)
         if not wanted or not total:
             return None
+        self._ensure(wanted)
         frequency = {t: self._df(t) for t in wanted}
         if not any(frequency.values()):
             return None
@@ -354,7 +431,7 @@ class KeywordIndex:
             return None
         return self._features.get(entry.key)
 
-    def groups(self, term: str) -> Mapping[_Shape, list[_Order]]:
+    def groups(self, term: str) -> Mapping[_Shape, list[str]]:
         """The entries holding `term` by shape, each group in creation order.
 
         Built from the term's postings when first asked for, then kept up to date.
@@ -362,37 +439,45 @@ class KeywordIndex:
         found = self._groups.get(term)
         if found is not None:
             return found
+        self._ensure((term,))
         held = self._postings.get(term)
         if held is None:
             return _EMPTY_GROUPS
-        groups: dict[_Shape, list[_Order]] = {}
+        groups: dict[_Shape, list[str]] = {}
         features = self._features
-        for order in [held] if isinstance(held, tuple) else held:
-            shape = features[order[1]].shape(term)
-            assert shape is not None  # the postings name only entries holding the term
+        for key in [held] if isinstance(held, str) else held:
+            # `EntryFeatures.shape`, inline: the term's place among the terms, then its shape.
+            flat = features[key]
+            count = len(flat) >> 1
+            shape = flat[flat.index(term, 1, 1 + count) + count]
             group = groups.get(shape)
             if group is None:
-                groups[shape] = [order]
+                groups[shape] = [key]
             else:
-                group.append(order)
+                group.append(key)
         self._groups[term] = groups
         return groups
 
     def fallback(self, skip: set[str] | frozenset[str]) -> list[MemoryEntry]:
         """The indexed entries not in `skip`, in the fallback order (important, then newest)."""
         entries = self.entries
-        return [entries[key] for key in self._fallback if key not in skip]
+        return [entries[key] for key in self._fallback_keys() if key not in skip]
 
     def fallback_after(self, skip: Container[str]) -> Iterator[MemoryEntry]:
         """`fallback`, computed as it is read."""
         entries = self.entries
-        for key in self._fallback:
+        for key in self._fallback_keys():
             if key not in skip:
                 yield entries[key]
 
     def fallback_rank(self, entry: MemoryEntry) -> int:
         """Where `entry` stands in the fallback order."""
-        return bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
+        return bisect.bisect_left(self._fallback_keys(), fallback_key(entry), key=self._rank_key)
+
+    def _fallback_keys(self) -> list[str]:
+        if self._fallback is None:
+            self._fallback = fallback_sorted(self.entries.values())
+        return self._fallback
 
 
 class _Posting(Mapping[str, _Shape]):
@@ -409,9 +494,8 @@ class _Posting(Mapping[str, _Shape]):
         return shape
 
     def __iter__(self) -> Iterator[str]:
-        for orders in self._index.groups(self._term).values():
-            for _, key in orders:
-                yield key
+        for keys in self._index.groups(self._term).values():
+            yield from keys
 
     def __len__(self) -> int:
         return self._index._df(self._term)

@@ -113,9 +113,9 @@ class LazyScores(Mapping[str, float]):
                 at += 1
             tied: list[Iterator[tuple[float, datetime, str]]] = [
                 (
-                    (negated, order[0], order[1])
-                    for order in groups[shape]
-                    if order[1] not in checked
+                    (negated, entries[key].created_at, key)
+                    for key in groups[shape]
+                    if key not in checked
                 )
                 for _, shape in same
             ]
@@ -203,9 +203,9 @@ def lazy_relevance(
                         if shape is not None:
                             scores[key] = get(key, 0.0) + w * strength(term, shape)
                 else:
-                    for shape, orders in index.groups(term).items():
+                    for shape, keys in index.groups(term).items():
                         value = strength(term, shape)
-                        for _, key in orders:
+                        for key in keys:
                             scores[key] = get(key, 0.0) + w * value
             if share is None:
                 continue

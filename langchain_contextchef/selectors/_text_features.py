@@ -8,15 +8,13 @@ so a compile over 10,000 unchanged entries does 10,000 lookups, not 10,000 token
 from __future__ import annotations
 
 import bisect
-import contextlib
 import functools
 import re
 import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
-from datetime import datetime
+from typing import Any, cast
 
 from langchain_contextchef.entry import MemoryEntry
 
@@ -39,189 +37,20 @@ _WORD = re.compile(r"[^\W_]+")
 # conversation ("remind me", "okay", "now"). BM25's IDF already discounts common words; dropping
 # these keeps them from matching at all, so "what is the" cannot pull in every entry.
 STOPWORDS: frozenset[str] = frozenset(
-    (
-        "a",
-        "about",
-        "above",
-        "after",
-        "again",
-        "against",
-        "all",
-        "also",
-        "am",
-        "an",
-        "and",
-        "any",
-        "anything",
-        "are",
-        "as",
-        "at",
-        "be",
-        "because",
-        "been",
-        "before",
-        "being",
-        "below",
-        "between",
-        "both",
-        "but",
-        "by",
-        "can",
-        "could",
-        "currently",
-        "days",
-        "did",
-        "do",
-        "does",
-        "doing",
-        "done",
-        "down",
-        "during",
-        "each",
-        "either",
-        "else",
-        "ever",
-        "everything",
-        "few",
-        "for",
-        "from",
-        "further",
-        "had",
-        "has",
-        "have",
-        "having",
-        "he",
-        "hello",
-        "her",
-        "here",
-        "hers",
-        "herself",
-        "hey",
-        "hi",
-        "him",
-        "himself",
-        "his",
-        "how",
-        "however",
-        "i",
-        "if",
-        "in",
-        "into",
-        "is",
-        "it",
-        "its",
-        "itself",
-        "just",
-        "know",
-        "let",
-        "lets",
-        "like",
-        "maybe",
-        "me",
-        "might",
-        "more",
-        "most",
-        "must",
-        "my",
-        "myself",
-        "need",
-        "needs",
-        "neither",
-        "no",
-        "nor",
-        "not",
-        "nothing",
-        "now",
-        "of",
-        "off",
-        "often",
-        "ok",
-        "okay",
-        "on",
-        "once",
-        "only",
-        "or",
-        "other",
-        "our",
-        "ours",
-        "ourselves",
-        "out",
-        "over",
-        "own",
-        "please",
-        "quite",
-        "rather",
-        "really",
-        "remind",
-        "same",
-        "shall",
-        "she",
-        "should",
-        "so",
-        "some",
-        "something",
-        "such",
-        "sure",
-        "tell",
-        "than",
-        "thank",
-        "thanks",
-        "that",
-        "the",
-        "their",
-        "theirs",
-        "them",
-        "themselves",
-        "then",
-        "there",
-        "these",
-        "they",
-        "think",
-        "this",
-        "those",
-        "through",
-        "thus",
-        "to",
-        "too",
-        "under",
-        "until",
-        "up",
-        "upon",
-        "us",
-        "usually",
-        "very",
-        "want",
-        "wanted",
-        "wants",
-        "was",
-        "we",
-        "were",
-        "what",
-        "whatever",
-        "when",
-        "whenever",
-        "where",
-        "wherever",
-        "whether",
-        "which",
-        "while",
-        "who",
-        "whom",
-        "whose",
-        "why",
-        "will",
-        "with",
-        "within",
-        "without",
-        "would",
-        "yes",
-        "yet",
-        "you",
-        "your",
-        "yours",
-        "yourself",
-        "yourselves",
-    )
+    """
+    a about above after again against all also am an and any anything are as at be
+    because been before being below between both but by can could currently days did do
+    does doing done down during each either else ever everything few for from further
+    had has have having he hello her here hers herself hey hi him himself his how
+    however i if in into is it its itself just know let lets like maybe me might more
+    most must my myself need needs neither no nor not nothing now of off often ok okay
+    on once only or other our ours ourselves out over own please quite rather really
+    remind same shall she should so some something such sure tell than thank thanks that
+    the their theirs them themselves then there these they think this those through thus
+    to too under until up upon us usually very want wanted wants was we were what
+    whatever when whenever where wherever whether which while who whom whose why will
+    with within without would yes yet you your yours yourself yourselves
+    """.split()  # noqa: SIM905 (a word list is easier to read as text)
 )
 
 _VOWELS = frozenset("aeiouy")
@@ -327,32 +156,71 @@ def _shared(shape: _Shape) -> _Shape:
     return shape
 
 
-_BASE_SIZE = sys.getsizeof(()) * 2 + 120  # the two tuples' headers, the object, the lengths
+_BASE_SIZE = sys.getsizeof(()) + 16  # the tuple's header and its collector header
 
 
-@dataclass(frozen=True, slots=True)
-class EntryFeatures:
+class EntryFeatures(tuple[Any, ...]):
     """The keyword features of one entry version, in a compact form.
 
     Each term of the entry comes with its *shape*: the term's count in each field (in the
     order of `FIELDS`), then the entry's number of terms per field. Shapes are shared
-    between entries, so an entry holds two tuples, not a dict per field and a set.
+    between entries, and an entry's features are one flat tuple (its field lengths, its
+    terms, then their shapes), so an entry holds one object, not a dict per field and a set.
 
-    Attributes:
-        terms: Every term of the entry, once each (first seen in the key, the description,
-            then the value).
+    Args:
+        terms: Every term of the entry, once each.
         shapes: The shape of each term, in the order of `terms`.
         lengths: Number of terms per field.
+
+    Example:
+        ```python
+        from langchain_contextchef.selectors._text_features import EntryFeatures
+
+        features = EntryFeatures(
+            ("cat", "pet"), ((0, 0, 2, 0, 0, 3), (1, 0, 0, 1, 0, 3)), (1, 0, 3)
+        )
+        assert features.terms == ("cat", "pet") and features.lengths == (1, 0, 3)
+        assert features.shape("pet") == (1, 0, 0, 1, 0, 3) and features.shape("dog") is None
+        ```
     """
 
-    terms: tuple[str, ...]
-    shapes: tuple[_Shape, ...]
-    lengths: tuple[int, ...]
+    __slots__ = ()
+
+    def __new__(
+        cls, terms: tuple[str, ...], shapes: tuple[_Shape, ...], lengths: tuple[int, ...]
+    ) -> EntryFeatures:
+        if len(terms) != len(shapes):
+            msg = f"Each term needs one shape: got {len(terms)} terms and {len(shapes)} shapes."
+            raise ValueError(msg)
+        return super().__new__(cls, (lengths, *terms, *shapes))
+
+    def __repr__(self) -> str:
+        return (
+            f"EntryFeatures(terms={self.terms!r}, shapes={self.shapes!r}, lengths={self.lengths!r})"
+        )
+
+    def __getnewargs__(self) -> tuple[Any, ...]:
+        return (self.terms, self.shapes, self.lengths)
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        """Number of terms per field."""
+        return cast("tuple[int, ...]", self[0])
+
+    @property
+    def terms(self) -> tuple[str, ...]:
+        """Every term of the entry, once each (key first, then description, then value)."""
+        return self[1 : 1 + (len(self) >> 1)]
+
+    @property
+    def shapes(self) -> tuple[_Shape, ...]:
+        """The shape of each term, in the order of `terms`."""
+        return self[1 + (len(self) >> 1) :]
 
     @property
     def size(self) -> int:
         """An estimate of the bytes these features hold (for the cache's memory bound)."""
-        return _BASE_SIZE + 16 * len(self.terms)
+        return _BASE_SIZE + 8 * len(self)
 
     @property
     def vocabulary(self) -> frozenset[str]:
@@ -371,10 +239,12 @@ class EntryFeatures:
 
     def shape(self, term: str) -> _Shape | None:
         """The shape of `term` in this entry, or `None` when the entry does not hold it."""
+        count = len(self) >> 1
         try:
-            return self.shapes[self.terms.index(term)]
+            at = self.index(term, 1, 1 + count)
         except ValueError:
             return None
+        return cast("_Shape", self[at + count])
 
 
 def _counts(words: Iterable[str]) -> dict[str, int]:
@@ -398,17 +268,19 @@ def features_of(entry: MemoryEntry) -> EntryFeatures:
     return EntryFeatures(found, shapes, lengths)
 
 
-_CacheKey = tuple[str, int, datetime, int]
+_CacheKey = tuple[str, str | None, str]
 _PENDING = 256
 
 
 class FeatureCache:
     """A least-recently-used cache of `EntryFeatures`, bounded in bytes.
 
-    Keyed by the entry's key, version (`update_count`), last write time, and a hash of the
-    text it reads, so a rewritten entry is tokenised again and two scopes holding the same key
-    at the same version cannot share features by accident. Eviction drops the least recently
-    used entries until the estimated size is under `max_bytes`; nothing is ever cleared wholesale.
+    Keyed by the texts the features are made of (the entry's key, description and value, the
+    entry's own string objects, so a key holds three references): a rewritten entry is
+    tokenised again, and entries with the same texts share features, whatever their version or
+    scope. Eviction drops the least recently used entries until the estimated size (of the
+    features; the texts are the entries' and counted with them) is under `max_bytes`; nothing
+    is ever cleared wholesale.
 
     Args:
         max_bytes: The memory bound, in (estimated) bytes.
@@ -463,19 +335,42 @@ class FeatureCache:
 
     @staticmethod
     def _key(entry: MemoryEntry) -> _CacheKey:
-        # str hashes are cached on the string object, so this is cheap for unchanged entries.
-        text_hash = hash((entry.value, entry.description))
-        return (entry.key, entry.update_count, entry.updated_at, text_hash)
+        # The texts the features are made of, and nothing else: features are a function of
+        # them. The strings are the entry's own (no copy); their hashes are cached on them.
+        return (entry.key, entry.description, entry.value)
 
     def get(self, entry: MemoryEntry) -> EntryFeatures:
         """The features of `entry`, computed on a miss."""
         key = self._key(entry)
         found = self._items.get(key)
         if found is not None:
-            # Another thread may have evicted it in between: the result is still valid.
-            with contextlib.suppress(KeyError):
+            try:  # noqa: SIM105 (a context manager per look-up costs more than it)
                 self._items.move_to_end(key)
+            except KeyError:  # evicted by another thread in between: still valid
+                pass
             return found
+        return self._made(key, entry)
+
+    def get_all(self, entries: Iterable[MemoryEntry]) -> list[EntryFeatures]:
+        """The features of each of `entries`, in order (`get` for each, in one loop)."""
+        items = self._items
+        look, touch = items.get, items.move_to_end
+        out: list[EntryFeatures] = []
+        add = out.append
+        for entry in entries:
+            key = (entry.key, entry.description, entry.value)  # `_key`, inline
+            found = look(key)
+            if found is None:
+                found = self._made(key, entry)
+            else:
+                try:  # noqa: SIM105 (as in `get`)
+                    touch(key)
+                except KeyError:  # evicted by another thread in between: still valid
+                    pass
+            add(found)
+        return out
+
+    def _made(self, key: _CacheKey, entry: MemoryEntry) -> EntryFeatures:
         made = features_of(entry)
         with self._lock:
             self.tokenisations += 1

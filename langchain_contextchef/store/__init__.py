@@ -11,6 +11,7 @@ store URL helpers)::
     _redo                 the redo log: a batch's record carries its data, one flush per batch
     _recovery             crash recovery: unfinished journals and records, dead writers' leftovers
     _view, _listing       what a process knows of the tree; a folder's cached listing
+    _pack                 a cold folder's read: its files, or a big folder's pack of parsed items
     _reads, _filters      get, search and list; search filters with LangGraph's operators
     _expiry               TTL upkeep: deleting expired items, refreshing read ones
     _locks, _lock_table   locks across threads and processes in `.locks`; one table per root

@@ -36,6 +36,7 @@ from langchain_contextchef.store._paths import temp_file_prefix
 __all__ = [
     "FILE_MODE",
     "FOLDER_MODE",
+    "RACY_WINDOW_NS",
     "READ_FLAGS",
     "STAMP_MARK",
     "SafeDir",
@@ -48,6 +49,7 @@ __all__ = [
     "open_dir",
     "read_file",
     "remove_empty_dirs",
+    "trusted",
 ]
 
 FILE_MODE = 0o600
@@ -121,6 +123,19 @@ def is_stamped(mtime_ns: int) -> bool:
 def _fsync_fd(fd: int) -> None:
     with contextlib.suppress(OSError):  # some file systems cannot sync directories
         os.fsync(fd)
+
+
+RACY_WINDOW_NS = 2_000_000_000
+"""How old an unstamped time stamp must be before a cache keyed on it is trusted.
+
+File-system clocks are coarse (a kernel tick on Linux, 1 s on HFS+, 2 s on FAT): a file
+rewritten within that granularity could otherwise keep the same stat signature.
+"""
+
+
+def trusted(mtime_ns: int, seen_ns: int) -> bool:
+    """Whether a cache entry made at `seen_ns` for a file of time `mtime_ns` can be reused."""
+    return is_stamped(mtime_ns) or seen_ns - mtime_ns > RACY_WINDOW_NS
 
 
 class SafeDir:
@@ -422,6 +437,14 @@ def _entry_is_link(entry: os.DirEntry[str]) -> bool:
     return entry.is_symlink() or bool(getattr(entry, "is_junction", lambda: False)())
 
 
+def _open_root(root: str) -> SafeDir:
+    if not _USE_FD:
+        if not os.path.isdir(root):
+            raise FileNotFoundError(root)
+        return SafeDir(root, None)
+    return SafeDir(root, os.open(root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC))
+
+
 def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDir | None, int]:
     """Open `root/parts...` without following links below the root.
 
@@ -438,18 +461,14 @@ def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDi
     Raises:
         UnsafePathError: If a component below the root is a link.
     """
-    if create:
-        os.makedirs(root, FOLDER_MODE, exist_ok=True)
     try:
-        current = (
-            SafeDir(root, os.open(root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC))
-            if _USE_FD
-            else SafeDir(root, None)
-        )
+        current = _open_root(root)
     except FileNotFoundError:
-        return None, len(parts)
-    if not _USE_FD and not os.path.isdir(root):
-        return None, len(parts)
+        if not create:
+            return None, len(parts)
+        # Made only when missing: the common case costs one `open`, not a `mkdir` too.
+        os.makedirs(root, FOLDER_MODE, exist_ok=True)
+        current = _open_root(root)
     first_made = len(parts)
     for i, part in enumerate(parts):
         try:

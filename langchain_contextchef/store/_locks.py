@@ -11,6 +11,10 @@
   on the event loop.
 
 Lock files are never deleted (deleting a lock file races with processes about to lock it).
+A released lock keeps its file open (up to `KEPT_LOCK_FILES` per process, on POSIX), so the
+next acquire checks with one `stat` that the path still names that file instead of opening
+the folder and the file again; a forked child closes every kept descriptor, so a parent that
+dies holding a lock still releases it.
 """
 
 from __future__ import annotations
@@ -23,6 +27,7 @@ import stat
 import sys
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 
 from filelock import Timeout
@@ -76,6 +81,62 @@ _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _POLL_MIN = 0.0005
 _POLL_MAX = 0.01
 
+KEPT_LOCK_FILES = 64
+"""How many released lock files a process keeps open for its next acquire."""
+# Windows locks byte ranges through `msvcrt`; it reopens the file on every acquire.
+_KEEP = sys.platform != "win32"
+
+
+class _KeptFiles:
+    """The descriptors of released lock files, least recently released first.
+
+    A lock takes its descriptor out before using it, under the guard, so closing the oldest
+    one to stay within the limit never closes a descriptor in use.
+    """
+
+    def __init__(self) -> None:
+        self.guard = threading.Lock()
+        self.fds: OrderedDict[ProcessLock, int] = OrderedDict()
+
+    def take(self, lock: ProcessLock) -> int | None:
+        with self.guard:
+            return self.fds.pop(lock, None)
+
+    def keep(self, lock: ProcessLock, fd: int) -> None:
+        evicted = []
+        with self.guard:
+            self.fds[lock] = fd
+            while len(self.fds) > KEPT_LOCK_FILES:
+                evicted.append(self.fds.popitem(last=False)[1])
+        for old in evicted:
+            with contextlib.suppress(OSError):
+                os.close(old)
+
+    def close_all(self) -> None:
+        with self.guard:
+            fds = list(self.fds.values())
+            self.fds.clear()
+        for fd in fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+
+_KEPT = _KeptFiles()
+
+
+def _forget_kept_after_fork() -> None:
+    # The child's copies share the parent's open files, and so its locks: a copy left open
+    # would keep a lock alive after the parent died holding it.
+    global _KEPT
+    for fd in _KEPT.fds.values():
+        with contextlib.suppress(OSError):
+            os.close(fd)
+    _KEPT = _KeptFiles()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_kept_after_fork)
+
 
 def deadline_for(timeout: float | None) -> float | None:
     """The `time.monotonic()` moment a wait of `timeout` seconds ends (`None`: never)."""
@@ -98,22 +159,34 @@ def _remaining(deadline: float | None) -> float | None:
 class ProcessLock:
     """An exclusive lock between processes on `root/.locks/<name>` (not between threads).
 
-    Each holder opens the lock file afresh, so any thread may release what another took.
+    Any thread may release what another took. The callers (`ThreadedLock`, `LogLock`,
+    `OwnedLock`) let one holder in at a time within the process.
     """
 
-    __slots__ = ("_fd", "name", "root")
+    __slots__ = ("_fd", "name", "path", "root")
 
     def __init__(self, root: str, name: str) -> None:
         self.root = root
         self.name = name
+        self.path = os.path.join(root, LOCK_DIR, name)
+        """Where the lock file lives."""
         self._fd: int | None = None
 
-    @property
-    def path(self) -> str:
-        """Where the lock file lives."""
-        return os.path.join(self.root, LOCK_DIR, self.name)
-
     def _open(self) -> int:
+        kept = _KEPT.take(self) if _KEEP else None
+        if kept is not None:
+            try:
+                now = os.stat(self.path, follow_symlinks=False)
+                held = os.fstat(kept)
+            except OSError:
+                now = None
+            if now is not None and (now.st_ino, now.st_dev) == (held.st_ino, held.st_dev):
+                return kept  # the path still names the file this descriptor has open
+            with contextlib.suppress(OSError):
+                os.close(kept)  # replaced or removed by hand: open what the path names now
+        return self._open_file()
+
+    def _open_file(self) -> int:
         folder, _ = open_dir(self.root, (LOCK_DIR,), create=True)
         assert folder is not None  # created on demand
         with folder:
@@ -143,7 +216,7 @@ class ProcessLock:
         try:
             while not _try_lock(fd):
                 if not blocking:
-                    os.close(fd)
+                    self._put_back(fd)
                     return False
                 left = _remaining(deadline)
                 if left is not None and left <= 0:
@@ -175,7 +248,16 @@ class ProcessLock:
             return
         try:
             _unlock(fd)
-        finally:
+        except BaseException:
+            os.close(fd)
+            raise
+        self._put_back(fd)
+
+    def _put_back(self, fd: int) -> None:
+        """Keep an unlocked descriptor for the next acquire (or close it)."""
+        if _KEEP:
+            _KEPT.keep(self, fd)
+        else:
             os.close(fd)
 
 

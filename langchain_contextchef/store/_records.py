@@ -22,7 +22,6 @@ fresh parse of the value (`value_of`), so mutating a result never alters the cac
 
 from __future__ import annotations
 
-import json
 import math
 import os
 import sys
@@ -107,6 +106,7 @@ _INT_MAX = 2**64 - 1
 _NATIVE_Z = sys.version_info >= (3, 11)  # fromisoformat reads a trailing `Z` from 3.11
 _loads = orjson.loads
 _dumps = orjson.dumps
+_INDENT = orjson.OPT_INDENT_2
 _fromisoformat = datetime.fromisoformat
 
 
@@ -178,6 +178,44 @@ def check_value(value: Any, where: str = "value") -> None:
         TypeError: On a type JSON cannot hold (sets, bytes, objects) or a non-string dict key.
         ValueError: On NaN or an infinite float, which JSON cannot represent.
     """
+    if _plainly_valid(value):
+        return
+    _check_value(value, where)
+
+
+def _plainly_valid(value: Any) -> bool:
+    """Whether a value is built of plain JSON types only and holds nothing `check_value` refuses.
+
+    A fast first pass with no error wording built per node; anything it doubts (a subclass,
+    a lone surrogate, a float or integer JSON cannot keep) goes through the full check,
+    which names the offending place.
+    """
+    kind = type(value)
+    if kind is str:
+        return value.isascii() or _encodable(value)
+    if kind is dict:
+        for k, v in value.items():
+            if type(k) is not str or not (k.isascii() or _encodable(k)) or not _plainly_valid(v):
+                return False
+        return True
+    if kind is list or kind is tuple:
+        return all(map(_plainly_valid, value))
+    if kind is int:
+        return bool(_INT_MIN <= value <= _INT_MAX)
+    if kind is float:
+        return math.isfinite(value)
+    return value is None or kind is bool
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _check_value(value: Any, where: str) -> None:
     if isinstance(value, str):
         check_text(value, where)
         return
@@ -205,11 +243,11 @@ def check_value(value: Any, where: str = "value") -> None:
                 )
                 raise TypeError(msg)
             check_text(k, f"a key of {where}")
-            check_value(v, f"{where}[{k!r}]")
+            _check_value(v, f"{where}[{k!r}]")
         return
     if isinstance(value, list | tuple):
         for i, v in enumerate(value):
-            check_value(v, f"{where}[{i}]")
+            _check_value(v, f"{where}[{i}]")
         return
     msg = (
         f"{where} is a {type(value).__name__}, which is not JSON-serialisable. Store only "
@@ -239,12 +277,15 @@ def encode_document(
         "ttl_minutes": ttl_minutes,
         "expires_at": format_time(expires_at) if expires_at is not None else None,
     }
-    text = json.dumps(document, indent=2, ensure_ascii=False, allow_nan=False)
+    # orjson writes the same indented layout as `json.dumps(indent=2, ensure_ascii=False)`
+    # (only a float's exponent may be spelled shorter, `1e-7` for `1e-07`), about a hundred
+    # times faster: a model write encodes two or three documents.
+    text = _dumps(document, option=_INDENT)
     if vectors:
         # One compact line keeps long embeddings from burying the readable part.
-        compact = json.dumps(dict(vectors), separators=(",", ":"), allow_nan=False)
-        text = f'{text[:-2]},\n  "vectors": {compact}\n}}'
-    return (text + "\n").encode("utf-8")
+        compact = _dumps(dict(vectors))
+        text = b"".join([text[:-2], b',\n  "vectors": ', compact, b"\n}"])
+    return text + b"\n"
 
 
 def _time(document: Mapping[str, Any], field: str) -> datetime:

@@ -41,6 +41,7 @@ from langchain_contextchef.store._journal import (
 )
 from langchain_contextchef.store._lock_table import LockTable, lock_table
 from langchain_contextchef.store._locks import ThreadedLock, deadline_for, release_all
+from langchain_contextchef.store._pack import remove_pack_temps
 from langchain_contextchef.store._paths import (
     JOURNAL_DIR,
     JOURNAL_SUFFIX,
@@ -89,7 +90,8 @@ class Recovery:
         self.lock_timeout = lock_timeout
         self._journal_path = os.path.join(root, JOURNAL_DIR)
         self._journals: dict[str, Journal | None] = {}
-        self._journal_sig: tuple[int, int] | None = None
+        # (inode, time, when listed) of the journal folder last found without a journal
+        self._no_journals: tuple[int, int, int] | None = None
         self.redo = RedoLog(root)
         self._redo_sig: tuple[int, int, int] | None = None
 
@@ -172,9 +174,33 @@ class Recovery:
         self._journals[name] = journal
         return journal
 
+    def _committed_journals(self) -> list[str]:
+        """Committed journal names; `[]` at once while the folder is as a listing found it empty.
+
+        Costs one `lstat` once the journal folder's time is older than the racy window of
+        that listing.
+
+        Raises:
+            UnsafePathError: If `.journal` or an entry in it is a link.
+        """
+        try:
+            st = os.lstat(self._journal_path)
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+        if is_link(st):
+            raise link_error(self._journal_path, "folder")
+        signature, empty = (st.st_ino, st.st_mtime_ns), self._no_journals
+        if empty is not None and empty[:2] == signature and trusted(st.st_mtime_ns, empty[2]):
+            return []
+        seen = time.time_ns()
+        committed, _ = self.journal_names()
+        if not committed:
+            self._no_journals = (*signature, seen)
+        return committed
+
     def _dead_journal_for(self, held: set[str]) -> bool:
         """Whether a committed journal shares a lock with `held` (so its writer is dead)."""
-        committed, _ = self.journal_names()
+        committed = self._committed_journals()
         for name in committed:
             if lock_of_journal_file(name) in held:
                 return True
@@ -211,20 +237,8 @@ class Recovery:
         Costs two `lstat`s while the journal folder and the redo log are unchanged.
         """
         self.notice_redo()
-        try:
-            st = os.lstat(self._journal_path)
-        except (FileNotFoundError, NotADirectoryError):
-            return
-        if is_link(st):
-            raise link_error(self._journal_path, "folder")
-        signature = (st.st_ino, st.st_mtime_ns)
-        if signature == self._journal_sig and trusted(st.st_mtime_ns, time.time_ns()):
-            return
-        committed, _ = self.journal_names()
-        if committed:
+        if self._committed_journals():
             self.recover_journals(blocking=False)
-        else:
-            self._journal_sig = signature
 
     def _set_aside(self, name: str, blocking: bool) -> None:
         held = self.acquire_all([lock_of_journal_file(name)], blocking=blocking)
@@ -460,7 +474,7 @@ class Recovery:
         replayed, discarded = self.recover_redo(remove=deep)
         replayed += self.recover_journals(blocking=True)
         discarded += self._discard_journal_temps()
-        removed = self._remove_staged_orphans()
+        removed = self._remove_staged_orphans() + remove_pack_temps(self.root)
         if deep:
             removed += self._remove_orphans()
         if replayed or discarded or removed:

@@ -28,20 +28,21 @@ from typing import Any
 
 from langchain_contextchef.entry import collector_paused
 from langchain_contextchef.store._fsio import (
+    RACY_WINDOW_NS,
     READ_FLAGS,
     STAMP_MARK,
     UnsafePathError,
     folder_fd,
     is_link,
-    is_stamped,
     link_error,
     read_file,
+    trusted,
 )
 from langchain_contextchef.store._listing import Listing
+from langchain_contextchef.store._pack import read_folder
 from langchain_contextchef.store._paths import (
     ITEM_SUFFIX,
     encode_namespace,
-    is_item_file_of,
     is_temp_name,
     item_file_name,
 )
@@ -66,13 +67,6 @@ __all__ = ["RACY_WINDOW_NS", "DiskView", "trusted"]
 
 logger = logging.getLogger("langchain_contextchef.store.filesystem")
 
-RACY_WINDOW_NS = 2_000_000_000
-"""How old an unstamped time stamp must be before a cache keyed on it is trusted.
-
-File-system clocks are coarse (a kernel tick on Linux, 1 s on HFS+, 2 s on FAT): a file
-rewritten within that granularity could otherwise keep the same stat signature.
-"""
-
 _MAX_DIR_CACHE = 65_536
 _MAX_KEPT_FDS = 256  # folder descriptors kept open per store object (a fraction of ulimits)
 _BY_KEY = operator.itemgetter(KEY)
@@ -84,11 +78,6 @@ def _close_all(fds: dict[str, int]) -> None:
         with contextlib.suppress(OSError):
             os.close(fd)
     fds.clear()
-
-
-def trusted(mtime_ns: int, seen_ns: int) -> bool:
-    """Whether a cache entry made at `seen_ns` for a file of time `mtime_ns` can be reused."""
-    return is_stamped(mtime_ns) or seen_ns - mtime_ns > RACY_WINDOW_NS
 
 
 class DiskView:
@@ -469,67 +458,18 @@ class DiskView:
     def _read_folder(
         self, listing: Listing, values: dict[str, dict[str, Any]] | None
     ) -> list[Record]:
-        """`entries` of a folder not listed yet: read and parse its files in a tight loop."""
-        found: list[Record] = []
-        records = self.records
+        """`entries` of a folder not listed yet: from its pack, or its files in a tight loop."""
         seen = time.time_ns()
-        # Local names: this loop runs once per file of a cold folder.
-        open_, fstat, read, close, is_regular = os.open, os.fstat, os.read, os.close, stat.S_ISREG
-        parse, file_of, append = parse_document, is_item_file_of, found.append
-        fd = folder_fd(listing.path)
-        base = listing.path + os.sep
-        expected: tuple[str, ...] | None = None  # the folder's namespace, once one file proves it
-        try:
-            for name in listing.names:
-                path = base + name
-                if fd is None or path in records:
-                    record = self.load(path)
-                    if record is not None:
-                        found.append(record)
-                    continue
-                record = None
-                try:
-                    handle = open_(name, READ_FLAGS, dir_fd=fd)
-                except OSError:
-                    handle = -1
-                if handle >= 0:
-                    try:
-                        st = fstat(handle)
-                        # Never read a folder or FIFO that sits under an item's name.
-                        data = read(handle, st.st_size + 1) if is_regular(st.st_mode) else b""
-                    finally:
-                        close(handle)
-                    if data and len(data) == st.st_size:
-                        try:
-                            record = parse(
-                                data,
-                                path,
-                                st.st_ino,
-                                st.st_mtime_ns,
-                                st.st_size,
-                                seen,
-                                expected,
-                                values,
-                            )
-                        except CorruptItemError:
-                            record = None
-                        if record is not None and (
-                            record[NS] is not expected or not file_of(name, record[KEY])
-                        ):
-                            record = None  # not proven yet: the careful path decides
-                            if values is not None:
-                                values.pop(path, None)
-                        if record is not None:
-                            records[path] = record
-                if record is None:
-                    record = self._read(path, None, fd, seen)
-                    if record is not None and expected is None:
-                        expected = record[NS]
-                if record is not None:
-                    append(record)
-        finally:
-            if fd is not None:
-                os.close(fd)
+        found = read_folder(
+            self.root,
+            listing,
+            self.records,
+            values,
+            seen,
+            self.load,
+            lambda path, fd: self._read(path, None, fd, seen),
+            lambda namespace: self.dir_of(namespace)[0],
+        )
         # Search order within one folder (one namespace): newest first, ties by key. Two
         # stable sorts on C-level keys avoid building a key tuple per item.
         found.sort(key=_BY_KEY)

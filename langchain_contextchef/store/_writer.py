@@ -39,6 +39,7 @@ from langchain_contextchef.store._fsio import (
     remove_empty_dirs,
 )
 from langchain_contextchef.store._locks import release_all
+from langchain_contextchef.store._pack import drop_pack
 from langchain_contextchef.store._paths import (
     STAGING_DIR,
     dir_lock_name,
@@ -208,7 +209,8 @@ class Writer(Recovery):
                     if current is not None:
                         staged.append(_Staged(parts, name, None, False, None, 0, 0))
                     continue
-                data, record = self._document(write, dirpath + os.sep + name, now)
+                path = dirpath + os.sep + name
+                data, record = self._document(write, path if current is not None else None, now)
                 if not sync and not logged and _fits(current, data):
                     # One unsynced write over an existing file at least as long: written in
                     # place, padded with JSON whitespace, since renaming a new file over an
@@ -241,6 +243,8 @@ class Writer(Recovery):
         else:
             self._apply(folders, staged, staging, sync=sync, committed=False)
         self._after_commit(folders, staged)
+        for parts in {st.parts for st in staged if st.tmp is None}:
+            drop_pack(self.root, parts)  # no copy of a deleted item's data stays there
         return len(staged)
 
     def _commit_logged(
@@ -324,9 +328,10 @@ class Writer(Recovery):
                     raise
         raise AssertionError  # pragma: no cover - the loop returns or raises
 
-    def _document(self, write: Write, path: str, now: float) -> tuple[bytes, Record]:
+    def _document(self, write: Write, path: str | None, now: float) -> tuple[bytes, Record]:
+        """The new document of a write; `path` is the item's file, `None` when it has none."""
         assert write.value is not None
-        existing = self.view.load(path)
+        existing = self.view.load(path) if path is not None else None
         if existing is not None and (
             is_expired(existing, now)
             or existing[NS] != write.namespace

@@ -10,6 +10,7 @@ Layout under the root (for example `./.context`)::
       .locks/                     <- lock files (ignored by reads)
       .journal/                   <- the redo log of multi-item batches (redo.wal)
       .tmp/                       <- new item files before they are renamed into place
+      .packs/                     <- big folders' items in one file each (a cache, see below)
 
 Guarantees
 ----------
@@ -56,6 +57,15 @@ in the process and validated against the disk:
 * time stamps written by the store carry a marker and are trusted at once; any other
   time is trusted only once it is more than two seconds older than the cached listing or
   parse (file-system clocks are coarse), and until then the folder or file is re-read.
+
+**A new process's first read of a big folder.** A process that reads a folder of 256 items
+or more file by file writes a *pack* (`.packs/`, unflushed, replaced by a rename): the parsed
+items with each file's signature. The next new process reads the pack in one go and takes
+each file from it after one `lstat` shows the file unchanged (by the same rules as above);
+any other file is read as usual, so the pack never changes an answer. A damaged pack is
+ignored. A reader that found a file the pack did not hold as it is writes the pack again,
+and a write that deletes items deletes their folder's pack, so a deleted item's data does
+not stay there. Delete `.packs/` at any time: it is only a cache.
 
 A search ranks by each item's time stamp as last listed: an in-place edit that changes only
 `updated_at` by hand re-ranks the item when its folder is next re-listed.
@@ -132,6 +142,10 @@ from langchain_contextchef.store._writer import Write, Writer
 __all__ = ["FileSystemStore", "RecoveryReport", "UnsafePathError"]
 
 logger = logging.getLogger(__name__)
+
+
+_SCOPE_NAMES_KEPT = 4096
+"""How many namespaces' scope lock names a store object remembers."""
 
 
 def _now() -> float:
@@ -212,6 +226,7 @@ class FileSystemStore(BaseStore):
         self._opened = False
         self._open_guard = threading.Lock()
         self._sweeper = Sweeper(self.sweep_ttl, self.root)
+        self._scope_names: dict[tuple[str, ...], str] = {}  # checked namespaces' lock names
 
     # ------------------------------------------------------------------ BaseStore API
 
@@ -386,11 +401,17 @@ class FileSystemStore(BaseStore):
             scope.release(owner)
 
     def _scope_lock(self, namespace: tuple[str, ...]) -> OwnedLock:
-        if not isinstance(namespace, tuple) or not namespace:
-            msg = f"lock() needs a non-empty tuple of namespace labels, got {namespace!r}."
-            raise InvalidNamespaceError(msg)
-        validate_op_namespace(GetOp(namespace, ""))
-        return self._writer.locks.scope_lock(scope_lock_name(namespace))
+        name = self._scope_names.get(namespace) if type(namespace) is tuple else None
+        if name is None:
+            if not isinstance(namespace, tuple) or not namespace:
+                msg = f"lock() needs a non-empty tuple of namespace labels, got {namespace!r}."
+                raise InvalidNamespaceError(msg)
+            validate_op_namespace(GetOp(namespace, ""))
+            name = scope_lock_name(namespace)
+            if len(self._scope_names) < _SCOPE_NAMES_KEPT:
+                self._scope_names[namespace] = name
+        # The lock object itself comes from the table each time (a forked child gets its own).
+        return self._writer.locks.scope_lock(name)
 
     # ------------------------------------------------------------------ broken files
 

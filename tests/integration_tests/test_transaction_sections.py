@@ -25,6 +25,14 @@ from langchain_contextchef import Memory, MemoryConfig
 from langchain_contextchef._sections import transaction_of
 from langchain_contextchef.chef import ContextChef
 
+
+def psycopg_connection(uri: str) -> Any:
+    """A separate autocommit connection to `uri`, as another process would hold."""
+    import psycopg
+
+    return psycopg.connect(uri, autocommit=True)
+
+
 pytestmark = pytest.mark.slow
 
 WRITERS = 4
@@ -123,6 +131,161 @@ def test_writers_on_separate_connections_never_lose_an_update(pg_database: str) 
         memory = Memory(store, scope=scope)
         assert memory.get("n") == str(WRITERS * ROUNDS)
         assert len(memory.history("n")) == WRITERS * ROUNDS + 1
+
+
+def _other_takes_lock(uri: str, scope: tuple[str, ...]) -> bool:
+    """Whether another connection can take the scope's advisory lock right now (then frees it)."""
+    import psycopg
+
+    from langchain_contextchef._sections import _advisory_key
+
+    with psycopg.connect(uri, autocommit=True) as conn:
+        key = _advisory_key(scope)
+        row = conn.execute("SELECT pg_try_advisory_lock(%s)", (key,)).fetchone()
+        assert row is not None
+        if row[0]:
+            conn.execute("SELECT pg_advisory_unlock(%s)", (key,))
+        return bool(row[0])
+
+
+def test_a_transaction_section_holds_the_scope_and_hides_its_writes_until_it_ends(
+    pg_store: BaseStore, pg_database: str
+) -> None:
+    # The section runs in the pipeline's own transaction (no BEGIN, no COMMIT statement):
+    # between its round trips the scope's lock must stay held and its writes unseen.
+    from langgraph.store.base import GetOp, PutOp
+
+    from langchain_contextchef._sections import exclusive
+
+    scope = ("held", uuid.uuid4().hex)
+    pg_store.put((*scope, "memory"), "a", {"v": 1})
+    with exclusive(pg_store, scope, transaction=True):
+        txn = transaction_of(pg_store)
+        assert txn is not None
+        got = txn.batch([GetOp((*scope, "memory"), "a", refresh_ttl=False)])
+        assert got[0] is not None and got[0].value == {"v": 1}
+        assert not _other_takes_lock(pg_database, scope)
+        txn.batch([PutOp((*scope, "memory"), "b", {"v": 2})])
+        # A later batch reads past the kept write, in the same transaction.
+        again = txn.batch([GetOp((*scope, "memory"), "b", refresh_ttl=False)])
+        assert again[0] is not None and again[0].value == {"v": 2}
+        assert not _other_takes_lock(pg_database, scope)
+        with psycopg_connection(pg_database) as other:
+            row = other.execute(
+                "SELECT count(*) FROM store WHERE prefix = %s AND key = 'b'",
+                (".".join((*scope, "memory")),),
+            ).fetchone()
+            assert row is not None and row[0] == 0  # not committed yet
+    assert _other_takes_lock(pg_database, scope)
+    assert pg_store.get((*scope, "memory"), "b") is not None
+
+
+def test_one_read_statement_answers_like_the_store(pg_store: BaseStore) -> None:
+    # The section reads every key of a batch in one statement of its own: the answers must
+    # be the store's own, key by key (several namespaces, a key asked twice, missing keys).
+    from langgraph.store.base import GetOp
+
+    from langchain_contextchef._sections import exclusive
+
+    scope = ("gets", uuid.uuid4().hex)
+    entries, meta = (*scope, "memory"), (*scope, "memory_meta")
+    pg_store.put(entries, "x", {"v": "x"})
+    pg_store.put(entries, "y", {"v": "y"})
+    pg_store.put(meta, "x", {"m": 1})
+    ops = [
+        GetOp(entries, "x", refresh_ttl=False),
+        GetOp(meta, "x", refresh_ttl=False),
+        GetOp(entries, "missing", refresh_ttl=False),
+        GetOp(entries, "x", refresh_ttl=False),
+        GetOp(meta, "y", refresh_ttl=False),
+        GetOp(entries, "y", refresh_ttl=False),
+    ]
+    expected = pg_store.batch(ops)
+    with exclusive(pg_store, scope, transaction=True):
+        txn = transaction_of(pg_store)
+        assert txn is not None
+        answers = txn.batch(ops)
+    assert [_shape(a) for a in answers] == [_shape(e) for e in expected]
+    assert [_shape(a) for a in answers] == [
+        (entries, "x", {"v": "x"}),
+        (meta, "x", {"m": 1}),
+        None,
+        (entries, "x", {"v": "x"}),
+        None,
+        (entries, "y", {"v": "y"}),
+    ]
+    for a, e in zip(answers, expected, strict=True):
+        if a is not None:
+            assert (a.created_at, a.updated_at) == (e.created_at, e.updated_at)
+
+
+def _shape(item: Any) -> Any:
+    return None if item is None else (tuple(item.namespace), item.key, item.value)
+
+
+def test_a_failed_write_in_a_transaction_section_writes_nothing(pg_store: BaseStore) -> None:
+    # A write the server refuses (PostgreSQL's jsonb holds no NUL character) fails the whole
+    # transaction at its commit: the section's other write is not kept either, the error
+    # reaches the caller, and the next section on the connection works.
+    import psycopg
+    from langgraph.store.base import GetOp, PutOp
+
+    from langchain_contextchef._sections import exclusive
+
+    scope = ("fails", uuid.uuid4().hex)
+    entries = (*scope, "memory")
+    with pytest.raises(psycopg.Error), exclusive(pg_store, scope, transaction=True):
+        txn = transaction_of(pg_store)
+        assert txn is not None
+        txn.batch([GetOp(entries, "a", refresh_ttl=False)])
+        txn.batch([PutOp(entries, "a", {"v": "sent before the failure"})])
+        (seen,) = txn.batch([GetOp(entries, "a", refresh_ttl=False)])  # sends the put
+        assert seen is not None
+        txn.batch([PutOp(entries, "b", {"v": "\x00"})])
+    assert pg_store.get(entries, "a") is None
+    assert pg_store.get(entries, "b") is None
+    memory = Memory(pg_store, scope=scope)
+    memory.set("a", "after")
+    assert memory.get("a") == "after"
+
+
+@pytest.fixture
+def ttl_store(pg_database: str) -> Iterator[BaseStore]:
+    from langgraph.store.postgres import PostgresStore
+
+    with PostgresStore.from_conn_string(
+        pg_database, ttl={"default_ttl": 10, "refresh_on_read": True}
+    ) as store:
+        store.setup()
+        yield store
+
+
+def test_a_get_that_refreshes_its_ttl_still_refreshes_it_in_a_section(ttl_store: BaseStore) -> None:
+    # Gets that ask for a TTL refresh keep LangGraph's own query, which refreshes it.
+    from langgraph.store.base import GetOp
+
+    from langchain_contextchef._sections import exclusive
+
+    scope = ("ttl", uuid.uuid4().hex)
+    entries = (*scope, "memory")
+    ttl_store.put(entries, "a", {"v": 1}, ttl=10)
+
+    def expiry() -> Any:
+        conn: Any = ttl_store.conn  # type: ignore[attr-defined]
+        with ttl_store.lock:  # type: ignore[attr-defined]
+            row = conn.execute(
+                "SELECT expires_at FROM store WHERE prefix = %s AND key = 'a'",
+                (".".join(entries),),
+            ).fetchone()
+        return row["expires_at"]
+
+    before = expiry()
+    with exclusive(ttl_store, scope, transaction=True):
+        txn = transaction_of(ttl_store)
+        assert txn is not None
+        got = txn.batch([GetOp(entries, "a", refresh_ttl=True)])
+        assert got[0] is not None and got[0].value == {"v": 1}
+    assert expiry() > before
 
 
 def test_two_sqlite_store_objects_of_one_process_exclude_each_other(tmp_path: Path) -> None:

@@ -14,7 +14,9 @@ from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.budget import (
+    _WEIGHTS,
     ContextBudget,
+    _calibrated_total,
     _features,
     approximate_tokens,
     check_context_budget,
@@ -360,3 +362,11 @@ def _features_one_pass_each(text: str) -> tuple[int, ...]:
 @given(st.text() | st.text(alphabet='ab_1 \n<>="\u00a0\u3000\u0663\u2028\x1c'))
 def test_the_counter_s_features_match_their_plain_definition(text: str) -> None:
     assert _features(text) == _features_one_pass_each(text)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.tuples(*(st.integers(0, 100_000) for _ in range(6))))
+def test_the_calibrated_total_is_the_weighted_sum_rounded(features: tuple[int, ...]) -> None:
+    # The plain definition: each weight times its count, added in order, rounded, at least 1.
+    plain = max(1, round(sum(w * f for w, f in zip(_WEIGHTS, features, strict=True))))
+    assert _calibrated_total(features) == plain

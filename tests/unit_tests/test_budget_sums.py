@@ -9,9 +9,11 @@ blocks chooses.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
+from typing import Any
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,7 +22,8 @@ from langgraph.store.memory import InMemoryStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.budget import CALIBRATED_COUNTS, calibrated_tokens, fit_memory
-from langchain_contextchef.budget._additive import BlockSizes
+from langchain_contextchef.budget._additive import BlockSizes, FitMemo
+from langchain_contextchef.budget._fit import PrefixSums
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory._cache import slot_for
 from langchain_contextchef.render import render_memory_block
@@ -58,7 +61,9 @@ def _entries(specs: Sequence[tuple[str, str | None, str | None, int | None]]) ->
     ]
 
 
-def _renderer(allowed: list[str] | None, evicted: list[str], vocabulary: str) -> object:
+def _renderer(
+    allowed: list[str] | None, evicted: list[str], vocabulary: str, turn: int = 3
+) -> object:
     def render(full: Sequence[MemoryEntry], index: Sequence[MemoryEntry], more: int) -> str:
         return render_memory_block(
             full,
@@ -67,10 +72,19 @@ def _renderer(allowed: list[str] | None, evicted: list[str], vocabulary: str) ->
             allowed_keys=allowed,
             evicted_keys=evicted,
             vocabulary=vocabulary,  # type: ignore[arg-type]
-            turn=3,
+            turn=turn,
         )
 
     return render
+
+
+def _counting(render: Any, rendered: list[int]) -> Any:
+    # The same renderer, noting how many entries and rows each block it renders has.
+    def counting(full: Sequence[MemoryEntry], index: Sequence[MemoryEntry], more: int) -> str:
+        rendered.append(len(full) + len(index))
+        return str(render(full, index, more))
+
+    return counting
 
 
 def _unlisted(vocabulary: str) -> object:
@@ -259,3 +273,128 @@ def test_a_compile_after_a_write_gives_the_block_a_fresh_compile_gives() -> None
     cold = fresh.compile([HumanMessage("hi")])
     assert again.messages == cold.messages
     assert again.meta.tokens == cold.meta.tokens
+
+
+# ---- what one fit keeps for the next (`FitMemo`) ---------------------------------------------
+
+
+def test_prefix_sums_reuse_the_same_objects_and_compute_the_rest() -> None:
+    seen: list[str] = []
+
+    def size(word: str) -> int:
+        seen.append(word)
+        return len(word)
+
+    words = ["a", "bb", "ccc", "dddd"]
+    first = PrefixSums(words, size, operator.add, 0)
+    assert [first(n) for n in range(5)] == [0, 1, 3, 6, 10]
+    seen.clear()
+    changed = [words[0], words[1], "x" * 7, words[3]]  # a new third item: sums part there
+    again = PrefixSums(changed, size, operator.add, 0, first.kept())
+    assert [again(n) for n in range(5)] == [0, 1, 3, 10, 14]
+    assert seen == ["x" * 7, "dddd"]  # the first two were not counted again
+    # A volatile item is summed, never kept: the next sums count it (and what follows) again.
+    third = PrefixSums(changed, size, operator.add, 0, None, lambda w: w.startswith("x"))
+    assert third(4) == 14
+    assert third.kept() == (changed[:2], [0, 1, 3])
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    specs=st.lists(_entry, min_size=1, max_size=30),
+    steps=st.lists(
+        st.tuples(
+            st.sampled_from(["keep", "swap", "insert", "drop", "turn"]),
+            st.integers(0, 40),
+            _entry,
+        ),
+        min_size=1,
+        max_size=6,
+    ),
+    frame=_frame,
+    budget=st.integers(0, 700),
+    index_mode=st.booleans(),
+    share=st.sampled_from([None, 0.3, 0.8]),
+)
+def test_a_fit_with_a_memo_chooses_what_a_fit_without_one_chooses(
+    specs: list[tuple[str, str | None, str | None, int | None]],
+    steps: list[tuple[str, int, tuple[str, str | None, str | None, int | None]]],
+    frame: tuple[list[str] | None, list[str], str],
+    budget: int,
+    index_mode: bool,
+    share: float | None,
+) -> None:
+    # One memo across a run of fits whose rankings change as after writes: an entry replaced
+    # by a new version, one inserted or dropped anywhere, the turn advanced (entries with a
+    # turn TTL show the turns left, so their counts change). Each fit must equal the fit from
+    # real blocks, without falling back to one (which a stale sum would cause).
+    entries = _entries(specs)
+    memo = FitMemo(lambda e: e.expires_at_turn is not None)
+    turn = 3
+    for action, at, spec in [("keep", 0, specs[0]), *steps]:
+        at = at % (len(entries) + 1)
+        new = _entries([spec])[0].evolve(key=f"n_{len(entries)}_{at}")
+        if action == "swap" and at < len(entries):
+            entries[at] = new
+        elif action == "insert":
+            entries.insert(at, new)
+        elif action == "drop" and at < len(entries) and len(entries) > 1:
+            del entries[at]
+        if action == "turn" or at % 2:  # turns left reach 0: "after this turn" counts apart
+            turn += 1
+        cut = len(entries) * 2 // 3
+        selected, unselected = entries[:cut], entries[cut:]
+
+        render = _renderer(*frame, turn=turn)
+        tokens, row_tokens = entry_counters(None, "compact", calibrated_tokens, turn)
+        full, row = entry_counters(None, "compact", CALIBRATED_COUNTS.piece, turn)
+        common = {
+            "render": render,
+            "budget": budget,
+            "count": calibrated_tokens,
+            "index_mode": index_mode,
+            "index_share": share,
+            "entry_tokens": tokens,
+            "row_tokens": row_tokens,
+        }
+        real = fit_memory(selected, unselected, **common)  # type: ignore[arg-type]
+        rendered: list[int] = []
+        counting = _counting(render, rendered)
+        summed = fit_memory(
+            selected,
+            unselected,
+            counts=CALIBRATED_COUNTS,
+            entry_counts=full,
+            row_counts=row,
+            unlisted_line=_unlisted(frame[2]),
+            memo=memo,
+            **{**common, "render": counting},  # type: ignore[arg-type]
+        )
+        assert summed == real
+        # The sums were right (nothing stale was reused): no fit again on real blocks, which
+        # renders every block it tries.
+        chosen = len(real.full) + len(real.index)
+        assert all(n <= 2 or n == chosen for n in rendered)
+
+
+def test_compiles_after_writes_count_turn_ttls_down_as_a_fresh_process() -> None:
+    # Entries that show the turns they have left are never served from an earlier fit.
+    shared = InMemoryStore()
+    config = MemoryConfig(token_budget=200)
+    chef = ContextChef(store=shared, memory=config, scope=("u",), turn_unit="user_message")
+    memory = chef.get_memory()
+    for i in range(40):
+        memory.set(f"fact_{i:02d}", f"The team note number {i} about the parser test.")
+    for i in range(3):
+        memory.set(f"short_{i}", f"A parser test note that lasts a while ({i}).", ttl=6 + i)
+    for turn in range(5):
+        question = [HumanMessage(f"How is the parser test going? ({turn})")]
+        memory.set(f"later_{turn}", f"Written after turn {turn}.")
+        cached = chef.compile(question)
+        fresh = ContextChef(store=shared, memory=config, scope=("u",), turn_unit="user_message")
+        slot_for(shared, ("u",)).invalidate()
+        again = fresh.compile(question)  # the same user message: the same turn
+        assert cached.meta.turn == again.meta.turn
+        assert cached.messages == again.messages
+        assert cached.meta.injected_keys == again.meta.injected_keys
+        assert cached.meta.indexed_keys == again.meta.indexed_keys

@@ -246,3 +246,63 @@ def test_a_batch_of_writes_in_one_folder_takes_its_lock_once(
     taken.clear()
     store.batch([PutOp(NS, "a", {"v": 1}), PutOp(("users", "bob"), "a", {"v": 2})])
     assert len(taken) == 2 and len(set(taken)) == 2  # two folders, each locked once
+
+
+# ---- released lock files stay open for the next acquire ----------------------------------------
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_a_kept_lock_file_inherited_by_a_child_does_not_pin_the_parents_next_lock(
+    store: FileSystemStore,
+) -> None:
+    """A takes and releases the lock (its file stays open), forks B, locks again and dies.
+
+    A's second lock goes through the file it kept; B inherited a copy of that descriptor
+    and must have closed it, or the lock would outlive A as long as B lives.
+    """
+    report_read, report_write = os.pipe()
+    holder = os.fork()
+    if holder == 0:  # A
+        try:
+            with store.lock(NS):
+                pass
+            child = os.fork()
+            if child == 0:  # B: lives on, doing other work
+                time.sleep(30)
+                os._exit(0)
+            with store.lock(NS):
+                os.write(report_write, str(child).encode() + b"\n")
+                os._exit(0)  # dies holding the lock
+        finally:
+            os._exit(1)
+    os.close(report_write)
+    lingering = int(os.read(report_read, 64).decode().strip())
+    os.close(report_read)
+    try:
+        os.waitpid(holder, 0)
+        with store.lock(NS, timeout=5):
+            pass
+    finally:
+        os.kill(lingering, 9)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="flock semantics (POSIX)")
+def test_a_lock_file_replaced_by_hand_is_the_one_locked_next(
+    store: FileSystemStore, tmp_path: Path
+) -> None:
+    import fcntl
+
+    with store.lock(NS):  # its lock file is now kept open by this process
+        pass
+    (lock_file,) = (tmp_path / ".context" / ".locks").glob("s-*.lock")
+    lock_file.unlink()
+    fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o600)  # another holder of the new file
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        with pytest.raises(Timeout), store.lock(NS, timeout=0.2):
+            pass
+        fcntl.flock(fd, fcntl.LOCK_UN)
+        with store.lock(NS, timeout=5):
+            pass
+    finally:
+        os.close(fd)

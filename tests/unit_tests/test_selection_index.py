@@ -222,3 +222,35 @@ def test_the_counter_adds_up_lines_exactly(text: str) -> None:
     long = (text + "\n") * 40  # past the length from which blocks are counted by lines
     direct = sum(w * f for w, f in zip(_WEIGHTS, whole_text_features(long), strict=True))
     assert calibrated_tokens(long) == (max(1, round(direct)) if long else 0)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_postings_built_for_the_first_query_follow_changes_exactly(seed: int) -> None:
+    # After a whole read the index builds the postings of the first query's terms only and
+    # keeps those up to date through writes; the next query asking for another term builds
+    # them all. Each stage must score exactly as a selection from scratch.
+    rng = random.Random(seed)
+    selector = Relevant(cache=FeatureCache())
+    slot = ScopeSlot()
+    start = [
+        _entry(rng, f"k{i:03d}", T0 + timedelta(seconds=rng.randint(0, 50))) for i in range(60)
+    ]
+    for epoch in (1, 2):
+        slot.reset(("epoch", epoch), start, [])  # a whole read: postings built lazily again
+        first, second = rng.sample(QUERIES, 2)
+        for step in range(12):
+            query = first if step < 8 else second  # the same terms, then others
+            keys = list(slot.entries)
+            action = rng.random()
+            if action < 0.45 or not keys:  # created, sometimes before existing entries
+                at = T0 + timedelta(seconds=rng.randint(0, 80))
+                slot.put(_entry(rng, f"e{epoch}n{step:03d}", at))
+            elif action < 0.8:
+                key = rng.choice(keys)
+                old = slot.entries[key]
+                slot.put(_entry(rng, key, old.created_at, old.update_count + 1))
+            else:
+                slot.drop(rng.choice(keys))
+            indexed, scratch = _both(selector, slot, query, None)
+            assert indexed == scratch
