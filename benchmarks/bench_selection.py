@@ -9,7 +9,8 @@ query a compile builds (`conversation_query`, the last three user turns).
   selecting from the 10,000 entries with a 2,000-token budget, its result read as far as a
   budget fit reads it (the first 200 entries), timed per question. Keyword: no semantic
   scores. Hybrid: the semantic scores a store's search would return (the 100 nearest entries
-  by a fake embedding, a hashed bag of words, computed before the clock starts), so the
+  by a fake embedding, a hashed bag of words, computed before the clock starts; and, for a
+  question that asks for several things, each facet's own), so the
   embedding call and the vector search are not counted. Three cadences: the scope unchanged
   since the last question (its keyword index up to date), right after one new entry (the
   index follows the change), and from scratch (no index: every entry scored, what every
@@ -55,7 +56,7 @@ from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory import MEMORY_NAMESPACE, clear_cache
 from langchain_contextchef.memory._cache import ScopeSlot
-from langchain_contextchef.query import conversation_query
+from langchain_contextchef.query import conversation_query, question_facets
 from langchain_contextchef.selectors import Relevant, SelectionContext
 
 SIZE = 10_000
@@ -151,6 +152,7 @@ def _selector_times(
             token_budget=BUDGET,
             now=NOW,
             relevance=relevance if hybrid else None,
+            facet_relevance=base.facet_relevance if hybrid else {},
             entry_data=slot.derived if scope else None,
             scope=slot if scope else None,
         )
@@ -209,7 +211,8 @@ def run(quick: bool = False) -> dict[str, Any]:
     contexts = []
     for question in questions:
         parts = conversation_query(_messages(question.turns))
-        base = SelectionContext(query=question.text, queries=parts)
+        facets = {f: _semantic(entries, vectors, f, embed) for f in question_facets(question.text)}
+        base = SelectionContext(query=question.text, queries=parts, facet_relevance=facets)
         contexts.append((base, _semantic(entries, vectors, question.text, embed)))
     rows = []
     figures: dict[str, Any] = {"entries": size}

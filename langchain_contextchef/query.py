@@ -35,7 +35,6 @@ from collections.abc import Mapping, Sequence
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage
 
 __all__ = [
-    "FACET_WEIGHT",
     "WeightedQuery",
     "conversation_query",
     "fuse_part_scores",
@@ -45,10 +44,6 @@ __all__ = [
 
 WeightedQuery = tuple[tuple[str, float], ...]
 """`(text, weight)` parts, the most important (the last user message) first."""
-
-FACET_WEIGHT = 0.5
-"""The weight, relative to the question, of each of its facets in the semantic search (see
-`question_facets`)."""
 
 _CLAUSE = re.compile(r"[,;:?!]+|\s+-+\s+|\s+(?:and|&|plus|as well as)\s+", re.IGNORECASE)
 _WORD = re.compile(r"[^\W\d_]{2,}")

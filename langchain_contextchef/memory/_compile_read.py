@@ -9,7 +9,7 @@ the eviction note it reports). After the section, the selector runs exactly once
 from __future__ import annotations
 
 import logging
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -39,7 +39,7 @@ from langchain_contextchef.memory._recall import evicted_note_ops
 from langchain_contextchef.memory._section import exclusive
 from langchain_contextchef.memory._stamp import changes_since, stamp_op, token_of
 from langchain_contextchef.memory.results import CompileRead
-from langchain_contextchef.query import FACET_WEIGHT, fuse_part_scores, question_facets
+from langchain_contextchef.query import fuse_part_scores, question_facets
 from langchain_contextchef.selectors import (
     MemorySelector,
     RankedEntries,
@@ -54,26 +54,28 @@ logger = logging.getLogger(__name__)
 
 def _semantic_search(
     ctx: MemoryContext, parts: Sequence[tuple[str, float]]
-) -> tuple[list[SearchOp], list[float]] | None:
+) -> tuple[list[SearchOp], list[float], tuple[str, ...]] | None:
     # One semantic search per query part (a user turn), all in the compile's read batch, when
-    # the selector asks for it, there is a query, and the store has a vector index.
+    # the selector asks for it, there is a query, and the store has a vector index; then one
+    # per facet of a question that asks for several things, so an entry that answers one of
+    # them is close to something. The facets' scores are kept apart (`facet_relevance`): the
+    # selector covers the facets with them, and the question's own similarity is not diluted.
     selector = ctx.config.active_selector
     texts: dict[str, float] = {}
-    # Each facet of a question that asks for several things is searched on its own too, so
-    # an entry that answers one of them is close to something (keywords match them already).
-    facets = (
-        [(f, FACET_WEIGHT * parts[0][1]) for f in question_facets(parts[0][0])] if parts else []
-    )
-    for text, weight in [*parts, *facets]:
+    for text, weight in parts:
         if text.strip() and weight > 0:
             texts[text[:_QUERY_CHARS]] = texts.get(text[:_QUERY_CHARS], 0.0) + weight
     if not (isinstance(selector, MemorySelector) and selector.uses_search and texts):
         return None
     if not ctx.indexed:
         return None
+    facets = tuple(dict.fromkeys(question_facets(parts[0][0])))
     limit = selector.search_limit
-    ops = [SearchOp(ctx.entries_ns, query=t, limit=limit, refresh_ttl=False) for t in texts]
-    return ops, list(texts.values())
+    ops = [
+        SearchOp(ctx.entries_ns, query=t[:_QUERY_CHARS], limit=limit, refresh_ttl=False)
+        for t in (*texts, *facets)
+    ]
+    return ops, list(texts.values()), facets
 
 
 _QUERY_CHARS = 1_000
@@ -90,6 +92,7 @@ def select(
     relevance: dict[str, float] | None,
     queries: Sequence[tuple[str, float]] = (),
     scope: ScopeSlot | None = None,
+    facet_relevance: Mapping[str, Mapping[str, float]] | None = None,
 ) -> tuple[Sequence[MemoryEntry], list[MemoryEntry], dict[str, str]]:
     """Run the selector once on the active entries.
 
@@ -113,6 +116,7 @@ def select(
         context = SelectionContext(
             query=query or "",
             queries=tuple(queries),
+            facet_relevance=facet_relevance or {},
             token_budget=ctx.config.token_budget,
             count_tokens=token_counter(ctx.config.token_counter).text,
             turn=turn,
@@ -146,6 +150,7 @@ class _Swept:
     relevance: dict[str, float] | None
     unchanged: ScopeSlot | None  # the slot, when `entries` are its entries as they stand
     repaired: list[str]
+    facets: dict[str, dict[str, float]]  # each facet's own similarities (see `select`)
 
 
 def _current_entries(
@@ -250,6 +255,7 @@ def _sweep_and_advance(
         noted = got.evicted.value.get("keys")
         evicted = [k for k in noted if isinstance(k, str)] if isinstance(noted, list) else []
     relevance: dict[str, float] | None = None
+    facets: dict[str, dict[str, float]] = {}
     if search is not None:
         per_part = [
             {
@@ -259,7 +265,9 @@ def _sweep_and_advance(
             }
             for hits in got.hits
         ]
-        relevance = fuse_part_scores(list(zip(per_part, search[1], strict=True)))
+        weights = search[1]
+        facets = dict(zip(search[2], per_part[len(weights) :], strict=True))
+        relevance = fuse_part_scores(list(zip(per_part, weights, strict=False)))
 
     now = ctx.now()
     fresh = slot is not None and entries is slot.ordered()
@@ -287,9 +295,11 @@ def _sweep_and_advance(
     gone = {e.key for e in expired}
     if not gone:
         unchanged = slot if fresh else None
-        return _Swept(entries, damaged, turn, expired, evicted, relevance, unchanged, repaired)
+        return _Swept(
+            entries, damaged, turn, expired, evicted, relevance, unchanged, repaired, facets
+        )
     kept = [e for e in entries if e.key not in gone]
-    return _Swept(kept, damaged, turn, expired, evicted, relevance, None, repaired)
+    return _Swept(kept, damaged, turn, expired, evicted, relevance, None, repaired, facets)
 
 
 def _clock(
@@ -372,6 +382,7 @@ def compile_read(
             relevance=swept.relevance,
             queries=queries,
             scope=swept.unchanged,
+            facet_relevance=swept.facets,
         )
         omitted.update((key, "damaged") for key in swept.damaged)
         return selected, unselected, omitted
@@ -386,7 +397,7 @@ def compile_read(
         reuse = swept.unchanged
     elif type(selector) is Relevant and swept.unchanged is not None:
         reuse = swept.unchanged
-        reuse_key = _relevant_key(ctx, selector, query, queries, swept.relevance)
+        reuse_key = _relevant_key(ctx, selector, query, queries, swept)
     selected, unselected, omitted = (
         reuse.remember("selection", reuse_key, choose) if reuse is not None else choose()
     )
@@ -410,8 +421,10 @@ def _relevant_key(
     selector: Relevant,
     query: str | None,
     queries: Sequence[tuple[str, float]],
-    relevance: dict[str, float] | None,
+    swept: _Swept,
 ) -> object:
     """What a `Relevant` selection depends on besides the scope's entries."""
+    relevance = swept.relevance
     semantic = None if relevance is None else tuple(sorted(relevance.items()))
-    return (ctx.config, query, tuple(queries), semantic, selector.reuse_token())
+    facets = tuple((f, tuple(sorted(s.items()))) for f, s in swept.facets.items())
+    return (ctx.config, query, tuple(queries), semantic, facets, selector.reuse_token())

@@ -9,6 +9,7 @@ The package (this face holds `MostRecent`, `MostImportant`, `ByType`, `Relevant`
     _index            a scope's keyword index, updated by the scope's changes
     _ranking          `Relevant`'s ranking over that index, computed as far as it is read
     _relevance        keyword, semantic and fused scores behind `Relevant` and `Rerank`
+    _coverage         each facet of a question that asks for several things gets an entry
 
 A selector runs once per compile, after the expiry sweep, on the active entries in creation
 order. Two shapes are accepted by `MemoryConfig(selector=...)`:
@@ -26,7 +27,8 @@ Relevance (`Relevant`, `Rerank`) is BM25F over each entry's key, description and
 stemming and stop words; when the store has a vector index the store's semantic scores are
 fused with it (min-max normalised, weighted). Under a token budget the relevant entries come
 first and the next best fill what is left, so the budget is never left unused while entries
-remain; of the best entries, those about one subject (a `supersedes` link, a rare key word
+remain; a question that asks for several things gets an entry for each of its parts early;
+of the best entries, those about one subject (a `supersedes` link, a rare key word
 or enough words in common, or the two closest to the question in meaning) are shown newest
 first.
 
@@ -55,6 +57,9 @@ from datetime import timedelta
 from typing import ClassVar
 
 from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.query import question_facets
+from langchain_contextchef.selectors._coverage import _HEAD as _COVER_HEAD
+from langchain_contextchef.selectors._coverage import cover_facets, facet_relevance
 from langchain_contextchef.selectors._index import KeywordIndex, index_of
 from langchain_contextchef.selectors._ranking import RankedEntries, lazy_relevance
 from langchain_contextchef.selectors._relevance import (
@@ -330,10 +335,17 @@ class Relevant(MemorySelector):
             its text), keep them all in creation order, so a small memory's block is the same
             whatever the question (prompt-cache hits) and nothing is reordered for nothing.
             The default `MemoryConfig` selector sets it.
-        cover: How strongly an entry is held back when the entries above it already match
-            all the query words it matches (0: pure score order). Among the best entries this
-            lets an entry about another part of the question ("my sister's birthday and my
-            partner's") come before a second one about the same part.
+        cover: How much the best entries' order favours covering every part of the
+            question over relevance to the whole of it, from 0 (pure score order) to 1. For a
+            question that asks for several things (`query.question_facets`: "where do we
+            stay, when do we fly, and what can't I eat?") each next slot goes to the entry
+            with the best `(1 - cover) * relevance + cover * coverage`, coverage being how
+            well it answers the facets the entries above it leave uncovered (its keyword
+            and, with a vector index, semantic relevance to each facet; a facet's own best
+            entries may come up from lower down). At the default 0.5 a facet's best entry
+            comes before a second entry for a facet already covered. For a question with one
+            part, an entry is held back by `cover` times the share of its query words that
+            the entries above it already match.
 
     Example:
         ```python
@@ -453,11 +465,7 @@ class Relevant(MemorySelector):
             held = index.entries
             kept = [held[k] for k, v in scores.items() if v > self.min_score]
             kept.sort(key=lambda e: (-scores[e.key], e.created_at, e.key))
-        if self.cover > 0:
-            queries = context.weighted_query()[:1]  # the question itself
-            kept = cover_terms(
-                kept, scores, queries, self.cover, self.cache, context.entry_data, index
-            )
+        kept = self._cover(kept, scores, context, entries, index)
         kept = _newer_first(kept, scores, self.cache, context, index)
         if self.fill and context.token_budget is not None:
             chosen = {e.key for e in kept}
@@ -473,6 +481,38 @@ class Relevant(MemorySelector):
             kept += rest
         return _cut(kept, self.limit)
 
+    def _cover(
+        self,
+        ranked: list[MemoryEntry],
+        scores: Mapping[str, float],
+        context: SelectionContext,
+        entries: Sequence[MemoryEntry],
+        index: KeywordIndex | None,
+    ) -> list[MemoryEntry]:
+        # The parts of the question, each with an entry early: its facets when it asks for
+        # several things, else its words.
+        if self.cover <= 0 or not ranked:
+            return ranked
+        queries = context.weighted_query()[:1]  # the question itself
+        facets = question_facets(queries[0][0]) if queries else ()
+        if not facets:
+            return cover_terms(
+                ranked, scores, queries, self.cover, self.cache, context.entry_data, index
+            )
+        semantic = context.facet_relevance if context.relevance is not None else None
+        lookup = index.entries if index is not None else {e.key: e for e in entries}
+        per_facet = facet_relevance(
+            ranked[:_COVER_HEAD],
+            facets,
+            semantic,
+            self.semantic_weight,
+            self.cache,
+            context.entry_data,
+            index,
+            lookup,
+        )
+        return cover_facets(ranked, scores, per_facet, self.cover, lookup, self.min_score)
+
     def _select_indexed(self, index: KeywordIndex, context: SelectionContext) -> RankedEntries:
         # The same choice as `select`, over the scope's index, computed as far as it is read.
         scores = lazy_relevance(
@@ -486,11 +526,12 @@ class Relevant(MemorySelector):
         held = index.entries
         kept = (held[key] for key in scores.ranked(floor))
         head = list(itertools.islice(kept, max(_DEDUP_WINDOW, _COVER_WINDOW)))
-        if self.cover > 0:
-            queries = context.weighted_query()[:1]  # the question itself
-            head = cover_terms(
-                head, scores, queries, self.cover, self.cache, context.entry_data, index
-            )
+        read = len(head)
+        head = self._cover(head, scores, context, (), index)
+        if len(head) > read:
+            # A facet's best entry came up from below the head: not again in its place.
+            shown = {e.key for e in head}
+            kept = (e for e in kept if e.key not in shown)
         head = _newer_first(head, scores, self.cache, context, index)
         if not (self.fill and context.token_budget is not None):
             length = scores.count_above(floor)

@@ -52,6 +52,11 @@ class SelectionContext:
         relevance: Semantic similarity per key from the store's vector search, when the
             store has an index and the selector asked for it (`MemorySelector.uses_search`);
             keys the search did not return are absent. `None` when no search ran.
+        facet_relevance: For a question that asks for several things
+            (`langchain_contextchef.query.question_facets`), each facet's own semantic
+            similarity per key, from one search per facet; empty otherwise. The relevance
+            selectors use it to give each facet an entry early (`relevance` is the whole
+            question's).
         queries: The query as weighted `(text, weight)` parts, most important first (see
             `langchain_contextchef.query.conversation_query`); empty means `query` alone,
             with weight 1.
@@ -70,6 +75,7 @@ class SelectionContext:
     turn: int = 0
     now: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     relevance: Mapping[str, float] | None = None
+    facet_relevance: Mapping[str, Mapping[str, float]] = field(default_factory=dict)
     queries: Sequence[tuple[str, float]] = ()
     entry_data: Callable[[MemoryEntry], dict[Any, Any]] | None = None
     scope: ScopeChanges | None = None

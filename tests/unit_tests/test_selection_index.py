@@ -24,6 +24,7 @@ from langchain_contextchef.budget import _features as whole_text_features
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory import clear_cache
 from langchain_contextchef.memory._cache import ScopeSlot
+from langchain_contextchef.query import question_facets
 from langchain_contextchef.selectors import RankedEntries, Relevant, Rerank, SelectionContext
 from langchain_contextchef.selectors._text_features import FeatureCache
 
@@ -37,6 +38,7 @@ QUERIES = (
     "test test garden",
     "where does she live, lisbon or berlin?",
     "nothing matches here",
+    "Add a test for the parser, and when is the garden shed painted?",
 )
 
 
@@ -66,11 +68,15 @@ def _both(
     selector: Relevant | Rerank, slot: ScopeSlot, query: str, relevance: dict[str, float] | None
 ) -> tuple[list[str], list[str]]:
     active = [e for e in slot.ordered() if e.status == "active"]
+    # Each facet's own similarities: a different part of the semantic hits per facet.
+    hits = list((relevance or {}).items())
+    facets = {f: dict(hits[i::2]) for i, f in enumerate(question_facets(query)) if relevance}
     common = {
         "query": query,
         "queries": ((query, 1.0), ("the garden shed", 0.5)),
         "token_budget": 500,
         "relevance": relevance,
+        "facet_relevance": facets,
     }
     indexed = selector.select(list(active), SelectionContext(**common, scope=slot))  # type: ignore[arg-type]
     scratch = selector.select(list(active), SelectionContext(**common))  # type: ignore[arg-type]
