@@ -30,12 +30,14 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import math
+import pickle
 import re
 import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from langchain_core.embeddings import Embeddings
@@ -158,6 +160,45 @@ class _E5Embeddings(Embeddings):
 
     def embed_query(self, text: str) -> list[float]:
         return [float(x) for x in self._engine.query(text)]
+
+
+class _CachedEmbeddings(Embeddings):
+    """An embedding model whose vectors are kept per text in a pickle file between runs.
+
+    Recall figures do not depend on how long embedding takes, so a run of the bench with
+    `--vector-cache FILE` embeds each text once across runs (a model's vectors are
+    deterministic); latency rows should be measured without it.
+    """
+
+    def __init__(self, inner: Any, path: Path) -> None:
+        self.inner = inner
+        self.dims = inner.dims
+        self.path = path
+        self.vectors: dict[str, list[float]] = {}
+        if path.is_file():
+            with path.open("rb") as handle:
+                self.vectors = pickle.load(handle)  # the bench's own file, written by `save`
+        self.added = 0
+
+    def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        missing = list(dict.fromkeys(t for t in texts if t not in self.vectors))
+        if missing:
+            for text, vector in zip(missing, self.inner.embed_documents(missing), strict=True):
+                self.vectors[text] = list(vector)
+            self.added += len(missing)
+            if self.added >= 256:
+                self.save()
+        return [list(self.vectors[t]) for t in texts]
+
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed_documents([text])[0]
+
+    def save(self) -> None:
+        if not self.added:
+            return
+        with self.path.open("wb") as handle:
+            pickle.dump(self.vectors, handle)
+        self.added = 0
 
 
 def _model(name: str = "minilm") -> Any | None:
@@ -372,6 +413,7 @@ def run(
     only: Sequence[str] = (),
     latency: bool = True,
     models: Sequence[str] = tuple(MODELS),
+    vector_cache: Path | None = None,
 ) -> dict[str, Any]:
     """Fill the stores, evaluate every selector at every budget, time them, check the goals.
 
@@ -385,6 +427,8 @@ def run(
         only: Run only the rows of these names (all when empty).
         latency: Time each row against the plain compile.
         models: Which embedding models get semantic rows, of `MODELS` (those installed).
+        vector_cache: A file that keeps each model's vectors per text between runs (one file
+            a model: the model's name is appended); recall only, the latency rows embed anew.
     """
     unknown = sorted(set(sets) - set(SETS)) + sorted(set(models) - set(MODELS))
     if unknown:
@@ -395,6 +439,11 @@ def run(
     budgets = QUICK_BUDGETS if quick else BUDGETS
     loaded = {} if quick else {name: _model(name) for name in models}
     chosen_models = {name: model for name, model in loaded.items() if model is not None}
+    if vector_cache is not None:
+        chosen_models = {
+            name: _CachedEmbeddings(model, vector_cache.with_name(f"{vector_cache.name}.{name}"))
+            for name, model in chosen_models.items()
+        }
     results: list[dict[str, Any]] = []
     for name in SETS if not quick else ("first",):
         if name not in sets and not quick:
@@ -444,6 +493,9 @@ def run(
         "sets": results,
         "goals": goals,
     }
+    for model in chosen_models.values():
+        if isinstance(model, _CachedEmbeddings):
+            model.save()
     _print(result)
     return result
 
@@ -521,6 +573,12 @@ def main() -> None:
     )
     parser.add_argument("--rows", default="", help="row names separated by ; (default: all)")
     parser.add_argument("--no-latency", action="store_true")
+    parser.add_argument(
+        "--vector-cache",
+        type=Path,
+        default=None,
+        help="keep embedding vectors per text in this file (plus the model name) between runs",
+    )
     args = parser.parse_args()
     run(
         quick=args.quick,
@@ -529,6 +587,7 @@ def main() -> None:
         only=[r.strip() for r in args.rows.split(";") if r.strip()],
         latency=not args.no_latency,
         models=[m.strip() for m in args.models.split(",") if m.strip()],
+        vector_cache=args.vector_cache,
     )
 
 

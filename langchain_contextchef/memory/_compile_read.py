@@ -34,6 +34,7 @@ from langchain_contextchef.memory._context import (
     scan_op,
     unreadable_keys,
 )
+from langchain_contextchef.memory._entry_vectors import entry_vectors
 from langchain_contextchef.memory._events import changed
 from langchain_contextchef.memory._recall import evicted_note_ops
 from langchain_contextchef.memory._section import exclusive
@@ -110,6 +111,7 @@ def select(
     if selector is None:
         return visible, [], omitted
     if isinstance(selector, MemorySelector):
+        derived = slot.derived if (slot := ctx.slot()) is not None else None
         context = SelectionContext(
             query=query or "",
             queries=tuple(queries),
@@ -118,8 +120,12 @@ def select(
             turn=turn,
             now=now,
             relevance=relevance,
-            entry_data=slot.derived if (slot := ctx.slot()) is not None else None,
+            entry_data=derived,
             scope=scope,
+            # The entries' own vectors, when a semantic search ran (the store has an index).
+            entry_vectors=(
+                entry_vectors(ctx.store, ctx.entries_ns) if relevance is not None else None
+            ),
         )
         made = selector.select(list(visible), context)
         if isinstance(made, RankedEntries) and made.complete and len(made) == len(visible):

@@ -68,6 +68,7 @@ from langchain_contextchef.selectors._relevance import (
     relevance_scores,
 )
 from langchain_contextchef.selectors._selection import (
+    EntryVectors,
     Fusion,
     ScopeChanges,
     SelectionContext,
@@ -77,6 +78,7 @@ from langchain_contextchef.selectors._text_features import FeatureCache
 
 __all__ = [
     "ByType",
+    "EntryVectors",
     "MemorySelector",
     "MostImportant",
     "MostRecent",
@@ -487,7 +489,10 @@ class Relevant(MemorySelector):
         if self.cover > 0:
             queries = context.weighted_query()[:1]  # the question itself
             head = cover_terms(head, scores, queries, self.cover, self.cache, context.entry_data)
-        head = _newer_first(head, scores, self.cache, context)
+        head = _newer_first(head, scores, self.cache, context, index.entries, floor)
+        if context.entry_vectors is not None:
+            shown = {e.key for e in head}
+            kept = (e for e in kept if e.key not in shown)  # entries brought into the head
         if not (self.fill and context.token_budget is not None):
             length = scores.count_above(floor)
             ranked = RankedEntries(head, kept, length, complete=length == len(index))
@@ -503,6 +508,8 @@ _DEDUP_WINDOW = 40
 """How many top-ranked entries are checked for near-duplicates (quadratic, so bounded)."""
 _DEDUP_OVERLAP = 0.5
 """Share of the shorter entry's words the longer one must hold to count as the same subject."""
+_EXTRA = 20
+"""How many of the semantic search's hits below the window may bring in a newer version."""
 
 
 def _scope_index(
@@ -524,8 +531,24 @@ def _newer_first(
     scores: Mapping[str, float],
     cache: FeatureCache | None,
     context: SelectionContext,
+    held: Mapping[str, MemoryEntry] | None = None,
+    floor: float = 0.0,
 ) -> list[MemoryEntry]:
     # Entries about one subject, newest first among the top `_DEDUP_WINDOW` (every ranker).
+    # With the entries' vectors, the semantic search's next best hits (scoring above `floor`)
+    # may bring a newer version in; `held` finds them by key (`ranked` holds them otherwise).
+    extra: list[MemoryEntry] = []
+    semantic = context.relevance
+    if context.entry_vectors is not None and semantic is not None:
+        inside = {e.key for e in ranked[:_DEDUP_WINDOW]}
+        if held is None:
+            held = {e.key: e for e in ranked[_DEDUP_WINDOW:]}
+        for key in sorted(semantic, key=lambda k: -semantic[k]):
+            if len(extra) >= _EXTRA:
+                break
+            found = held.get(key) if key not in inside else None
+            if found is not None and scores.get(key, 0.0) > floor:
+                extra.append(found)
     return prefer_newer(
         ranked,
         _DEDUP_WINDOW,
@@ -533,7 +556,9 @@ def _newer_first(
         cache,
         context.entry_data,
         scores=scores,
-        semantic=context.relevance,
+        semantic=semantic,
+        vectors=context.entry_vectors,
+        extra=extra,
     )
 
 

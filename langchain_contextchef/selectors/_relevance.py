@@ -8,13 +8,19 @@ the newest version of each subject first.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts, query_terms
 from langchain_contextchef.selectors._index import KeywordIndex
-from langchain_contextchef.selectors._selection import Fusion, SelectionContext, newest_first
+from langchain_contextchef.selectors._selection import (
+    EntryVectors,
+    Fusion,
+    SelectionContext,
+    newest_first,
+)
 from langchain_contextchef.selectors._text_features import (
     EntryFeatures,
     FeatureCache,
@@ -388,6 +394,8 @@ def prefer_newer(
     entry_data: EntryData | None = None,
     scores: Mapping[str, float] | None = None,
     semantic: Mapping[str, float] | None = None,
+    vectors: EntryVectors | None = None,
+    extra: Sequence[MemoryEntry] = (),
 ) -> list[MemoryEntry]:
     """Among the best entries, show each subject's newest version first.
 
@@ -400,10 +408,36 @@ def prefer_newer(
     the newer one held. A group holds at most `_GROUP` entries (a herd of similar entries is
     not one fact's versions). The check is quadratic, so only the top `window` entries are
     compared.
+
+    With the entries' own `vectors` (and NumPy), an entry and the entry closest to it in
+    meaning are one subject's versions too (`_by_meaning`), and when that closest entry is
+    newer and among `extra` (candidates ranked below the window, such as the semantic
+    search's next hits) it is brought in just above the best ones it updates, and left out
+    of the rest: the current fact is shown even when the question's words match only the
+    old one.
     """
     top = ranked[:window]
     if len(top) < 2:
         return ranked
+    pairs: list[tuple[int, int]] = []
+    if vectors is not None:
+        pairs, pulled = _by_meaning(top, extra, vectors)
+        if pulled:
+            taken = {e.key for _, e in pulled}
+            grown: list[MemoryEntry] = []
+            before = dict(pulled)
+            for i, entry in enumerate(top):
+                if i in before:
+                    grown.append(before[i])
+                grown.append(entry)
+            # The pulled entries are in the pairs by their new places.
+            place = {e.key: i for i, e in enumerate(grown)}
+            pairs = [(place[top[i].key], place[top[j].key]) for i, j in pairs]
+            pairs += [(place[top[i].key], place[e.key]) for i, e in pulled]
+            rest = [e for e in ranked[window:] if e.key not in taken]
+            top = grown
+            ranked = [*grown, *rest]
+            window = len(grown)
     store = _cache_of(cache)
     features = _features(top, store, entry_data)
     info = [
@@ -448,6 +482,8 @@ def prefer_newer(
         for j in range(i + 1, len(top)):
             if root(i) != root(j) and _same_subject(info[i], info[j], threshold, near(i, j), rare):
                 join(i, j)
+    for i, j in pairs:
+        join(i, j)
     if semantic:
         # Without the entries' own vectors, the query's stands in: the two entries closest to
         # the question in meaning, both about as close, are taken as one subject's versions.
@@ -468,6 +504,76 @@ def prefer_newer(
         for slot, member in zip(members, newest, strict=True):
             order[slot] = member
     return [top[i] for i in order] + ranked[window:]
+
+
+def _numpy() -> Any:
+    try:
+        return importlib.import_module("numpy")
+    except ImportError:
+        return None
+
+
+_MEANING_FLOOR = 0.5
+"""The least cosine similarity at which an entry's closest entry is taken as its version."""
+_PULL_RANK = 10
+"""Only the best this many entries bring their newer version in from below the window."""
+_PULLS = 3
+"""At most this many entries are brought in from below the window."""
+
+
+def _by_meaning(
+    top: Sequence[MemoryEntry], extra: Sequence[MemoryEntry], vectors: EntryVectors
+) -> tuple[list[tuple[int, int]], list[tuple[int, MemoryEntry]]]:
+    """Versions of one subject told by the entries' own embeddings.
+
+    Each entry of `top` is paired with the entry closest to it in meaning among `top` and
+    `extra` when their cosine similarity reaches `_MEANING_FLOOR` (closest: two versions of
+    a fact are each other's nearest even when they share no word; a floor: an entry alone on
+    its subject has no version). Returns the pairs within `top` (indexes) and, for the best
+    `_PULL_RANK` entries, their closest entries from `extra` that are newer (index of the
+    entry in `top`, the newer entry), at most `_PULLS`.
+    """
+    np = _numpy()
+    if np is None:
+        return [], []
+    pool = [*top, *extra]
+    found = vectors(pool)
+    dims = next((len(v) for v in found if v is not None), 0)
+    if not dims:
+        return [], []
+    rows = np.zeros((len(pool), dims), dtype=np.float32)
+    usable = np.zeros(len(pool), dtype=bool)
+    for i, vector in enumerate(found):
+        if vector is not None and len(vector) == dims:
+            rows[i] = vector
+            usable[i] = True
+    norms = np.linalg.norm(rows, axis=1)
+    usable &= norms > 0
+    rows[usable] /= norms[usable, None]
+    similar = rows[: len(top)] @ rows.T
+    similar[:, ~usable] = -2.0
+    similar[np.arange(len(top)), np.arange(len(top))] = -2.0
+    closest = similar.argmax(axis=1)
+    pairs: list[tuple[int, int]] = []
+    pulled: list[tuple[int, MemoryEntry]] = []
+    taken: set[str] = set()
+    for i in range(len(top)):
+        j = int(closest[i])
+        if not usable[i] or similar[i, j] < _MEANING_FLOOR:
+            continue
+        if j < len(top):
+            pairs.append((i, j))
+            continue
+        newer = pool[j]
+        if (
+            i < _PULL_RANK
+            and len(pulled) < _PULLS
+            and newer.key not in taken
+            and _observed(newer) > _observed(top[i])
+        ):
+            pulled.append((i, newer))
+            taken.add(newer.key)
+    return pairs, pulled
 
 
 _RARE = 3
