@@ -508,7 +508,7 @@ _DEDUP_WINDOW = 40
 """How many top-ranked entries are checked for near-duplicates (quadratic, so bounded)."""
 _DEDUP_OVERLAP = 0.5
 """Share of the shorter entry's words the longer one must hold to count as the same subject."""
-_EXTRA = 20
+_EXTRA = 40
 """How many of the semantic search's hits below the window may bring in a newer version."""
 
 

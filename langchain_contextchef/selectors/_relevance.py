@@ -409,8 +409,8 @@ def prefer_newer(
     not one fact's versions). The check is quadratic, so only the top `window` entries are
     compared.
 
-    With the entries' own `vectors` (and NumPy), an entry and the entry closest to it in
-    meaning are one subject's versions too (`_by_meaning`), and when that closest entry is
+    With the entries' own `vectors` (and NumPy), two entries each closest to the other in
+    meaning are one subject's versions too (`_by_meaning`), and when one of them is
     newer and among `extra` (candidates ranked below the window, such as the semantic
     search's next hits) it is brought in just above the best ones it updates, and left out
     of the rest: the current fact is shown even when the question's words match only the
@@ -421,7 +421,7 @@ def prefer_newer(
         return ranked
     pairs: list[tuple[int, int]] = []
     if vectors is not None:
-        pairs, pulled = _by_meaning(top, extra, vectors)
+        pairs, pulled = _by_meaning(top, extra, vectors, entry_data)
         if pulled:
             taken = {e.key for _, e in pulled}
             grown: list[MemoryEntry] = []
@@ -478,12 +478,12 @@ def prefer_newer(
         low, high = sorted((relevance[i], relevance[j]))
         return high <= 0 or low >= _NEAR_SCORE * high
 
+    for i, j in pairs:  # first: a version told by meaning is surer than a shared word
+        join(i, j)
     for i in range(len(top)):
         for j in range(i + 1, len(top)):
             if root(i) != root(j) and _same_subject(info[i], info[j], threshold, near(i, j), rare):
                 join(i, j)
-    for i, j in pairs:
-        join(i, j)
     if semantic:
         # Without the entries' own vectors, the query's stands in: the two entries closest to
         # the question in meaning, both about as close, are taken as one subject's versions.
@@ -515,65 +515,81 @@ def _numpy() -> Any:
 
 _MEANING_FLOOR = 0.5
 """The least cosine similarity at which an entry's closest entry is taken as its version."""
-_PULL_RANK = 10
+_PULL_RANK = 20
 """Only the best this many entries bring their newer version in from below the window."""
 _PULLS = 3
 """At most this many entries are brought in from below the window."""
 
 
 def _by_meaning(
-    top: Sequence[MemoryEntry], extra: Sequence[MemoryEntry], vectors: EntryVectors
+    top: Sequence[MemoryEntry],
+    extra: Sequence[MemoryEntry],
+    vectors: EntryVectors,
+    entry_data: EntryData | None,
 ) -> tuple[list[tuple[int, int]], list[tuple[int, MemoryEntry]]]:
     """Versions of one subject told by the entries' own embeddings.
 
-    Each entry of `top` is paired with the entry closest to it in meaning among `top` and
-    `extra` when their cosine similarity reaches `_MEANING_FLOOR` (closest: two versions of
-    a fact are each other's nearest even when they share no word; a floor: an entry alone on
-    its subject has no version). Returns the pairs within `top` (indexes) and, for the best
-    `_PULL_RANK` entries, their closest entries from `extra` that are newer (index of the
-    entry in `top`, the newer entry), at most `_PULLS`.
+    Two entries of `top` and `extra` are taken as versions of one subject when each is the
+    other's closest in meaning among them and their cosine similarity reaches
+    `_MEANING_FLOOR` (closest both ways: two versions of a fact are each other's nearest
+    even when they share no word, while a herd of similar entries does not chain into one
+    group; a floor: an entry alone on its subject has no version). Returns the pairs within
+    `top` (indexes) and, for the best `_PULL_RANK` entries, their version from `extra` when
+    it is newer (index of the entry in `top`, the newer entry), at most `_PULLS`. Unit
+    vectors are kept with each entry version (`entry_data`).
     """
     np = _numpy()
     if np is None:
         return [], []
     pool = [*top, *extra]
-    found = vectors(pool)
-    dims = next((len(v) for v in found if v is not None), 0)
-    if not dims:
+    units: list[Any] = [None] * len(pool)
+    wanted: list[int] = []
+    for i, entry in enumerate(pool):
+        held = entry_data(entry) if entry_data is not None else None
+        found = held.get(_UNIT) if held is not None else None
+        if found is None:
+            wanted.append(i)
+        units[i] = found
+    if wanted:
+        for i, vector in zip(wanted, vectors([pool[i] for i in wanted]), strict=True):
+            unit = np.asarray(vector, dtype=np.float32) if vector is not None else None
+            if unit is not None and unit.ndim == 1 and unit.size:
+                norm = float(np.linalg.norm(unit))
+                unit = unit / norm if norm > 0 else None
+            else:
+                unit = None
+            units[i] = unit if unit is not None else False
+            if entry_data is not None:
+                entry_data(pool[i])[_UNIT] = units[i]
+    dims = next((u.size for u in units if u is not None and u is not False), 0)
+    usable = np.array([u is not None and u is not False and u.size == dims for u in units])
+    if not dims or usable.sum() < 2:
         return [], []
     rows = np.zeros((len(pool), dims), dtype=np.float32)
-    usable = np.zeros(len(pool), dtype=bool)
-    for i, vector in enumerate(found):
-        if vector is not None and len(vector) == dims:
-            rows[i] = vector
-            usable[i] = True
-    norms = np.linalg.norm(rows, axis=1)
-    usable &= norms > 0
-    rows[usable] /= norms[usable, None]
-    similar = rows[: len(top)] @ rows.T
+    for i in np.flatnonzero(usable):
+        rows[i] = units[i]
+    similar = rows @ rows.T
     similar[:, ~usable] = -2.0
-    similar[np.arange(len(top)), np.arange(len(top))] = -2.0
+    np.fill_diagonal(similar, -2.0)
     closest = similar.argmax(axis=1)
     pairs: list[tuple[int, int]] = []
     pulled: list[tuple[int, MemoryEntry]] = []
-    taken: set[str] = set()
     for i in range(len(top)):
         j = int(closest[i])
-        if not usable[i] or similar[i, j] < _MEANING_FLOOR:
+        if not usable[i] or int(closest[j]) != i or similar[i, j] < _MEANING_FLOOR:
             continue
         if j < len(top):
-            pairs.append((i, j))
+            if i < j:
+                pairs.append((i, j))
             continue
         newer = pool[j]
-        if (
-            i < _PULL_RANK
-            and len(pulled) < _PULLS
-            and newer.key not in taken
-            and _observed(newer) > _observed(top[i])
-        ):
+        if i < _PULL_RANK and len(pulled) < _PULLS and _observed(newer) > _observed(top[i]):
             pulled.append((i, newer))
-            taken.add(newer.key)
     return pairs, pulled
+
+
+_UNIT = ("prefer_newer", "unit vector")
+"""Where an entry version's unit vector is kept in its derived data (`False`: none)."""
 
 
 _RARE = 3
