@@ -317,8 +317,11 @@ class Relevant(MemorySelector):
     then newest first), so the budget is filled while entries remain; without one they are
     dropped (`fill=False` drops them under a budget too). Without any query every entry is
     kept in creation order. Versions of one subject among the best entries (one `supersedes`
-    the other, they share a rare key word or most words, or they are the two closest to the
-    question in meaning) are shown newest first, in their own slots.
+    the other, they share a rare key word or most words, they are the two closest to the
+    question in meaning, or, with the entries' own vectors (`SelectionContext.entry_vectors`),
+    each is the other's closest in meaning) are shown newest first, in their own slots; with
+    the vectors, a newer version the semantic search found below the best entries is brought
+    in just above the old one.
 
     Args:
         limit: Keep at most this many.
