@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import ClassVar
 
@@ -13,6 +13,7 @@ from langgraph.store.memory import InMemoryStore
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors import (
+    EntryVectors,
     MemorySelector,
     Relevant,
     Rerank,
@@ -32,7 +33,7 @@ _NEAR_OLD = (1.0, 0.0, 0.0, 0.0, 0.0, 0.0)
 _NEAR_NEW = (0.8, 0.6, 0.0, 0.0, 0.0, 0.0)
 
 
-def _vectors(table: dict[str, Sequence[float]]):  # type: ignore[no-untyped-def]
+def _vectors(table: Mapping[str, Sequence[float]]) -> EntryVectors:
     def vectors(entries: Sequence[MemoryEntry]) -> list[Sequence[float] | None]:
         return [table.get(e.key) for e in entries]
 
