@@ -37,10 +37,12 @@ from langchain_contextchef._literals import (
 )
 from langchain_contextchef._plan import Call, Plan
 from langchain_contextchef.budget import (
+    CALIBRATED_COUNTS,
     LAYERS,
     ContextBudget,
     FittedMemory,
     Omitted,
+    calibrated_tokens,
     check_context_budget,
     fit_memory,
     token_counter,
@@ -246,6 +248,12 @@ def user_message_marker(messages: Sequence[BaseMessage]) -> str:
     return "none"
 
 
+def _unlisted_line(count: int, vocabulary: ToolVocabulary) -> str:
+    # The block's line about `count` entries neither shown nor indexed: its last line when
+    # nothing else is in it.
+    return render_memory_block((), unlisted=count, vocabulary=vocabulary).rsplit("\n", 1)[-1]
+
+
 def fit_block(
     read: CompileRead,
     ctx: MemoryContext,
@@ -274,8 +282,16 @@ def fit_block(
             turn=read.turn,
         )
 
-    entry_tokens, row_tokens = entry_counters(
-        ctx.slot() if budget is not None else None, ctx.config.memory_format, count, read.turn
+    slot = ctx.slot() if budget is not None else None
+    entry_tokens, row_tokens = entry_counters(slot, ctx.config.memory_format, count, read.turn)
+    # The calibrated count of a compact block is a sum over its lines: the fit sizes the
+    # blocks it tries from each entry's counts (kept per entry version) without rendering them.
+    summed = count is calibrated_tokens and ctx.config.memory_format == "compact"
+    counts = CALIBRATED_COUNTS if summed else None
+    entry_counts, row_counts = (
+        entry_counters(slot, "compact", CALIBRATED_COUNTS.piece, read.turn)
+        if summed
+        else (None, None)
     )
     fitted = fit_memory(
         read.selected,
@@ -287,6 +303,10 @@ def fit_block(
         index_share=ctx.config.recall_index_share,
         entry_tokens=entry_tokens,
         row_tokens=row_tokens,
+        counts=counts,
+        entry_counts=entry_counts,
+        row_counts=row_counts,
+        unlisted_line=lambda n: _unlisted_line(n, vocabulary),
     )
     shown = {e.key for e in fitted.full} | {e.key for e in fitted.index}
 
@@ -414,7 +434,10 @@ def compile_plan(
             return fit_block(read, ctx, vocabulary=settings.vocabulary, budget=budget, count=count)
 
         if read.reuse is not None:  # the same selection as before: so is its fitted block
-            key = (read.reuse_key, budget, settings.vocabulary, tuple(read.evicted_keys))
+            # unless an entry shows the turns it has left, which change with every turn.
+            counts_down = any(e.expires_at_turn is not None for e in read.reuse.expiring())
+            turn = read.turn if counts_down else None
+            key = (read.reuse_key, budget, settings.vocabulary, tuple(read.evicted_keys), turn)
             fitted, kept = read.reuse.remember("fitted", key, fit)
             omitted = kept.copy()
         else:

@@ -2,7 +2,8 @@
 
 The package (this face holds the token counters, `ContextBudget` and `fit_memory`)::
 
-    _fit    the longest prefix of entries that fits: guessed from per-entry counts, then measured
+    _additive  block sizes as sums of each entry's counts, for a counter that adds up over lines
+    _fit       the longest prefix of entries that fits: guessed from per-entry counts, then measured
 
 Two budgets:
 
@@ -49,12 +50,15 @@ from langchain_core.messages.utils import count_tokens_approximately
 from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
+from langchain_contextchef.budget._additive import BlockCounts, BlockSizes
 from langchain_contextchef.budget._fit import Omitted, PrefixGuess, largest_fit, largest_fit_near
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.errors import ContextBudgetExceeded
 
 __all__ = [
+    "CALIBRATED_COUNTS",
     "LAYERS",
+    "BlockCounts",
     "ContextBudget",
     "FittedMemory",
     "Omitted",
@@ -135,8 +139,36 @@ def calibrated_tokens(text: str) -> int:
     """
     if not text:
         return 0
-    features = _block_features(text) if len(text) > _BY_LINES else _features(text)
+    return _calibrated_total(_block_features(text) if len(text) > _BY_LINES else _features(text))
+
+
+def _calibrated_total(features: Sequence[int]) -> int:
+    # The tokens of a non-empty text from its feature counts (`_features`).
     return max(1, round(sum(w * f for w, f in zip(_WEIGHTS, features, strict=True))))
+
+
+def _piece_features(text: str) -> tuple[int, ...]:
+    """The counts a piece of whole lines adds to a text that a newline follows it in.
+
+    Each line's counts (kept, as for `_block_features`), and one newline run per non-empty
+    line (the newline after it starts one): a block's `_block_features` is its pieces' added
+    up when no piece is its first or last line.
+    """
+    lines = text.split("\n")
+    return (*_lines_summed(lines), sum(1 for line in lines if line))
+
+
+def _lines_summed(lines: list[str]) -> tuple[int, int, int, int, int]:
+    """The line counts (`_line_features`, each line counted once and kept) added up."""
+    words = long_extra = groups = runs = punctuation = 0
+    for line in lines:
+        w, x, g, r, p, _ = _line_features(line)
+        words += w
+        long_extra += x
+        groups += g
+        runs += r
+        punctuation += p
+    return words, long_extra, groups, runs, punctuation
 
 
 _BY_LINES = 512
@@ -153,21 +185,19 @@ def _block_features(text: str) -> tuple[int, int, int, int, int, int]:
     most lines were counted before.
     """
     lines = text.split("\n")
-    words = long_extra = groups = runs = punctuation = 0
-    for line in lines:
-        w, x, g, r, p, _ = _line_features(line)
-        words += w
-        long_extra += x
-        groups += g
-        runs += r
-        punctuation += p
     newline_runs = sum(1 for j in range(len(lines) - 1) if j == 0 or lines[j])
-    return words, long_extra, groups, runs, punctuation, newline_runs
+    return (*_lines_summed(lines), newline_runs)
 
 
 @functools.lru_cache(maxsize=65_536)
 def _line_features(line: str) -> tuple[int, int, int, int, int, int]:
     return _features(line)
+
+
+CALIBRATED_COUNTS = BlockCounts(
+    text=_block_features, piece=_piece_features, tokens=_calibrated_total
+)
+"""`calibrated_tokens` as a sum over the lines of a block (`fit_memory(counts=...)`)."""
 
 
 def _features(text: str) -> tuple[int, int, int, int, int, int]:
@@ -436,6 +466,10 @@ def fit_memory(
     index_share: float | None = None,
     entry_tokens: Callable[[MemoryEntry], int] | None = None,
     row_tokens: Callable[[MemoryEntry], int] | None = None,
+    counts: BlockCounts | None = None,
+    entry_counts: Callable[[MemoryEntry], tuple[int, ...]] | None = None,
+    row_counts: Callable[[MemoryEntry], tuple[int, ...]] | None = None,
+    unlisted_line: Callable[[int], str] | None = None,
 ) -> FittedMemory:
     """Choose what the memory block shows so that it fits `budget` tokens.
 
@@ -460,6 +494,16 @@ def fit_memory(
             (its rendered text with the separator that follows it); only guides the search,
             which measures the real block. `None`: counted on a block of that entry alone.
         row_tokens: The same for an entry's index row.
+        counts: `count` as a sum over the block's lines (`CALIBRATED_COUNTS` for
+            `calibrated_tokens`), for a `render` whose entries and rows fill whole lines and
+            whose other lines do not depend on them (the compact format): every block the
+            fit tries is then sized from the counts of its entries, not rendered; the chosen
+            one is rendered and counted, and a block whose count differs is fitted again by
+            real counts. Needs `entry_counts` and `row_counts`.
+        entry_counts: Each entry's counts (`counts.piece` of its text and separator).
+        row_counts: Each entry's index row's counts.
+        unlisted_line: With `counts`, the line `render` writes for `n` unlisted entries (one
+            line): frames are then sized from one rendered frame, not rendered per size.
 
     Returns:
         What to show, and the block.
@@ -506,11 +550,20 @@ def fit_memory(
         # Read lazily: `selected` may compute its order only as far as the fit reads it.
         return _Rows(selected, n_full, unselected) if index_mode else []
 
+    summed = (
+        BlockSizes(counts, render, selected, rows_after, entry_counts, row_counts, unlisted_line)
+        if counts is not None and entry_counts is not None and row_counts is not None
+        else None
+    )
+
     def size_of(n_full: int, n_index: int) -> int:
         if (n_full, n_index) not in sizes:
             unlisted = total - n_full - n_index
-            rows = rows_after(n_full)[:n_index]
-            sizes[(n_full, n_index)] = count(render(selected[:n_full], rows, unlisted))
+            if summed is not None and (n_full or n_index):
+                sizes[(n_full, n_index)] = summed.size(n_full, n_index, unlisted)
+            else:
+                rows = rows_after(n_full)[:n_index]
+                sizes[(n_full, n_index)] = count(render(selected[:n_full], rows, unlisted))
         return sizes[(n_full, n_index)]
 
     full_cost = entry_tokens or (lambda e: count(render([e], [], 0)))
@@ -554,6 +607,20 @@ def fit_memory(
     block = render(full, index, unlisted)
     # The chosen block was measured while fitting (the render is deterministic).
     measured = sizes.get((n_full, n_index))
+    if summed is not None and block and measured is not None and count(block) != measured:
+        # Not a sum over lines after all (a renderer that joins entries differently): fit
+        # again on real blocks.
+        return fit_memory(
+            selected,
+            unselected,
+            render=render,
+            budget=budget,
+            count=count,
+            index_mode=index_mode,
+            index_share=index_share,
+            entry_tokens=entry_tokens,
+            row_tokens=row_tokens,
+        )
     tokens = 0 if not block else measured if measured is not None else count(block)
     if tokens > budget:  # even the header and notices do not fit: show nothing
         return FittedMemory([], [], total, "", 0)

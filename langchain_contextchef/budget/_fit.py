@@ -156,9 +156,9 @@ class PrefixGuess:
 
     def largest_within(self, cap: int) -> int:
         """The largest n whose guessed size is within `cap` (computing counts only up to it)."""
-        n = 0
-        while n < self._size and self.estimate(n + 1) <= cap:
-            n += 1
+        n, size, frame, drift = 0, self._size, self._frame, self.drift
+        while n < size and frame + self._sum(n + 1) + drift * (n + 1) <= cap:
+            n += 1  # `estimate(n + 1)`, inlined: this runs on every budgeted compile
         return n
 
     def learn(self, n: int, real: int) -> None:

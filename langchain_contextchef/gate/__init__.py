@@ -19,6 +19,7 @@ The package (this face holds `WriteGate`, `CustomCheck`, `seed_policy` and `DEFA
     _model                   `ModelCheck`, the optional second line (a model judges the write)
     _learned                 the trained injection classifier (`_data/injection_model.*`)
     _ownership               the user's own rules and personas: the classifier decides them
+    _mention                 attack phrases a memory quotes, roles it gives for the user
 
 Every model write passes through a `WriteGate` before it reaches the store: memory entries
 and notes, and every field of them (key, value, description, type). The gate runs built-in
@@ -534,7 +535,31 @@ def _split_secrets(candidate: WriteCandidate) -> list[Finding]:
                 continue
             found.append(Finding(hit.detector, "secret", f"{hit.reason}, {how}", None, "value"))
             break
+    if description.strip() and 0 < len(value.split()) <= _LABELLED_VALUE_WORDS:
+        found.extend(_labelled_by_description(description.strip(), value.strip()))
     return found
+
+
+# A value the description labels is a token or two ("Qv7ktr29wz", "bob / Qv7ktr29wz"); prose
+# values are not read again behind their description.
+_LABELLED_VALUE_WORDS = 3
+
+
+def _labelled_by_description(description: str, value: str) -> list[Finding]:
+    """A secret in the value that only its description labels ("home wifi password").
+
+    The description and the value are read as one text, with a space between: a hit that
+    lies in the value, and that the value alone does not have, is a secret the label made.
+    """
+    offset = len(description) + 1
+    alone = {(h.start, h.end) for h in scan(value, injection=False)}
+    for hit in scan(f"{description} {value}", injection=False):
+        span = (hit.start - offset, hit.end - offset)
+        if hit.detector in _UNJOINABLE or span[0] < 0 or span in alone:
+            continue
+        reason = f"{hit.reason}, labelled by the description"
+        return [Finding(hit.detector, "secret", reason, None, "value")]
+    return []
 
 
 def _as_findings(check: CustomCheck, result: object) -> list[Finding]:

@@ -16,13 +16,23 @@ A malformed file fails at import with a `ValueError` that names the language and
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from importlib.resources import files
 from typing import Any, NoReturn
 
 from langchain_contextchef.gate._normalize import fold_word
 
-__all__ = ["CREDENTIAL_LABELS", "CredentialLabels", "load_labels"]
+__all__ = [
+    "CREDENTIAL_LABELS",
+    "WEAK_COPULAS",
+    "WORDLIKE",
+    "CredentialLabels",
+    "load_labels",
+    "loose_bare_value",
+    "names_something_else",
+    "other_word",
+]
 
 _SOURCE = "langchain_contextchef/gate/_data/credential_labels.json"
 _FIELDS = ("secret", "login", "copulas")
@@ -146,3 +156,116 @@ CREDENTIAL_LABELS = load_labels(
     )
 )
 """The labels shipped with the package."""
+
+
+# Words that make a nearby credential label part of the name of something else: a password
+# manager, policy, generator or vault ("Mijn wachtwoordbeheerder is Bitwarden", "Política de
+# senhas da empresa: mínimo 14 caracteres"). Lowered and folded, as the views are.
+_ABOUT_PASSWORDS = re.compile(
+    r"manager|beheerder|hanterare|verwalter|gestor|gestionnaire|menedzer|менеджер|manajer|"
+    r"yonetici|policy|policies|politi[ck]|polisi|kebijakan|richtlinie|beleid|polityk|политик|"
+    r"generator|vault|tresor|kluis|hint|requirement|anforderung|requisit|regras|regole|regeln"
+)
+_ABOUT_REACH = 24
+
+
+def names_something_else(view: str, start: int, end: int) -> bool:
+    """Whether the credential label at `[start, end)` is part of another thing's name.
+
+    The caller uses it only when the value after the label is a plain word: a label next to
+    "manager", "policy", "generator" or "vault" (in its compound, or within 24 characters
+    either side on its line) names that thing, and the word after it is not a password.
+
+    Args:
+        view: The lowered folded view.
+        start: Where the label starts.
+        end: Where it ends.
+
+    Returns:
+        True when such a word is next to the label.
+
+    Example:
+        ```python
+        from langchain_contextchef.gate._credentials import names_something_else
+
+        text = "mijn wachtwoordbeheerder is bitwarden"
+        assert names_something_else(text, 5, 24)
+        assert not names_something_else("mijn wachtwoord is zon", 5, 15)
+        ```
+    """
+    low = max(0, start - _ABOUT_REACH)
+    high = min(len(view), end + _ABOUT_REACH)
+    line_start = view.rfind("\n", low, start) + 1
+    line_end = view.find("\n", end, high)
+    around = view[max(low, line_start) : high if line_end < 0 else line_end]
+    return _ABOUT_PASSWORDS.search(around) is not None
+
+
+WORDLIKE = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+"""A value of letters only (hyphens and apostrophes inside words allowed): a word, a name, a
+network ("Wi-Fi"), which some label contexts do not let count as a password."""
+
+WEAK_COPULAS = frozenset({"la", "je", "e"})
+"""Copulas that are also everyday words elsewhere once accents are folded: Vietnamese "là" is
+"la" (French, Spanish, Romanian, Swahili "the"/"of"), Czech "je" is French "I". After them only
+a value with a digit or a symbol counts."""
+
+# "pin" is a stem for "pincode", "pinnummer"; other continuations are other words ("pins",
+# "pinterest", "pinball").
+_PIN_COMPOUNDS = ("code", "kode", "kod", "nummer", "number", "numero", "nr", "no")
+_MIN_LATIN_BARE = 8
+_MIN_MIXED = 2
+
+
+def loose_bare_value(value: str, *, latin: bool) -> bool:
+    """Whether a token after a label, with no separator between, is a chosen password.
+
+    After a label in a non-Latin script, a Latin token of letters and digits stands out as
+    typed in; after a Latin label it must be longer and hold two letters and two digits
+    (a model name such as "AX1800" is neither).
+
+    Args:
+        value: The token (letters and digits, checked by the caller's pattern).
+        latin: Whether the label is written in Latin letters.
+
+    Returns:
+        True when the token counts as a password.
+
+    Example:
+        ```python
+        from langchain_contextchef.gate._credentials import loose_bare_value
+
+        assert loose_bare_value("qv7ktr29wz", latin=True)
+        assert not loose_bare_value("ax1800", latin=True)
+        assert loose_bare_value("qv7k29", latin=False)
+        ```
+    """
+    if not latin:
+        return len(value) >= _MIN_LATIN_BARE - 2
+    digits = sum(c.isdigit() for c in value)
+    letters = sum(c.isalpha() for c in value)
+    return len(value) >= _MIN_LATIN_BARE and digits >= _MIN_MIXED and letters >= _MIN_MIXED
+
+
+def other_word(label: str) -> bool:
+    """Whether a match of the label stem "pin" is another word ("pins", "pinterest").
+
+    Args:
+        label: The matched label, lowered and folded.
+
+    Returns:
+        True unless the label is "pin" itself or a code or number compound ("pincode").
+
+    Example:
+        ```python
+        from langchain_contextchef.gate._credentials import other_word
+
+        assert other_word("pins") and other_word("pinterest")
+        assert not other_word("pin") and not other_word("pincode")
+        ```
+    """
+    return (
+        label.startswith("pin")
+        and len(label) > len("pin")
+        and not label[3:].lstrip("-").startswith(_PIN_COMPOUNDS)
+    )

@@ -35,7 +35,7 @@ from langchain_contextchef.gate._entropy import (
     seed_phrase_hits,
 )
 from langchain_contextchef.gate._hit import Hit
-from langchain_contextchef.gate._instructions import INSTRUCTION_DETECTORS
+from langchain_contextchef.gate._instructions import INSTRUCTION_DETECTORS, device_setting
 from langchain_contextchef.gate._markup import MARKUP_DETECTORS, tool_call_hits
 from langchain_contextchef.gate._multilingual import (
     ANCHORS,
@@ -194,7 +194,17 @@ def core_hits(probed: Probe, *, secrets: bool = True, injection: bool = True) ->
         hits.extend(_leet_hits(lowered))
         if "(" in view:
             hits.extend(tool_call_hits(view))
+        if any(h.detector in _MODE_DETECTORS for h in hits):
+            hits = [h for h in hits if not _device_mode(h, lowered)]
     return hits
+
+
+_MODE_DETECTORS = frozenset({"obey_override", "system_prompt_lexicon"})
+
+
+def _device_mode(hit: Hit, lowered: str) -> bool:
+    """Whether a hit is only a developer-mode phrase about a phone, a browser or a game."""
+    return hit.detector in _MODE_DETECTORS and device_setting(lowered, hit.start, hit.end)
 
 
 def squeezed_hits(view: str) -> list[Hit]:

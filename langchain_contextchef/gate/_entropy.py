@@ -324,6 +324,8 @@ _SEED_WORDS = 12
 _LETTERS = re.compile(r"(?<![a-z])[a-z]{3,8}(?![a-z])")
 _SEED_GAP = re.compile(r"[\s,;\-]*(?:\d{1,2}[.):]?[\s,;\-]*)?")
 _SEED_REASON = "a wallet recovery phrase (BIP-39 words)"
+# Twelve words of three letters or more, each apart from the next: a shorter text holds none.
+_SEED_MIN_CHARS = _SEED_WORDS * 3 + _SEED_WORDS - 1
 
 
 @functools.cache
@@ -352,8 +354,12 @@ def seed_phrase_hits(lowered: str) -> list[Hit]:
         assert seed_phrase_hits("the average person will spend about six years dreaming") == []
         ```
     """
-    words = _bip39()
     hits: list[Hit] = []
+    if len(lowered) < _SEED_MIN_CHARS:
+        return hits
+    words = _bip39()
+    if sum(map(words.__contains__, _LETTERS.findall(lowered))) < _SEED_WORDS:
+        return hits  # too few list words in the whole text for a run of twelve
     start = end = count = 0
     for match in _LETTERS.finditer(lowered):
         joined = count > 0 and _SEED_GAP.fullmatch(lowered, end, match.start()) is not None

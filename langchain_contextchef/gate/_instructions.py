@@ -12,7 +12,7 @@ import re
 
 from langchain_contextchef.gate._patterns import Detector, detector
 
-__all__ = ["INSTRUCTION_DETECTORS"]
+__all__ = ["INSTRUCTION_DETECTORS", "device_setting"]
 
 _I = re.IGNORECASE
 
@@ -170,3 +170,43 @@ INSTRUCTION_DETECTORS: tuple[Detector, ...] = (
         triggers=("this",),
     ),
 )
+
+
+# "Developer mode" is also a setting of phones, browsers, cars and games. The words below are
+# lowered and folded (accents off), as the views are; a mode phrase whose clause names one of
+# them is that setting, not an attempt to unlock the model.
+_MODE = re.compile(
+    r"mode|modus|modo|modalita|режим|tryb|rezim|وضع|模式|モード|모드|modu\b|pengembang"
+)
+_DEVICE = re.compile(
+    r"(?<!\w)(?:phones?|smartphones?|android|iphone|ipad|ios|pixel|samsung|xiaomi|tablets?|"
+    r"laptops?|macbook|chrome|firefox|browsers?|windows|macos|linux|router|tesla|cars?|tv|"
+    r"xbox|playstation|console|kindle|watch|game|games|cheats?|telephone|telefon\w*|"
+    r"telefoon|telefone|telefono|handy|smartfon\w*|телефон\w*|смартфон\w*|браузер\w*|"
+    r"navegador|navigateur|appareil|gerat|dispositivo|spiel|jeu|juego|gioco)(?!\w)|"
+    r"هاتف|جوال|手机|手機|电话|ブラウザ|スマホ|携帯|端末|휴대폰|폰|브라우저"
+)
+_STOPS = re.compile(r"[.!?;\n。！？；]")
+_REACH = 80
+
+
+def device_setting(lowered: str, start: int, end: int) -> bool:
+    """Whether a developer-, god- or other mode phrase at `[start, end)` is a device setting.
+
+    Args:
+        lowered: The lowered folded view the phrase was found in.
+        start: Where the phrase starts.
+        end: Where it ends.
+
+    Returns:
+        True when the phrase names a mode and its sentence (at most 80 characters either
+        side) names a phone, browser, car, game or other device.
+    """
+    if _MODE.search(lowered, start, end) is None:
+        return False
+    low = max(0, start - _REACH)
+    for stop in _STOPS.finditer(lowered, low, start):
+        low = stop.end()
+    high = min(len(lowered), end + _REACH)
+    after = _STOPS.search(lowered, end, high)
+    return _DEVICE.search(lowered, low, after.start() if after else high) is not None

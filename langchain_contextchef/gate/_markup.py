@@ -266,8 +266,15 @@ MARKUP_DETECTORS: tuple[Detector, ...] = (
         "markup",
         r"(?:^|[{,])[ \t\-]*[\"']?(?:role|speaker|author)[\"']?[ \t]*[:=][ \t]*[\"']?"
         r"(?:system|developer|assistant)\b"
-        r"|^[ \t]*\[[ \t]*(?:system|assistant|developer|admin)(?:[._][a-z_]+)?[ \t]*\][ \t]*\n"
+        r"|^[ \t]*\[[ \t]*(?:system|developer|admin)(?:[._][a-z_]+)?[ \t]*\][ \t]*\n"
         r"[ \t]*[a-z_]+[ \t]*="
+        # An assistant table may hold the user's settings ("[assistant_prefs]" with
+        # "reply_length"); it is structure addressed to the model when a key sets its role,
+        # mode, prompt, rules or safety.
+        r"|^[ \t]*\[[ \t]*assistant(?:[._][a-z_]+)?[ \t]*\][ \t]*\n"
+        r"(?:[ \t]*[a-z_]+[ \t]*=[^\n]*\n){0,20}?[ \t]*(?:[a-z_]*[._])?"
+        r"(?:role|mode|persona|prompt|system_prompt|instructions?|rules|polic(?:y|ies)|safety|"
+        r"filters?|guardrails?|restrictions?|censor\w*|jailbreak|unrestricted)[ \t]*="
         r"|(?:^|[{,])[ \t\-]*[\"']?(?:mode|persona|safety|filters?|guardrails?|restrictions?)[\"']?"
         r"[ \t]*[:=][ \t]*[\"']?(?:unrestricted|jailbreak|jailbroken|developer|god|dan|off|none|"
         r"disabled|false)\b",

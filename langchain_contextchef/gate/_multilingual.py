@@ -25,7 +25,14 @@ from collections.abc import Iterable, Set
 from dataclasses import dataclass
 from typing import Any
 
-from langchain_contextchef.gate._credentials import CREDENTIAL_LABELS
+from langchain_contextchef.gate._credentials import (
+    CREDENTIAL_LABELS,
+    WEAK_COPULAS,
+    WORDLIKE,
+    loose_bare_value,
+    names_something_else,
+    other_word,
+)
 from langchain_contextchef.gate._hit import Hit, HitCategory
 from langchain_contextchef.gate._lexicon import LEXICONS
 from langchain_contextchef.gate._normalize import fold_word
@@ -318,6 +325,8 @@ _STOP_EXACT: frozenset[str] = frozenset(
 _STOP_PREFIX: tuple[str, ...] = tuple(
     fold_word(w[:-1]) for lex in LEXICONS for w in lex.not_password if w.endswith("*")
 )
+# One match says whether any stop stem starts the value; only then are the stems tried.
+_STOP_PREFIX_START = re.compile("|".join(map(re.escape, sorted(_STOP_PREFIX, key=len))))
 _PLACEHOLDER_STARTS = ("<", "{", "${", "$(", "%", "os.environ", "env.", "process.env")
 _EDGE = "\"'`«»“”„‘’()[]<>"
 _TRAIL = ".,;:!?)]}。，、；：！？"
@@ -343,8 +352,9 @@ def looks_like_password(value: str, *, explicit: bool, clause_final: bool) -> bo
     value = _clean(value)
     if len(value) < 3 or len(set(value)) == 1 or set(value) <= set("*x•·.-_"):
         return False
-    if value in _STOP_EXACT or any(
-        value.startswith(p) and value[len(p) :].isalpha() for p in _STOP_PREFIX
+    if value in _STOP_EXACT or (
+        _STOP_PREFIX_START.match(value) is not None
+        and any(value.startswith(p) and value[len(p) :].isalpha() for p in _STOP_PREFIX)
     ):
         return False
     if value.isalpha() and not explicit:
@@ -420,6 +430,13 @@ _PASSWORD_BARE_TAIL = re.compile(
     _QUALIFIER + r"\s+(?P<value>(?=[^\s]*\d)(?=[^\s]*[^\W\d_])(?=[^\s]*[!@#$%^&*_\-+=?~])"
     r"[^\s\"'`,;，。、)\]]{6,64})"
 )
+# No separator and no symbol ("mật khẩu wifi qv7ktr29wz", "मेरा पासवर्ड qv7ktr29wz है"): up to
+# three words without digits on the label's line, then a Latin token that mixes letters and
+# digits and ends there. `_loose_bare_value` says how long and how mixed it must be.
+_PASSWORD_LOOSE_BARE_TAIL = re.compile(
+    r"(?:[^\S\n]+[^\s:=;,.!?：\d]+){0,3}?[^\S\n]+"
+    r"(?P<value>(?=[^\s]*\d)(?=[^\s]*[a-z])[a-z0-9!#$%^&*_\-+=?~]{6,64})(?![^\s.,;!?)\]])"
+)
 _SHORT_LABEL = _compile("password_short")
 _SHORT_TAIL = re.compile(
     r"(?:\s*(?P<explicit>"
@@ -488,21 +505,47 @@ def credential_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
     return hits
 
 
+def _is_latin(text: str) -> bool:
+    return all(ord(c) < _NON_LATIN for c in text)
+
+
 def _password_hits(view: str, labels: _Words, *, strict: bool = False) -> list[Hit]:
     """Values after `labels`; with `strict`, a plain word counts only at a clause's end."""
     hits: list[Hit] = []
     for label in labels.finditer(view):
+        if other_word(label.group(0)):
+            continue
         tail = _PASSWORD_TAIL.match(view, label.end())
+        loose = False
         if tail is None:
             tail = _PASSWORD_LOOSE_TAIL.match(view, label.end())
-            latin = all(ord(c) < _NON_LATIN for c in label.group(0))
-            if tail is not None and latin and tail.group("explicit") is None:
+            loose = True
+            if tail is not None and _is_latin(label.group(0)) and tail.group("explicit") is None:
                 tail = None
+        if tail is not None and WORDLIKE.fullmatch(_clean(_ascii_part(tail.group("value")))):
+            # A word after the label: not a password when it opens a remark ("(rotated
+            # monthly)"), when the label names something else, after a copula that is an
+            # everyday word elsewhere, or after a dash that follows loose words ("kein
+            # Passwort mehr verlangt – nur im Heimnetz").
+            copula = tail.group("copula")
+            dash = (tail.group("explicit") or "")[:1] in ("-", "–", "—")
+            remark = view[tail.start("value") - 1] == "(" and ")" not in tail.group("value")
+            if (
+                remark
+                or (copula is not None and copula.strip() in WEAK_COPULAS)
+                or (loose and dash)
+                or names_something_else(view, label.start(), label.end())
+            ):
+                continue
         if tail is None:
             bare = _PASSWORD_BARE_TAIL.match(view, label.end())
             value = _ascii_part(bare.group("value")) if bare else ""
             if bare and looks_like_password(value, explicit=True, clause_final=True):
                 hits.append(_value_hit(view, bare, "value"))
+            elif (loose_bare := _PASSWORD_LOOSE_BARE_TAIL.match(view, label.end())) and (
+                loose_bare_value(loose_bare.group("value"), latin=_is_latin(label.group(0)))
+            ):
+                hits.append(_value_hit(view, loose_bare, "value"))
             continue
         explicit = tail.group("explicit") is not None and not strict
         value = _ascii_part(tail.group("value"))
@@ -556,6 +599,20 @@ _YEAR = re.compile(r"(?:19|20)\d\d")
 _REACH = 24
 
 
+# A Latin letter on each side of the joint: "otp" in a reversed "laptop" is inside a word.
+_GLUED_BEFORE = re.compile(r"(?<=[a-z])[a-z]")
+_GLUED_AFTER = re.compile(r"[a-z](?=[a-z])")
+
+
+def _glued(view: str, phrase: re.Match[str]) -> bool:
+    """Whether a Latin code phrase is part of a longer word ("otp" in a reversed "laptop").
+
+    Phrases of scripts without spaces may match inside words; Latin ones may not.
+    """
+    start, end = phrase.span()
+    return bool(_GLUED_BEFORE.match(view, start) or _GLUED_AFTER.match(view, end - 1, end + 1))
+
+
 def otp_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
     """One-time codes with the code phrase before or after the number, in any language.
 
@@ -578,10 +635,10 @@ def otp_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
         before = [
             m
             for m in _OTP_WORDS.finditer(view, low, start, overlapping=True)
-            if start - m.end() <= _REACH
+            if start - m.end() <= _REACH and not _glued(view, m)
         ]
         found = any(
-            _TIGHT_LINK.fullmatch(view[m.end() : start]) is not None
+            _TIGHT_LINK.fullmatch(view[m.end() : start]) is not None and not _glued(view, m)
             for m in _OTP_WEAK.finditer(view, max(0, start - 12), start, overlapping=True)
         )
         for phrase in before:
@@ -597,6 +654,8 @@ def otp_hits(view: str, present: Set[str] | None = None) -> list[Hit]:
             high = min(len(view), end + _REACH + 40)
             for phrase in _OTP_WORDS.finditer(view, end, high, overlapping=True):
                 link = view[end : phrase.start()]
+                if _glued(view, phrase):
+                    continue
                 if phrase.start() - end <= _REACH and not _LINK_STOP.search(link):
                     found = True
                     break

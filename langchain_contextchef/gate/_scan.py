@@ -31,8 +31,9 @@ from langchain_contextchef.gate._detectors import (
 )
 from langchain_contextchef.gate._hit import Hit
 from langchain_contextchef.gate._learned import load_model
+from langchain_contextchef.gate._mention import PLAIN_REASONS, mentioned, users_role
 from langchain_contextchef.gate._multilingual import ANCHORS
-from langchain_contextchef.gate._normalize import fold, hidden_runs
+from langchain_contextchef.gate._normalize import Folded, fold, hidden_runs
 from langchain_contextchef.gate._ownership import SOFT_DETECTORS, owned_by_user
 from langchain_contextchef.gate._unhide import (
     broken_word_views,
@@ -201,6 +202,30 @@ def _users_own(text: str, folded: str, hits: list[Hit], threshold: float) -> boo
     return load_model().score(folded) < threshold
 
 
+def _drop_mentions(
+    text: str, folded: Folded, hits: list[Hit], threshold: float | None
+) -> list[Hit]:
+    """`hits` without the plain-view phrases `text` quotes or gives as the user's own role.
+
+    See `_mention`. When nothing is left, the classifier judges the folded text, as it would
+    have had no detector fired.
+    """
+    kept: list[Hit] = []
+    for hit in hits:
+        if PLAIN_REASONS.get(hit.detector) == hit.reason:
+            start, end = folded.span(hit.start, hit.end)
+            if mentioned(text, start, end, hit.detector) or users_role(
+                text, start, end, hit.detector
+            ):
+                continue
+        kept.append(hit)
+    if len(kept) == len(hits):
+        return hits
+    if not kept:
+        return _learned(folded.text, threshold, "folded view", len(folded.text))
+    return kept
+
+
 def remainder_hit(text: str, threshold: float) -> Hit | None:
     """The classifier's finding on what is left of a text once the flagged phrases are cut.
 
@@ -256,6 +281,8 @@ def scan(
         budget=budget,
         threshold=injection_threshold,
     )
+    if injection and view_hits:
+        view_hits = _drop_mentions(text, folded, view_hits, injection_threshold)
     if injection_threshold is not None and _users_own(
         text, folded.text, view_hits, injection_threshold
     ):

@@ -15,6 +15,7 @@ import json
 import math
 import re
 
+from langchain_contextchef.gate._credentials import names_something_else
 from langchain_contextchef.gate._lexicon import DETECTOR_WORDS
 from langchain_contextchef.gate._patterns import Detector, Validator, detector
 
@@ -93,16 +94,54 @@ def _jwt_header(match: re.Match[str]) -> bool:
 _NOT_A_PASSWORD = frozenset(DETECTOR_WORDS.not_a_password)
 
 
+_WORDLIKE = re.compile(r"[^\W\d_]+(?:[-'’][^\W\d_]+)*")
+
+
+def _opens_remark(raw: str) -> bool:
+    """Whether a value opens a parenthesis that goes on past it: "(rotated monthly)"."""
+    return raw.startswith("(") and ")" not in raw
+
+
+_AROUND = 32
+
+
+def _names_something_else(match: re.Match[str], group: int) -> bool:
+    """`names_something_else` on the label of `match`, lowering only the text around it."""
+    low = max(0, match.start() - _AROUND)
+    window = match.string[low : match.start(group) + _AROUND].lower()
+    return names_something_else(window, match.start() - low, match.start(group) - low)
+
+
 def _password_value(group: int) -> Validator:
     def check(match: re.Match[str]) -> bool:
-        value = match.group(group).strip("\"'`").rstrip(".,;:!?)")
+        value = match.group(group).strip("\"'`()[]").rstrip(".,;:!?)")
         lowered = value.lower()
         if len(value) < 3 or lowered in _NOT_A_PASSWORD:
             return False
         if value.startswith(("[REDACTED", "<", "{", "${", "$(", "%", "os.environ", "env.")):
             return False
+        if _WORDLIKE.fullmatch(value) and (
+            _opens_remark(match.group(group)) or _names_something_else(match, group)
+        ):
+            # "Policy aziendale sulle password: almeno 12 caratteri"; "password: (rotated
+            # monthly)" opens a remark, not a value.
+            return False
         # Masked ("********") and placeholder ("xxxxxx") values are not secrets.
         return len(set(lowered)) > 1
+
+    return check
+
+
+_SEED_MIN_LETTERS = 4
+
+
+def _base32_seed(group: int) -> Validator:
+    """A base32 seed holds digits (2-7) and letters; words and spaced prose hold no digit."""
+
+    def check(match: re.Match[str]) -> bool:
+        token: str = match.group(group).replace(" ", "").replace("-", "")
+        digits = sum(c.isdigit() for c in token)
+        return digits >= 1 and len(token) - digits >= _SEED_MIN_LETTERS
 
     return check
 
@@ -409,6 +448,18 @@ SECRET_FORMATS: tuple[Detector, ...] = (
         group=1,
         validate=_password_value(1),
         triggers=("pass", "pwd", "pw"),
+    ),
+    detector(
+        "totp_seed",
+        "secret",
+        "a one-time-password seed (base32)",
+        "token",
+        r"\b(?:2fa|mfa|t?otp|authenticator|authy)(?![a-z])[^\n]{0,40}?"
+        r"(?<![A-Za-z0-9])([A-Z2-7]{16,64}|[A-Z2-7]{4}(?:[ \-][A-Z2-7]{4}){3,15})(?![A-Za-z0-9])",
+        _I,
+        group=1,
+        validate=_base32_seed(1),
+        triggers=("2fa", "mfa", "otp", "authenticator", "authy"),
     ),
     detector(
         "password_statement",

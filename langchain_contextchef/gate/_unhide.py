@@ -142,6 +142,10 @@ ROT13_CUES = frozenset(
 word that attacks and secrets need ("vtaber" is "ignore", "cnffjbeq" is "password")."""
 
 
+# One search instead of one substring test per cue (a cue is found exactly when a test would).
+_ROT13_CUE = re.compile("|".join(map(re.escape, sorted(ROT13_CUES, key=len, reverse=True))))
+
+
 def rot13_views(text: str, lowered: str) -> list[View]:
     """`text` with its letters rotated by 13, when `lowered` holds one of `ROT13_CUES`.
 
@@ -152,7 +156,7 @@ def rot13_views(text: str, lowered: str) -> list[View]:
     Returns:
         The view, or none.
     """
-    if not any(cue in lowered for cue in ROT13_CUES):
+    if _ROT13_CUE.search(lowered) is None:
         return []
     size = len(text)
     rotated = codecs.encode(text, "rot13")

@@ -117,13 +117,16 @@ def windows(
 # - punctuation gaps, possibly with a space: "p.a.s.s.w.o.r.d", "h-u-n-t-e-r-2",
 #   "i-g-n-o-r-e a-l-l".
 _SPACED_RUN = re.compile(r"(?<!\S)(?:\S\s{1,24}){5,}\S(?!\S)")
-_DOTTED_RUN = re.compile(r"(?<!\S)(?:\S[ .\-_*·•|]{1,3}){5,}\S(?!\S)")
+# A dotted cell is never a gap character: were it one, a run of hyphens could be cut into
+# cells and gaps in exponentially many ways, and a short text ending in a word after forty
+# hyphens took minutes to be refused a match.
+_DOTTED_RUN = re.compile(r"(?<!\S)(?:[^\s.\-_*·•|][ .\-_*·•|]{1,3}){5,}[^\s.\-_*·•|](?!\S)")
 _SPACED_MIN = 11  # six characters and five gaps: a shorter text holds no spaced run
 # Gap, cell, gap, cell, gap: the middle of every spaced run of either shape. It starts with a
 # gap character, so the engine skips ordinary letters in C; prose rarely has two one-letter
 # words in a row.
 _SPACED_HINT = re.compile(r"[\s.\-_*·•|]\S[\s.\-_*·•|]{1,24}\S[\s.\-_*·•|]")
-_DOTTED_CELL = re.compile(r"(\S)([ .\-_*·•|]{1,3})?")
+_DOTTED_CELL = re.compile(r"([^\s.\-_*·•|])([ .\-_*·•|]{1,3})?")
 
 # A token cut into groups of equal length ("ghp_ aB3d E5gH ...", "Xk29 !qz7 7"): at least
 # two full groups of `size` characters and a last group of at most `size`. Ordinary prose has

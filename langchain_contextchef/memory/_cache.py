@@ -99,7 +99,6 @@ class ScopeSlot:
     checked_at: float = 0.0
     fills: int = 0  # how many whole reads filled the slot (see `reset`)
     _ordered: list[MemoryEntry] = field(default_factory=list, repr=False)
-    _order_keys: list[tuple[datetime, str]] = field(default_factory=list, repr=False)
     # Whether `_ordered` was handed out: a caller may hold it, so the next change copies it.
     _shared: bool = field(default=False, repr=False)
     _expiring: dict[str, MemoryEntry] = field(default_factory=dict, repr=False)
@@ -192,17 +191,15 @@ class ScopeSlot:
 
     def _unorder(self, entry: MemoryEntry) -> None:
         self._writable()
-        at = bisect.bisect_left(self._order_keys, _order(entry))
-        del self._ordered[at], self._order_keys[at]
+        at = bisect.bisect_left(self._ordered, _order(entry), key=_order)
+        del self._ordered[at]
         if self._expiring.pop(entry.key, None) is not None:
             self._expiring_list = None
 
     def _reorder(self, entry: MemoryEntry) -> None:
         self._writable()
-        order = _order(entry)
-        at = bisect.bisect_left(self._order_keys, order)
+        at = bisect.bisect_left(self._ordered, _order(entry), key=_order)
         self._ordered.insert(at, entry)
-        self._order_keys.insert(at, order)
         if entry.can_expire:
             self._expiring[entry.key] = entry
             self._expiring_list = None
@@ -222,12 +219,10 @@ class ScopeSlot:
         self._log.clear()
         self.state = {}
         self.inactive = {e.key: e.status for e in entries if e.status != "active"}
-        # Each order key computed once; a full read arrives in creation order already, so the
-        # sort only confirms it (one comparison per entry).
+        # A full read arrives in creation order already, so the sort only confirms it (one
+        # comparison per entry); no order key is kept per entry (a change bisects by `_order`).
         held = self.entries.values() if len(self.entries) != len(entries) else entries
-        pairs = sorted(zip(map(_order, held), held, strict=True))
-        self._order_keys = [order for order, _ in pairs]
-        self._ordered = [entry for _, entry in pairs]
+        self._ordered = sorted(held, key=_order)
         self._shared = False
         self._expiring = {
             e.key: e

@@ -18,7 +18,7 @@ from langgraph.store.base import Item, PutOp, SearchOp
 
 from langchain_contextchef._plan import Call, Io, Plan, Unreadable, gather
 from langchain_contextchef.budget import token_counter
-from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry
+from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry, collector_paused
 from langchain_contextchef.memory import _retention
 from langchain_contextchef.memory._cache import ScopeSlot
 from langchain_contextchef.memory._context import (
@@ -127,7 +127,8 @@ def select(
                 entry_vectors(ctx.store, ctx.entries_ns) if relevance is not None else None
             ),
         )
-        made = selector.select(list(visible), context)
+        # `Relevant` does not change the list it is given: no copy of the scope for it.
+        made = selector.select(visible if type(selector) is Relevant else list(visible), context)
         if isinstance(made, RankedEntries) and made.complete and len(made) == len(visible):
             return made, [], omitted  # every entry, in an order computed as it is read
         chosen = list(made)
@@ -181,13 +182,18 @@ def _current_entries(
             return slot.ordered(), sorted(slot.damaged)
     if scanned is None:
         (scanned,) = yield Io([scan_op(ctx.entries_ns)])
-    entries, damaged = entries_and_damaged(ctx, scanned)
+    with collector_paused():  # a whole scope: many small objects and no cycles
+        entries, damaged = entries_and_damaged(ctx, scanned)
     # Items the store holds but cannot read (a file broken by hand) are absent from the scan.
     unreadable = yield from unreadable_keys(ctx, read=True)
     if unreadable:
         damaged = sorted({*damaged, *unreadable})
     if slot is not None:
-        slot.reset(token, entries, damaged)
+        with collector_paused():
+            slot.reset(token, entries, damaged)
+        # The slot's own list (the same entries, in the same order): the compile then sees
+        # that it holds the scope as it stands, and selects over the slot's index at once.
+        return slot.ordered(), damaged
     return entries, damaged
 
 

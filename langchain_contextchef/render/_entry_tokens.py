@@ -11,14 +11,14 @@ expiry shows the turns left) or come from a custom renderer are counted but not 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from langchain_contextchef.entry import EntryRenderer, MemoryEntry
 from langchain_contextchef.render._memory import entry_text, index_row
 
 __all__ = ["PerEntry", "entry_counters"]
 
-Count = Callable[[str], int]
+T = TypeVar("T")
 
 
 class PerEntry(Protocol):
@@ -30,17 +30,22 @@ class PerEntry(Protocol):
 
 
 def entry_counters(
-    slot: PerEntry | None, memory_format: str | EntryRenderer, count: Count, turn: int | None
-) -> tuple[Callable[[MemoryEntry], int], Callable[[MemoryEntry], int]]:
+    slot: PerEntry | None,
+    memory_format: str | EntryRenderer,
+    count: Callable[[str], T],
+    turn: int | None,
+) -> tuple[Callable[[MemoryEntry], T], Callable[[MemoryEntry], T]]:
     """Per-entry token counts for a shown entry and for an index row, cached in `slot`.
 
-    Each count covers the entry's text and the separator that follows it in the block.
+    Each count covers the entry's text and the separator that follows it in the block. Any
+    count of a text is kept the same way (the budget fit also keeps each entry's counts for a
+    counter that is a sum over lines, `budget.BlockCounts.piece`).
     """
     separator = "\n\n" if memory_format == "verbose" else "\n"
     keep = slot is not None and isinstance(count, Hashable)
     fixed_format = isinstance(memory_format, str)
 
-    def full(entry: MemoryEntry) -> int:
+    def full(entry: MemoryEntry) -> T:
         if (
             not keep
             or not fixed_format
@@ -55,7 +60,7 @@ def entry_counters(
             found = held[name] = count(entry_text(entry, memory_format, turn) + separator)  # type: ignore[arg-type]
         return found
 
-    def row(entry: MemoryEntry) -> int:
+    def row(entry: MemoryEntry) -> T:
         if not keep:
             return count(index_row(entry) + "\n")
         assert slot is not None

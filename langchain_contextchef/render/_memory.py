@@ -43,9 +43,9 @@ __all__ = [
 
 INSTRUCTIONS: dict[str, str] = {
     "legacy": (
-        "Memory keeps facts across turns and conversations; you see it every turn.\n"
-        "Save lasting facts (preferences, conventions, decisions) with create_memory; "
-        "update or delete one by key with modify_memory, never as a new key."
+        "Memory persists across conversations; you see it every turn.\n"
+        "Save lasting facts with create_memory; edit or delete one with modify_memory, "
+        "never as a new key."
     ),
     "unified": (
         "Memory at context://memory/<key> keeps facts across turns and conversations; you "

@@ -460,8 +460,10 @@ class Relevant(MemorySelector):
             kept.sort(key=lambda e: (-scores[e.key], e.created_at, e.key))
         if self.cover > 0:
             queries = context.weighted_query()[:1]  # the question itself
-            kept = cover_terms(kept, scores, queries, self.cover, self.cache, context.entry_data)
-        kept = _newer_first(kept, scores, self.cache, context)
+            kept = cover_terms(
+                kept, scores, queries, self.cover, self.cache, context.entry_data, index
+            )
+        kept = _newer_first(kept, scores, self.cache, context, index)
         if self.fill and context.token_budget is not None:
             chosen = {e.key for e in kept}
             if index is None:
@@ -491,8 +493,10 @@ class Relevant(MemorySelector):
         head = list(itertools.islice(kept, max(_DEDUP_WINDOW, _COVER_WINDOW)))
         if self.cover > 0:
             queries = context.weighted_query()[:1]  # the question itself
-            head = cover_terms(head, scores, queries, self.cover, self.cache, context.entry_data)
-        head = _newer_first(head, scores, self.cache, context, index.entries, floor)
+            head = cover_terms(
+                head, scores, queries, self.cover, self.cache, context.entry_data, index
+            )
+        head = _newer_first(head, scores, self.cache, context, index, floor)
         if context.entry_vectors is not None:
             shown = {e.key for e in head}
             kept = (e for e in kept if e.key not in shown)  # entries brought into the head
@@ -534,18 +538,19 @@ def _newer_first(
     scores: Mapping[str, float],
     cache: FeatureCache | None,
     context: SelectionContext,
-    held: Mapping[str, MemoryEntry] | None = None,
+    index: KeywordIndex | None = None,
     floor: float = 0.0,
 ) -> list[MemoryEntry]:
     # Entries about one subject, newest first among the top `_DEDUP_WINDOW` (every ranker).
     # With the entries' vectors, the semantic search's next best hits (scoring above `floor`)
-    # may bring a newer version in; `held` finds them by key (`ranked` holds them otherwise).
+    # may bring a newer version in; the scope's `index` finds them by key (else `ranked`).
     extra: list[MemoryEntry] = []
     semantic = context.relevance
     if context.entry_vectors is not None and semantic is not None:
         inside = {e.key for e in ranked[:_DEDUP_WINDOW]}
-        if held is None:
-            held = {e.key: e for e in ranked[_DEDUP_WINDOW:]}
+        held: Mapping[str, MemoryEntry] = (
+            index.entries if index is not None else {e.key: e for e in ranked[_DEDUP_WINDOW:]}
+        )
         for key in sorted(semantic, key=lambda k: -semantic[k]):
             if len(extra) >= _EXTRA:
                 break
@@ -562,6 +567,7 @@ def _newer_first(
         semantic=semantic,
         vectors=context.entry_vectors,
         extra=extra,
+        index=index,
     )
 
 

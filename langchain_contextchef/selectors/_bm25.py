@@ -97,17 +97,17 @@ def bm25f_parts(
     n_fields = len(params.field_weights)
     length_sums = [0] * n_fields
     frequency: dict[str, int] = dict.fromkeys(wanted, 0)
-    matched: list[tuple[int, frozenset[str]]] = []
+    matched: list[tuple[int, list[tuple[str, tuple[int, ...]]]]] = []
     for index, entry in enumerate(features):
         lengths = entry.lengths
         for f in range(n_fields):
             length_sums[f] += lengths[f]
-        # Most entries share no term with the query: test that without building a set.
-        if wanted.isdisjoint(entry.vocabulary):
+        # Most entries share no term with the query: test that without building anything.
+        if wanted.isdisjoint(entry.terms):
             continue
-        found = wanted & entry.vocabulary
+        found = [(t, s) for t, s in zip(entry.terms, entry.shapes, strict=True) if t in wanted]
         matched.append((index, found))
-        for term in found:
+        for term, _ in found:
             frequency[term] += 1
     if not matched:
         return [({}, 0.0) for _ in parts]
@@ -120,10 +120,10 @@ def bm25f_parts(
         entry = features[index]
         norms = [1.0 - b + b * entry.lengths[f] / averages[f] for f in range(n_fields)]
         strength: dict[str, float] = {}
-        for term in found:
+        for term, shape in found:
             tf = 0.0
             for f in range(n_fields):
-                count = entry.fields[f].get(term)
+                count = shape[f]
                 if count:
                     tf += field_weights[f] * count / norms[f]
             strength[term] = idf[term] * tf / (k1 + tf)
@@ -132,7 +132,12 @@ def bm25f_parts(
     for weights in parts:
         scores: dict[int, float] = {}
         for index, strength in strengths:
-            score = sum(weights[t] * v for t, v in strength.items() if t in weights)
+            # In the order of the query's terms, as the scope's index adds them (the same sum).
+            score = 0.0
+            for t, w in weights.items():
+                v = strength.get(t)
+                if v is not None:
+                    score += w * v
             if score > 0:
                 scores[index] = score
         out.append((scores, sum(weights[t] * idf[t] for t in weights)))

@@ -1,8 +1,10 @@
 """A scope's keyword index, kept up to date by the scope's changes instead of rebuilt per query.
 
 `KeywordIndex` holds, for a scope's active entries, the postings of every term (which entries
-hold it, with the term's count per field and the entry's field lengths), the field length
-sums and the order the relevance selectors fall back on. A compile lends the index its
+hold it, in creation order; grouped by the term's shape in each entry, its count per field and
+the entry's field lengths, for the terms a query asks for), the field length sums and the
+order the relevance selectors fall back on. It is built in one pass when a scope is read
+whole, so a cold compile selects over it at once. A compile lends the index its
 scope's change log (`SelectionContext.scope`): a query first applies the keys changed since
 the last one (a few dict operations per changed entry), then scores only the entries that
 hold a query term, with the same BM25F arithmetic as `_bm25.bm25f_parts` over the same
@@ -38,7 +40,7 @@ from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Se
 from datetime import datetime, timezone
 from typing import Any
 
-from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.entry import MemoryEntry, collector_paused
 from langchain_contextchef.selectors._bm25 import BM25Params
 from langchain_contextchef.selectors._selection import ScopeChanges
 from langchain_contextchef.selectors._text_features import EntryFeatures, FeatureCache
@@ -93,8 +95,17 @@ def fallback_key(entry: MemoryEntry) -> tuple[Any, ...]:
     )
 
 
+_Order = tuple[datetime, str]  # an entry's place in creation order: (created_at, key)
+_Postings = list[_Order] | _Order  # a term's entries in creation order; one entry unboxed
+
+
 class KeywordIndex:
     """Postings and length statistics of one scope's active entries, updated per change.
+
+    Compact: each term keeps the entries holding it as one list in creation order (a term
+    held by one entry keeps just that entry's place); the entries of a term grouped by
+    shape, which scoring reads, are built for a query's terms when first asked for and
+    kept up to date from then on. The fallback order is a list of keys.
 
     Args:
         cache: Where entries' features come from (and whose vocabulary learns their words).
@@ -105,86 +116,131 @@ class KeywordIndex:
         self.mark: tuple[int, int] | None = None
         self.entries: dict[str, MemoryEntry] = {}
         self._features: dict[str, EntryFeatures] = {}
-        self._df: dict[str, int] = {}  # how many entries hold each term
-        self._shapes: dict[_Shape, _Shape] = {}
-        # Per term and shape, the entries in creation order: (created_at, key).
-        self._groups: dict[str, dict[_Shape, list[tuple[datetime, str]]]] = {}
+        self._postings: dict[str, _Postings] = {}
+        # Per term asked for, the entries by shape, each group in creation order.
+        self._groups: dict[str, dict[_Shape, list[_Order]]] = {}
         self._length_sums = [0, 0, 0]
-        self._fallback: list[tuple[Any, ...]] = []
+        self._fallback: list[str] = []  # keys, in the order of `fallback_key`
 
     def __len__(self) -> int:
         return len(self.entries)
 
-    def _features_of(self, entry: MemoryEntry, entry_data: EntryData | None) -> EntryFeatures:
-        if entry_data is None:
-            return self.cache.get(entry)
-        held = entry_data(entry)
-        found: EntryFeatures | None = held.get(self.cache)
-        if found is None:
-            found = held[self.cache] = self.cache.get(entry)
-        return found
+    def _rank_key(self, key: str) -> tuple[Any, ...]:
+        return fallback_key(self.entries[key])
 
-    def _add(self, entry: MemoryEntry, entry_data: EntryData | None) -> None:
-        features = self._features_of(entry, entry_data)
-        self.entries[entry.key] = entry
-        self._features[entry.key] = features
-        lengths = features.lengths
-        for f, length in enumerate(lengths):
+    def _add(self, entry: MemoryEntry) -> None:
+        features = self.cache.get(entry)
+        key = entry.key
+        self.entries[key] = entry
+        self._features[key] = features
+        for f, length in enumerate(features.lengths):
             self._length_sums[f] += length
-        fields = features.fields
-        order = (entry.created_at, entry.key)
-        for term in features.vocabulary:
-            shape = (*(field.get(term, 0) for field in fields), *lengths)
-            shape = self._shapes.setdefault(shape, shape)
-            held = self._df.get(term, 0)
-            if not held:
-                self._groups[term] = {}
-            self._df[term] = held + 1
-            group = self._groups[term].get(shape)
-            if group is None:
-                self._groups[term][shape] = [order]
-            elif group[-1] < order:
-                group.append(order)
+        order = (entry.created_at, key)
+        postings, grouped = self._postings, self._groups
+        for term, shape in zip(features.terms, features.shapes, strict=True):
+            held = postings.get(term)
+            if held is None:
+                postings[term] = order
+            elif isinstance(held, tuple):
+                postings[term] = [held, order] if held < order else [order, held]
+            elif held[-1] < order:
+                held.append(order)
             else:
-                bisect.insort(group, order)
-        bisect.insort(self._fallback, (*fallback_key(entry), entry.key))
+                bisect.insort(held, order)
+            groups = grouped.get(term)
+            if groups is not None:
+                group = groups.get(shape)
+                if group is None:
+                    groups[shape] = [order]
+                else:
+                    bisect.insort(group, order)
+        bisect.insort(self._fallback, key, key=self._rank_key)
 
     def _remove(self, key: str) -> None:
-        entry = self.entries.pop(key, None)
+        entry = self.entries.get(key)
         if entry is None:
             return
+        at = bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
+        del self._fallback[at]
+        del self.entries[key]
         features = self._features.pop(key)
         for f, length in enumerate(features.lengths):
             self._length_sums[f] -= length
         order = (entry.created_at, key)
-        for term in features.vocabulary:
-            fields = features.fields
-            shape = (*(field.get(term, 0) for field in fields), *features.lengths)
-            groups = self._groups[term]
-            group = groups[shape]
-            del group[bisect.bisect_left(group, order)]
-            if not group:
-                del groups[shape]
-            self._df[term] -= 1
-            if not self._df[term]:
-                del self._df[term], self._groups[term]
-        at = bisect.bisect_left(self._fallback, (*fallback_key(entry), key))
-        del self._fallback[at]
+        postings, grouped = self._postings, self._groups
+        for term, shape in zip(features.terms, features.shapes, strict=True):
+            held = postings[term]
+            if isinstance(held, tuple) or len(held) == 1:
+                del postings[term]
+                grouped.pop(term, None)
+                continue
+            del held[bisect.bisect_left(held, order)]
+            groups = grouped.get(term)
+            if groups is not None:
+                group = groups[shape]
+                del group[bisect.bisect_left(group, order)]
+                if not group:
+                    del groups[shape]
 
     def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
-        """Index exactly `entries` (the scope's active entries), dropping what was held."""
-        self.entries, self._features, self._df, self._groups = {}, {}, {}, {}
-        self._length_sums = [0, 0, 0]
-        self._fallback = []
+        """Index exactly `entries` (the scope's active entries), dropping what was held.
+
+        In one pass: each entry's place is appended to its terms' postings (a whole read
+        comes in creation order, so they come out sorted; other orders are sorted at the
+        end). `entry_data` is not used: features are looked up in the cache, which keeps
+        them in a compact form, instead of being kept a second time with each entry.
+        """
+        held: dict[str, MemoryEntry] = {}
+        features_of: dict[str, EntryFeatures] = {}
+        lists: dict[str, list[_Order]] = {}
+        sums = [0, 0, 0]
+        get = self.cache.get
+        in_order = True
+        last: _Order | None = None
         for entry in entries:
-            self._add(entry, entry_data)
+            features = get(entry)
+            key = entry.key
+            held[key] = entry
+            features_of[key] = features
+            key_length, described, valued = features.lengths
+            sums[0] += key_length
+            sums[1] += described
+            sums[2] += valued
+            order = (entry.created_at, key)
+            if last is not None and not last < order:
+                in_order = False
+            last = order
+            for term in features.terms:
+                found = lists.get(term)
+                if found is None:
+                    lists[term] = [order]
+                else:
+                    found.append(order)
+        if not in_order:
+            for found in lists.values():
+                found.sort()
+        # A term of one entry keeps that entry's place itself, not a list of one.
+        postings: dict[str, _Postings] = {
+            term: found if len(found) > 1 else found[0] for term, found in lists.items()
+        }
+        self.entries, self._features, self._postings = held, features_of, postings
+        self._groups = {}
+        self._length_sums = sums
+        self._fallback = sorted(held, key=self._rank_key)
+
+    def _df(self, term: str) -> int:
+        held = self._postings.get(term)
+        if held is None:
+            return 0
+        return 1 if isinstance(held, tuple) else len(held)
 
     def sync(self, scope: ScopeChanges, entry_data: EntryData | None) -> None:
         """Bring the index up to the scope's active entries, by the keys changed since."""
         mark, changed = scope.changes(self.mark)
         if changed is None:
             stored = scope.entries.values()
-            self.rebuild((e for e in stored if e.status == "active"), entry_data)
+            with collector_paused():  # the whole scope: many small objects and no cycles
+                self.rebuild((e for e in stored if e.status == "active"), entry_data)
         else:
             current = scope.entries
             for key in dict.fromkeys(changed):
@@ -193,12 +249,12 @@ class KeywordIndex:
                     continue
                 self._remove(key)
                 if entry is not None and entry.status == "active":
-                    self._add(entry, entry_data)
+                    self._add(entry)
         self.mark = mark
 
     def has(self, term: str) -> bool:
         """Whether some indexed entry holds `term`."""
-        return term in self._df
+        return term in self._postings
 
     def score(
         self, parts: Sequence[Mapping[str, float]], params: BM25Params
@@ -220,7 +276,7 @@ class KeywordIndex:
         idf, strength_of = found
         strengths: dict[str, dict[str, float]] = {}
         for term in wanted:
-            groups = self._groups.get(term)
+            groups = self.groups(term)
             if not groups:
                 continue
             strength: dict[str, float] = {}
@@ -258,7 +314,7 @@ class KeywordIndex:
         total = len(self.entries)
         if not wanted or not total:
             return None
-        frequency = {t: self._df.get(t, 0) for t in wanted}
+        frequency = {t: self._df(t) for t in wanted}
         if not any(frequency.values()):
             return None
         n_fields = len(params.field_weights)
@@ -290,29 +346,53 @@ class KeywordIndex:
     def shape(self, key: str, term: str) -> _Shape | None:
         """The shape of `term` in the entry `key`: its count per field, then field lengths."""
         features = self._features.get(key)
-        if features is None or term not in features.vocabulary:
-            return None
-        return (*(field.get(term, 0) for field in features.fields), *features.lengths)
+        return None if features is None else features.shape(term)
 
-    def groups(self, term: str) -> Mapping[_Shape, list[tuple[datetime, str]]]:
-        """The entries holding `term` by shape, each group in creation order."""
-        return self._groups.get(term, _EMPTY_GROUPS)
+    def features(self, entry: MemoryEntry) -> EntryFeatures | None:
+        """The features the index holds for `entry` (this very version), else `None`."""
+        if self.entries.get(entry.key) is not entry:
+            return None
+        return self._features.get(entry.key)
+
+    def groups(self, term: str) -> Mapping[_Shape, list[_Order]]:
+        """The entries holding `term` by shape, each group in creation order.
+
+        Built from the term's postings when first asked for, then kept up to date.
+        """
+        found = self._groups.get(term)
+        if found is not None:
+            return found
+        held = self._postings.get(term)
+        if held is None:
+            return _EMPTY_GROUPS
+        groups: dict[_Shape, list[_Order]] = {}
+        features = self._features
+        for order in [held] if isinstance(held, tuple) else held:
+            shape = features[order[1]].shape(term)
+            assert shape is not None  # the postings name only entries holding the term
+            group = groups.get(shape)
+            if group is None:
+                groups[shape] = [order]
+            else:
+                group.append(order)
+        self._groups[term] = groups
+        return groups
 
     def fallback(self, skip: set[str] | frozenset[str]) -> list[MemoryEntry]:
         """The indexed entries not in `skip`, in the fallback order (important, then newest)."""
         entries = self.entries
-        return [entries[row[-1]] for row in self._fallback if row[-1] not in skip]
+        return [entries[key] for key in self._fallback if key not in skip]
 
     def fallback_after(self, skip: Container[str]) -> Iterator[MemoryEntry]:
         """`fallback`, computed as it is read."""
         entries = self.entries
-        for row in self._fallback:
-            if row[-1] not in skip:
-                yield entries[row[-1]]
+        for key in self._fallback:
+            if key not in skip:
+                yield entries[key]
 
     def fallback_rank(self, entry: MemoryEntry) -> int:
         """Where `entry` stands in the fallback order."""
-        return bisect.bisect_left(self._fallback, (*fallback_key(entry), entry.key))
+        return bisect.bisect_left(self._fallback, fallback_key(entry), key=self._rank_key)
 
 
 class _Posting(Mapping[str, _Shape]):
@@ -334,7 +414,7 @@ class _Posting(Mapping[str, _Shape]):
                 yield key
 
     def __len__(self) -> int:
-        return self._index._df.get(self._term, 0)
+        return self._index._df(self._term)
 
 
 def index_of(

@@ -56,9 +56,13 @@ class LazyScores(Mapping[str, float]):
         self.common = common
         self.shape_scores = shape_scores
         self._posting = index.posting(common) if common is not None else {}
+        self._by_shape: dict[str, float] = {}  # keys scored per shape, once looked up
 
     def __getitem__(self, key: str) -> float:
         found = self.explicit.get(key)
+        if found is not None:
+            return found
+        found = self._by_shape.get(key)
         if found is not None:
             return found
         if key in self.checked:
@@ -67,6 +71,7 @@ class LazyScores(Mapping[str, float]):
         if shape is not None:
             value = self.shape_scores.get(shape)
             if value is not None:
+                self._by_shape[key] = value
                 return value
         raise KeyError(key)
 

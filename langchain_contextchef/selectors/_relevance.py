@@ -9,6 +9,7 @@ the newest version of each subject first.
 from __future__ import annotations
 
 import importlib
+import itertools
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -46,17 +47,28 @@ EntryData = Callable[[MemoryEntry], dict[Any, Any]]
 
 
 def _features(
-    entries: Sequence[MemoryEntry], store: FeatureCache, entry_data: EntryData | None
+    entries: Sequence[MemoryEntry],
+    store: FeatureCache,
+    entry_data: EntryData | None,
+    index: KeywordIndex | None = None,
 ) -> list[EntryFeatures]:
     """Each entry's features; with `entry_data`, kept with the entry version (no cache lookup).
 
-    A miss goes through `store`, so the cache's vocabulary (used to expand query terms)
-    learns the entry's words as before.
+    The scope's `index` holds the features of the entries it indexes: asked first. A miss
+    goes through `store`, so the cache's vocabulary (used to expand query terms) learns the
+    entry's words as before.
     """
-    if entry_data is None:
+    if entry_data is None and index is None:
         return [store.get(e) for e in entries]
     out: list[EntryFeatures] = []
     for entry in entries:
+        indexed = index.features(entry) if index is not None else None
+        if indexed is not None:
+            out.append(indexed)
+            continue
+        if entry_data is None:
+            out.append(store.get(entry))
+            continue
         held = entry_data(entry)
         found = held.get(store)
         if found is None:
@@ -280,6 +292,7 @@ def cover_terms(
     strength: float,
     cache: FeatureCache | None,
     entry_data: EntryData | None = None,
+    index: KeywordIndex | None = None,
 ) -> list[MemoryEntry]:
     """Reorder the best entries so that each part of the question gets an entry early.
 
@@ -294,22 +307,32 @@ def cover_terms(
         return ranked
     store = _cache_of(cache)
     wanted = frozenset(store.expand(weights))
-    matched = [f.vocabulary & wanted for f in _features(top, store, entry_data)]
+    matched = [f.vocabulary & wanted for f in _features(top, store, entry_data, index)]
     covered: set[str] = set()
     left = list(range(len(top)))
     order: list[int] = []
     base = [scores.get(e.key, 0.0) for e in top]
+
+    def gain(i: int) -> float:
+        words = matched[i]
+        seen = len(words & covered) / len(words) if words else 0.0
+        return base[i] * (1.0 - strength * seen)
+
+    gains = [gain(i) for i in left]
     while left:
         best, best_gain = left[0], -1.0
         for i in left:  # the first of equal gains wins: score order breaks ties
-            words = matched[i]
-            seen = len(words & covered) / len(words) if words else 0.0
-            gain = base[i] * (1.0 - strength * seen)
-            if gain > best_gain:
-                best, best_gain = i, gain
+            if gains[i] > best_gain:
+                best, best_gain = i, gains[i]
         order.append(best)
         left.remove(best)
-        covered |= matched[best]
+        new = matched[best] - covered
+        if new:
+            covered |= new
+            # Only the entries holding a newly covered word have a new gain.
+            for i in left:
+                if not new.isdisjoint(matched[i]):
+                    gains[i] = gain(i)
     return [top[i] for i in order] + ranked[_COVER_WINDOW:]
 
 
@@ -328,11 +351,13 @@ semantic score reaches this share of the closest one's."""
 
 
 def _key_subject(features: EntryFeatures) -> frozenset[str]:
-    return frozenset(t for t in features.fields[0] if t not in _CHANGE_WORDS and not t.isdigit())
+    return frozenset(
+        t for t in features.field_terms(0) if t not in _CHANGE_WORDS and not t.isdigit()
+    )
 
 
 def _described(features: EntryFeatures) -> frozenset[str]:
-    return frozenset(t for t in features.fields[1] if not t.isdigit())
+    return frozenset(t for t in features.field_terms(1) if not t.isdigit())
 
 
 def _subject(vocabulary: frozenset[str]) -> frozenset[str]:
@@ -386,6 +411,51 @@ def _same_subject(
     return near and overlap >= _NEAR
 
 
+def _subject_of(
+    entry: MemoryEntry, features: EntryFeatures, entry_data: EntryData | None
+) -> _Subject:
+    """The entry with its subject words (kept with the entry version, for these features)."""
+    held = entry_data(entry) if entry_data is not None else {}
+    found = held.get(_subject_of)
+    if found is None or found[0] is not features:
+        words = (_subject(features.vocabulary), _key_subject(features), _described(features))
+        found = held[_subject_of] = (features, *words)
+    return (entry, found[1], found[2], found[3])
+
+
+def _linked_pairs(
+    info: Sequence[_Subject], rare: Callable[[str, bool], bool]
+) -> list[tuple[int, int]]:
+    """The pairs `(i, j)`, `i < j`, that `_same_subject` may join, in ascending order.
+
+    `_same_subject` says no to two entries without a `supersedes` link between them and
+    without a rare word in common (of their subjects, or of their keys), so only those pairs
+    are checked: found through the rare words each entry holds, not by comparing every pair
+    (the pairs of a scope's best entries share many common words, each judged again).
+    """
+    words = frozenset().union(*(s for _, s, _, _ in info))
+    rare_words = frozenset(w for w in words if rare(w, False))
+    key_words = frozenset().union(*(k for _, _, k, _ in info))
+    rare_key_words = frozenset(w for w in key_words if rare(w, True))
+    holders: dict[tuple[str, bool], list[int]] = {}
+    positions: dict[str, list[int]] = {}
+    for i, (entry, subject, key_subject, _) in enumerate(info):
+        positions.setdefault(entry.key, []).append(i)
+        for word in subject & rare_words:
+            holders.setdefault((word, False), []).append(i)
+        for word in key_subject & rare_key_words:
+            holders.setdefault((word, True), []).append(i)
+    pairs: set[tuple[int, int]] = set()
+    for members in holders.values():
+        pairs.update(itertools.combinations(members, 2))
+    for i, (entry, _, _, _) in enumerate(info):
+        for other in entry.supersedes:
+            for j in positions.get(other, ()):
+                if j != i:
+                    pairs.add((min(i, j), max(i, j)))
+    return sorted(pairs)
+
+
 def prefer_newer(
     ranked: list[MemoryEntry],
     window: int,
@@ -396,6 +466,7 @@ def prefer_newer(
     semantic: Mapping[str, float] | None = None,
     vectors: EntryVectors | None = None,
     extra: Sequence[MemoryEntry] = (),
+    index: KeywordIndex | None = None,
 ) -> list[MemoryEntry]:
     """Among the best entries, show each subject's newest version first.
 
@@ -439,11 +510,8 @@ def prefer_newer(
             ranked = [*grown, *rest]
             window = len(grown)
     store = _cache_of(cache)
-    features = _features(top, store, entry_data)
-    info = [
-        (entry, _subject(f.vocabulary), _key_subject(f), _described(f))
-        for entry, f in zip(top, features, strict=True)
-    ]
+    features = _features(top, store, entry_data, index)
+    info = [_subject_of(entry, f, entry_data) for entry, f in zip(top, features, strict=True)]
     known = len(store)
 
     judged: dict[tuple[str, bool], bool] = {}  # the pairs share words: judge each word once
@@ -480,10 +548,9 @@ def prefer_newer(
 
     for i, j in pairs:  # first: a version told by meaning is surer than a shared word
         join(i, j)
-    for i in range(len(top)):
-        for j in range(i + 1, len(top)):
-            if root(i) != root(j) and _same_subject(info[i], info[j], threshold, near(i, j), rare):
-                join(i, j)
+    for i, j in _linked_pairs(info, rare):  # in the order of a double loop over all pairs
+        if root(i) != root(j) and _same_subject(info[i], info[j], threshold, near(i, j), rare):
+            join(i, j)
     if semantic:
         # Without the entries' own vectors, the query's stands in: the two entries closest to
         # the question in meaning, both about as close, are taken as one subject's versions.

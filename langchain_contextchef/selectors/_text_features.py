@@ -286,28 +286,95 @@ def terms(text: str) -> list[str]:
         assert terms("staging_db-password") == ["stag", "db", "password"]
         ```
     """
-    return [
-        stem(word)
-        for word in _WORD.findall(text.casefold())
-        if word not in STOPWORDS and (len(word) > 1 or word.isdigit())
-    ]
+    known = _TERMS
+    out: list[str] = []
+    for word in _WORD.findall(text.casefold()):
+        term = known.get(word, _UNSEEN)
+        if term is _UNSEEN:
+            term = _term_of(word)
+        if term is not None:
+            out.append(term)
+    return out
+
+
+_UNSEEN = ""  # never a term: `_TERMS` only holds words of at least one character
+_TERMS: dict[str, str | None] = {}
+"""Each word seen, as its term (`None` for a stop word or a lone letter): one look-up a word."""
+_TERMS_LIMIT = 200_000
+
+
+def _term_of(word: str) -> str | None:
+    if not word.isalpha():  # numbers and mixed words: never stop words nor stemmed
+        return word if len(word) > 1 or word.isdigit() else None
+    term = stem(word) if word not in STOPWORDS and len(word) > 1 else None
+    if len(_TERMS) < _TERMS_LIMIT:  # words only (numbers are many); past the bound, no memo
+        _TERMS[word] = term
+    return term
+
+
+_Shape = tuple[int, ...]
+_SHAPES: dict[_Shape, _Shape] = {}
+"""Shapes shared by every entry that has them (most terms of most entries have a few)."""
+_SHAPES_LIMIT = 200_000
+
+
+def _shared(shape: _Shape) -> _Shape:
+    found = _SHAPES.get(shape)
+    if found is not None:
+        return found
+    if len(_SHAPES) < _SHAPES_LIMIT:
+        _SHAPES[shape] = shape
+    return shape
+
+
+_BASE_SIZE = sys.getsizeof(()) * 2 + 120  # the two tuples' headers, the object, the lengths
 
 
 @dataclass(frozen=True, slots=True)
 class EntryFeatures:
-    """The keyword features of one entry version.
+    """The keyword features of one entry version, in a compact form.
+
+    Each term of the entry comes with its *shape*: the term's count in each field (in the
+    order of `FIELDS`), then the entry's number of terms per field. Shapes are shared
+    between entries, so an entry holds two tuples, not a dict per field and a set.
 
     Attributes:
-        fields: Term counts per field, in the order of `FIELDS`.
+        terms: Every term of the entry, once each (first seen in the key, the description,
+            then the value).
+        shapes: The shape of each term, in the order of `terms`.
         lengths: Number of terms per field.
-        vocabulary: Every term of the entry.
-        size: An estimate of the bytes these features hold (for the cache's memory bound).
     """
 
-    fields: tuple[dict[str, int], ...]
+    terms: tuple[str, ...]
+    shapes: tuple[_Shape, ...]
     lengths: tuple[int, ...]
-    vocabulary: frozenset[str]
-    size: int
+
+    @property
+    def size(self) -> int:
+        """An estimate of the bytes these features hold (for the cache's memory bound)."""
+        return _BASE_SIZE + 16 * len(self.terms)
+
+    @property
+    def vocabulary(self) -> frozenset[str]:
+        """Every term of the entry, as a set."""
+        return frozenset(self.terms)
+
+    @property
+    def fields(self) -> tuple[dict[str, int], ...]:
+        """Term counts per field, in the order of `FIELDS` (built on each call)."""
+        pairs = list(zip(self.terms, self.shapes, strict=True))
+        return tuple({t: s[f] for t, s in pairs if s[f]} for f in range(len(self.lengths)))
+
+    def field_terms(self, field: int) -> tuple[str, ...]:
+        """The terms that occur in one field (an index into `FIELDS`), in the order of `terms`."""
+        return tuple([t for t, s in zip(self.terms, self.shapes, strict=True) if s[field]])
+
+    def shape(self, term: str) -> _Shape | None:
+        """The shape of `term` in this entry, or `None` when the entry does not hold it."""
+        try:
+            return self.shapes[self.terms.index(term)]
+        except ValueError:
+            return None
 
 
 def _counts(words: Iterable[str]) -> dict[str, int]:
@@ -319,27 +386,20 @@ def _counts(words: Iterable[str]) -> dict[str, int]:
 
 def features_of(entry: MemoryEntry) -> EntryFeatures:
     """Tokenise an entry's key, description and value (uncached)."""
-    per_field = [
-        _counts(terms(entry.key.replace("_", " "))),
-        _counts(terms(entry.description or "")),
-        _counts(terms(entry.value)),
-    ]
-    vocabulary = frozenset().union(*per_field)
-    size = (
-        sum(sys.getsizeof(f) for f in per_field)
-        + sys.getsizeof(vocabulary)
-        + sum(sys.getsizeof(t) for t in vocabulary)
-        + 200
+    in_key = _counts(terms(entry.key.replace("_", " ")))
+    in_description = _counts(terms(entry.description or ""))
+    in_value = _counts(terms(entry.value))
+    lengths = _shared((sum(in_key.values()), sum(in_description.values()), sum(in_value.values())))
+    found = tuple({**in_key, **in_description, **in_value})
+    shapes = tuple(
+        _shared((in_key.get(t, 0), in_description.get(t, 0), in_value.get(t, 0), *lengths))
+        for t in found
     )
-    return EntryFeatures(
-        fields=tuple(per_field),
-        lengths=tuple(sum(f.values()) for f in per_field),
-        vocabulary=vocabulary,
-        size=size,
-    )
+    return EntryFeatures(found, shapes, lengths)
 
 
 _CacheKey = tuple[str, int, datetime, int]
+_PENDING = 256
 
 
 class FeatureCache:
@@ -386,6 +446,10 @@ class FeatureCache:
         # new term arrives), for prefix matching of query terms.
         self._vocabulary: dict[str, int] = {}
         self._sorted: list[str] = []
+        # New terms `_sorted` does not hold yet: a few are inserted when `expand` next reads
+        # it; past `_PENDING` (a whole scope read at once) it is sorted again instead.
+        self._pending: list[str] = []
+        self._unsorted = False
         # How many cached entries hold each term in their key.
         self._key_terms: dict[str, int] = {}
 
@@ -420,14 +484,17 @@ class FeatureCache:
                 self._forget(previous)
             self._items[key] = made
             self._bytes += made.size
-            for term in made.vocabulary:
+            for term, shape in zip(made.terms, made.shapes, strict=True):
                 count = self._vocabulary.get(term, 0)
-                if not count:  # a new word: keep the sorted list sorted (a memmove, no sort)
-                    bisect.insort(self._sorted, term)
+                if not count:  # a new word: `_sorted` learns it when next read
+                    if len(self._pending) < _PENDING:
+                        self._pending.append(term)
+                    else:
+                        self._unsorted = True
                     self.terms_version += 1
                 self._vocabulary[term] = count + 1
-            for term in made.fields[0]:
-                self._key_terms[term] = self._key_terms.get(term, 0) + 1
+                if shape[0]:
+                    self._key_terms[term] = self._key_terms.get(term, 0) + 1
             while self._bytes > self.max_bytes and len(self._items) > 1:
                 _, dropped = self._items.popitem(last=False)
                 self._forget(dropped)
@@ -435,22 +502,36 @@ class FeatureCache:
 
     def _forget(self, features: EntryFeatures) -> None:
         self._bytes -= features.size
-        for term in features.fields[0]:
-            left = self._key_terms.get(term, 0) - 1
-            if left <= 0:
-                self._key_terms.pop(term, None)
-            else:
-                self._key_terms[term] = left
-        for term in features.vocabulary:
+        for term, shape in zip(features.terms, features.shapes, strict=True):
+            if shape[0]:
+                left = self._key_terms.get(term, 0) - 1
+                if left <= 0:
+                    self._key_terms.pop(term, None)
+                else:
+                    self._key_terms[term] = left
             count = self._vocabulary.get(term, 0) - 1
             if count <= 0:
                 self._vocabulary.pop(term, None)
                 self.terms_version += 1
-                at = bisect.bisect_left(self._sorted, term)
-                if at < len(self._sorted) and self._sorted[at] == term:
-                    del self._sorted[at]
+                if not self._unsorted:
+                    at = bisect.bisect_left(self._sorted, term)
+                    if at < len(self._sorted) and self._sorted[at] == term:
+                        del self._sorted[at]
             else:
                 self._vocabulary[term] = count
+
+    def _sort(self) -> None:
+        # Under the lock: bring `_sorted` up to the vocabulary.
+        if self._unsorted:
+            self._sorted = sorted(self._vocabulary)
+        else:
+            ordered = self._sorted
+            for term in self._pending:
+                at = bisect.bisect_left(ordered, term)
+                if term in self._vocabulary and (at == len(ordered) or ordered[at] != term):
+                    ordered.insert(at, term)
+        self._pending.clear()
+        self._unsorted = False
 
     def frequency(self, term: str, *, in_key: bool = False) -> int:
         """How many cached entries hold `term` (in their key, with `in_key`)."""
@@ -466,6 +547,9 @@ class FeatureCache:
         `factor` times the query term, so exact matches still count more.
         """
         out = dict(weights)
+        if self._unsorted or self._pending:
+            with self._lock:
+                self._sort()
         ordered = self._sorted
         known = self._vocabulary
         for term, weight in weights.items():
@@ -491,6 +575,8 @@ class FeatureCache:
             self._bytes = 0
             self._vocabulary.clear()
             self._sorted.clear()
+            self._pending.clear()
+            self._unsorted = False
             self._key_terms.clear()
             self.terms_version += 1
 

@@ -7,8 +7,9 @@ store URL helpers)::
     _paths, _fsio         namespaces and keys as file names; file I/O that never follows a link
     _records              one item on disk: its JSON document and parsed record
     _prepare              a batch, checked before it touches the disk
-    _writer, _journal     folder locks and commits; journals that make a batch all-or-nothing
-    _recovery             crash recovery: unfinished journals and dead writers' leftovers
+    _writer, _journal     folder locks and commits; earlier versions' rename journals
+    _redo                 the redo log: a batch's record carries its data, one flush per batch
+    _recovery             crash recovery: unfinished journals and records, dead writers' leftovers
     _view, _listing       what a process knows of the tree; a folder's cached listing
     _reads, _filters      get, search and list; search filters with LangGraph's operators
     _expiry               TTL upkeep: deleting expired items, refreshing read ones

@@ -1,6 +1,8 @@
-"""Write-ahead records ("journals") that make a multi-item batch all-or-nothing.
+"""Rename journals: how earlier versions made a multi-item batch all-or-nothing.
 
-A batch that writes more than one item runs this protocol while holding the write lock of
+New batches go through the redo log (`_redo`); a root written by an earlier version may
+still hold a journal of a writer that crashed, and recovery completes it. Such a batch ran
+this protocol while holding the write lock of
 every folder it touches (`_writer.Writer.commit`):
 
 1. every new item is written to a temporary file (in the staging folder `.tmp/`) and

@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import threading
 
-from langchain_contextchef.store._locks import OwnedLock, ThreadedLock
+from langchain_contextchef.store._locks import LogLock, OwnedLock, ThreadedLock
 
 __all__ = ["LockTable", "lock_table"]
 
@@ -23,6 +23,7 @@ class LockTable:
         self._guard = threading.Lock()
         self._dirs: dict[str, ThreadedLock] = {}
         self._scopes: dict[str, OwnedLock] = {}
+        self._logs: dict[str, LogLock] = {}
 
     def dir_lock(self, name: str) -> ThreadedLock:
         """The write lock of a folder, by lock file name."""
@@ -38,6 +39,16 @@ class LockTable:
             dir_lock.forget_inherited()
         for scope in list(self._scopes.values()):
             scope.forget_inherited()
+        for log in list(self._logs.values()):
+            log.forget_inherited()
+
+    def log_lock(self, name: str) -> LogLock:
+        """The lock of the root's redo log, by lock file name."""
+        lock = self._logs.get(name)
+        if lock is None:
+            with self._guard:
+                lock = self._logs.setdefault(name, LogLock(self.root, name))
+        return lock
 
     def scope_lock(self, name: str) -> OwnedLock:
         """A scope lock (`FileSystemStore.lock`), by lock file name."""

@@ -23,6 +23,7 @@ import stat
 import sys
 import threading
 import time
+from collections.abc import Iterator
 
 from filelock import Timeout
 
@@ -60,6 +61,7 @@ else:
 
 
 __all__ = [
+    "LogLock",
     "OwnedLock",
     "ProcessLock",
     "ThreadedLock",
@@ -230,6 +232,59 @@ class ThreadedLock:
                 self._file.release()
         finally:
             self._rlock.release()
+
+
+class LogLock:
+    """Exclusive between threads and processes, not re-entrant: the redo log's lock.
+
+    Held briefly (a record's append and apply), never while waiting for a folder lock.
+    """
+
+    __slots__ = ("_file", "_lock")
+
+    def __init__(self, root: str, name: str) -> None:
+        self._lock = threading.Lock()
+        self._file = ProcessLock(root, name)
+
+    def forget_inherited(self) -> None:
+        """In a forked child: drop the parent's hold (see `ProcessLock.forget_inherited`)."""
+        self._file.forget_inherited()
+
+    def acquire(self, deadline: float | None, *, blocking: bool = True) -> bool:
+        """Take the lock; see `ProcessLock.acquire`."""
+        if blocking:
+            left = _remaining(deadline)
+            got = self._lock.acquire(True, -1 if left is None else left)
+        else:
+            got = self._lock.acquire(False)
+        if not got:
+            if blocking:
+                raise Timeout(self._file.path)
+            return False
+        try:
+            if not self._file.acquire(deadline, blocking=blocking):
+                self._lock.release()
+                return False
+        except BaseException:
+            self._lock.release()
+            raise
+        return True
+
+    def release(self) -> None:
+        """Give the lock up."""
+        try:
+            self._file.release()
+        finally:
+            self._lock.release()
+
+    @contextlib.contextmanager
+    def held(self, deadline: float | None) -> Iterator[None]:
+        """Hold the lock inside a `with` block (waiting until `deadline`)."""
+        self.acquire(deadline, blocking=True)
+        try:
+            yield
+        finally:
+            self.release()
 
 
 class OwnedLock:

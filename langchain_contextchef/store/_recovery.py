@@ -17,8 +17,10 @@ import contextlib
 import logging
 import os
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple
+
+from filelock import Timeout
 
 from langchain_contextchef.store._fsio import (
     SafeDir,
@@ -47,6 +49,15 @@ from langchain_contextchef.store._paths import (
     dir_lock_name,
     is_temp_name,
 )
+from langchain_contextchef.store._redo import (
+    HEADER,
+    REDO_LOCK,
+    REDO_LOG,
+    RedoLog,
+    decode_records,
+    flush_file_system,
+    replay,
+)
 from langchain_contextchef.store._view import DiskView, trusted
 
 __all__ = ["Recovery", "RecoveryReport"]
@@ -54,6 +65,7 @@ __all__ = ["Recovery", "RecoveryReport"]
 logger = logging.getLogger("langchain_contextchef.store.filesystem")
 
 _GONE = object()
+_BUSY_PAUSE = 0.002  # seconds between tries when a dead writer's folders are busy
 
 
 class RecoveryReport(NamedTuple):
@@ -78,6 +90,8 @@ class Recovery:
         self._journal_path = os.path.join(root, JOURNAL_DIR)
         self._journals: dict[str, Journal | None] = {}
         self._journal_sig: tuple[int, int] | None = None
+        self.redo = RedoLog(root)
+        self._redo_sig: tuple[int, int, int] | None = None
 
     # ------------------------------------------------------------------ locking
 
@@ -119,6 +133,8 @@ class Recovery:
         for name, _, link in entries:
             if link:
                 raise link_error(folder.join(name), "file")
+            if name == REDO_LOG:
+                continue  # the redo log (see `_redo`), kept apart from the rename journals
             if name.endswith(JOURNAL_SUFFIX) and not name.startswith("."):
                 committed.append(name)
             elif is_temp_name(name):
@@ -192,8 +208,9 @@ class Recovery:
     def notice_journals(self) -> None:
         """Before a read: complete a dead writer's batch if a journal is noticed.
 
-        Costs one `lstat` while the journal folder is unchanged.
+        Costs two `lstat`s while the journal folder and the redo log are unchanged.
         """
+        self.notice_redo()
         try:
             st = os.lstat(self._journal_path)
         except (FileNotFoundError, NotADirectoryError):
@@ -285,6 +302,144 @@ class Recovery:
             folder.fsync()
         self._journals.pop(name, None)
 
+    # ------------------------------------------------------------------ the redo log
+
+    @contextlib.contextmanager
+    def redo_turn(self) -> Iterator[None]:
+        """Hold the redo log's lock, with every committed record applied.
+
+        Taken after the folder locks. A dead writer's record whose folders are held by
+        someone else is left to them: the lock is let go and taken again until it is applied.
+
+        Raises:
+            filelock.Timeout: If that takes longer than the store's lock timeout.
+        """
+        lock = self.locks.log_lock(REDO_LOCK)
+        deadline = deadline_for(self.lock_timeout)
+        while True:
+            lock.acquire(deadline, blocking=True)
+            try:
+                settled = self.settle_redo()
+            except BaseException:
+                lock.release()
+                raise
+            if settled is not None:
+                break
+            lock.release()
+            if deadline is not None and time.monotonic() > deadline:
+                raise Timeout(self.redo.path)
+            time.sleep(_BUSY_PAUSE)
+        try:
+            yield
+        finally:
+            lock.release()
+
+    def settle_redo(self) -> tuple[int, int] | None:
+        """With the log's lock held: apply the records a dead writer committed, not applied.
+
+        Returns:
+            How many records were applied and cut off unfinished, or `None` if the records'
+            folders are held by someone else (nothing done).
+        """
+        state = self.redo.state()
+        if state is None or state[0] >= state[1]:
+            return 0, 0
+        applied = state[0]
+        records, used, torn = decode_records(self.redo.read(applied))
+        if records:
+            locks = {lock for record, _ in records for lock in record.locks}
+            held = self.acquire_all(locks, blocking=False)
+            if held is None:
+                return None
+            try:
+                for record, _ in records:
+                    replay(self.root, self.view, record)
+            finally:
+                release_all(held)
+        if torn:
+            self.redo.cut(applied + used)
+        self.redo.mark_applied(applied + used)
+        return len(records), int(torn)
+
+    def redo_clear(self) -> bool:
+        """With folder locks held: whether no dead writer's record waits in the log.
+
+        One waiting is applied now if its folders can be had; `False` otherwise.
+        """
+        if self._redo_applied():
+            return True
+        with self.locks.log_lock(REDO_LOCK).held(deadline_for(self.lock_timeout)):
+            return self.settle_redo() is not None
+
+    def _redo_applied(self) -> bool:
+        """Whether the log (if any) is applied to its end; one `lstat` while it is unchanged."""
+        try:
+            st = os.lstat(self.redo.path)
+        except (FileNotFoundError, NotADirectoryError):
+            return True
+        signature = (st.st_ino, st.st_size, st.st_mtime_ns)
+        if signature == self._redo_sig and trusted(st.st_mtime_ns, time.time_ns()):
+            return True
+        state = self.redo.state()
+        if state is None or state[0] >= state[1]:
+            self._redo_sig = signature
+            return True
+        return False
+
+    def notice_redo(self) -> None:
+        """Before a read: apply a dead writer's record, if one is noticed and its folders free."""
+        if self._redo_applied():
+            return
+        lock = self.locks.log_lock(REDO_LOCK)
+        if not lock.acquire(None, blocking=False):
+            return  # a live writer is applying its record
+        try:
+            self.settle_redo()
+        finally:
+            lock.release()
+
+    def recover_redo(self, *, remove: bool) -> tuple[int, int]:
+        """Replay the whole log (each item guarded by its stamp), flush, empty the log.
+
+        Holds every folder lock the log names, then the log's lock.
+
+        Args:
+            remove: Delete the log file afterwards (else it is kept, emptied, so that opening
+                a root changes no name in it).
+
+        Returns:
+            How many records were past the applied mark (a dead writer's), and how many
+            unfinished ones were dropped.
+        """
+        while self.redo.exists():
+            records, _, _ = decode_records(self.redo.read(HEADER))
+            locks = {lock for record, _ in records for lock in record.locks}
+            held = self.acquire_all(locks, blocking=True)
+            assert held is not None
+            try:
+                with self.locks.log_lock(REDO_LOCK).held(deadline_for(self.lock_timeout)):
+                    state = self.redo.state()
+                    if state is None:
+                        return 0, 0
+                    records, _, torn = decode_records(self.redo.read(HEADER))
+                    if not {lock for record, _ in records for lock in record.locks} <= locks:
+                        continue  # written meanwhile by someone holding other folders
+                    replayed = 0
+                    for record, end in records:
+                        replay(self.root, self.view, record)
+                        replayed += HEADER + end > state[0]
+                    if records:
+                        flush_file_system(self.root, [record for record, _ in records])
+                    if remove:
+                        self.redo.remove()
+                    elif records or torn:
+                        self.redo.empty()
+                    self._redo_sig = None
+                    return replayed, int(torn)
+            finally:
+                release_all(held)
+        return 0, 0
+
     # ------------------------------------------------------------------ recovery
 
     def recover(self, *, deep: bool = True) -> RecoveryReport:
@@ -302,8 +457,9 @@ class Recovery:
             with contextlib.suppress(FileNotFoundError):
                 if is_link(os.lstat(path)):
                     raise link_error(path, "folder")
-        replayed = self.recover_journals(blocking=True)
-        discarded = self._discard_journal_temps()
+        replayed, discarded = self.recover_redo(remove=deep)
+        replayed += self.recover_journals(blocking=True)
+        discarded += self._discard_journal_temps()
         removed = self._remove_staged_orphans()
         if deep:
             removed += self._remove_orphans()

@@ -26,6 +26,7 @@ import weakref
 from collections.abc import Iterator
 from typing import Any
 
+from langchain_contextchef.entry import collector_paused
 from langchain_contextchef.store._fsio import (
     READ_FLAGS,
     STAMP_MARK,
@@ -460,6 +461,15 @@ class DiskView:
         """
         if listing.entries is not None:
             return listing.entries
+        # A cold folder: thousands of small objects that form no cycles, so the collections
+        # their allocation would trigger find nothing (see `entry.collector_paused`).
+        with collector_paused():
+            return self._read_folder(listing, values)
+
+    def _read_folder(
+        self, listing: Listing, values: dict[str, dict[str, Any]] | None
+    ) -> list[Record]:
+        """`entries` of a folder not listed yet: read and parse its files in a tight loop."""
         found: list[Record] = []
         records = self.records
         seen = time.time_ns()

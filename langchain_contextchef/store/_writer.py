@@ -4,16 +4,19 @@ Every write holds the write lock of each folder it touches (`locked`), taken in 
 order, then `commit`s:
 
 1. each new item is written to a temporary file in the root's staging folder `.tmp/` (or,
-   for a folder on another file system, next to its target), flushed, and stamped; the
-   file's name starts with the folder's lock name, so recovery can tell a live writer's
-   file from a dead one's. A failure here (a full disk, a link in the way) deletes those
-   files and the folders this write made, so the store is unchanged;
-2. with more than one change, a journal commits the batch (see `_journal`, `_recovery`);
-3. the renames and deletes run, the folders are flushed and stamped, the journal goes.
+   for a folder on another file system, next to its target) and stamped; the file's name
+   starts with the folder's lock name, so recovery can tell a live writer's file from a dead
+   one's. A failure here (a full disk, a link in the way) deletes those files and the
+   folders this write made, so the store is unchanged;
+2. a single put flushes its file, renames it over the item and flushes the folder; any
+   other batch (several items, or a delete) appends one record carrying its data to the
+   redo log and flushes the log, the batch's only flush (see `_redo`);
+3. the renames and deletes run and the folders are stamped (a logged batch's are not
+   flushed: the log's checkpoint does that for many batches at once).
 
-Invariant: whoever holds a folder's lock first completes any committed journal that shares
-a lock with it. Such a journal belongs to a dead writer (a live one would hold the lock),
-and its batch happened before anything the lock holder is about to do.
+Invariant: whoever holds a folder's lock first completes any committed journal or redo
+record that shares a lock with it. Such a record belongs to a dead writer (a live one would
+hold the lock), and its batch happened before anything the lock holder is about to do.
 """
 
 from __future__ import annotations
@@ -35,7 +38,6 @@ from langchain_contextchef.store._fsio import (
     open_dir,
     remove_empty_dirs,
 )
-from langchain_contextchef.store._journal import JournalOp
 from langchain_contextchef.store._locks import release_all
 from langchain_contextchef.store._paths import (
     STAGING_DIR,
@@ -55,6 +57,15 @@ from langchain_contextchef.store._records import (
     restat,
 )
 from langchain_contextchef.store._recovery import Recovery
+from langchain_contextchef.store._redo import (
+    CHECKPOINT_BYTES,
+    HEADER,
+    RedoOp,
+    RedoRecord,
+    decode_records,
+    encode_record,
+    flush_file_system,
+)
 
 __all__ = ["Write", "Writer"]
 
@@ -111,6 +122,7 @@ class _Staged(NamedTuple):
     inode: int
     size: int
     in_place: bool = False  # already written over the item's file (an unsynced overwrite)
+    data: bytes | None = None  # the document written (None for a delete)
 
 
 def _close(folders: dict[tuple[str, ...], _Open], staging: SafeDir | None) -> None:
@@ -142,10 +154,11 @@ class Writer(Recovery):
         while True:
             held = self.acquire_all(names, blocking=True)
             assert held is not None  # blocking acquisition either holds or raises
-            if not self._dead_journal_for(names):
+            if not self._dead_journal_for(names) and self.redo_clear():
                 break
             release_all(held)
             self.recover_journals(blocking=True)
+            time.sleep(0.002)  # a dead writer's record may wait for folders someone holds
         try:
             yield
         finally:
@@ -158,20 +171,25 @@ class Writer(Recovery):
     ) -> int:
         """Apply writes whose folder locks are held; several are all-or-nothing.
 
+        A single put is written to a temporary file and renamed over the item (flushed,
+        with its folder, when `sync`); anything else (several items, or a delete) is one
+        record of the redo log (see `_redo`), the batch's only flush.
+
         Args:
             writes: The changes, at most one per item.
             now: The write time (POSIX seconds).
-            journal: Journal a multi-item write (off for TTL refreshes and sweeps, whose
-                items are independent).
-            sync: Flush files and folders to disk (off for a write that may be lost in a
-                power cut: see `FileSystemStore.batch_unsynced`).
+            journal: Kept for callers whose items are independent (TTL refreshes and
+                sweeps); their batches go through the redo log like any other.
+            sync: Flush to disk (off for a write that may be lost in a power cut: see
+                `FileSystemStore.batch_unsynced`).
 
         Returns:
             How many items were written or deleted (deletes of missing items not counted).
         """
+        del journal  # every batch of several items is logged
+        logged = not (len(writes) == 1 and writes[0].value is not None)
         folders: dict[tuple[str, ...], _Open] = {}
         staged: list[_Staged] = []
-        committed: str | None = None
         staging: SafeDir | None = None
         try:
             for write in writes:
@@ -191,7 +209,7 @@ class Writer(Recovery):
                         staged.append(_Staged(parts, name, None, False, None, 0, 0))
                     continue
                 data, record = self._document(write, dirpath + os.sep + name, now)
-                if not sync and len(writes) == 1 and _fits(current, data):
+                if not sync and not logged and _fits(current, data):
                     # One unsynced write over an existing file at least as long: written in
                     # place, padded with JSON whitespace, since renaming a new file over an
                     # existing one costs a flush of its data on some file systems (ext4).
@@ -200,27 +218,75 @@ class Writer(Recovery):
                     inode = opened.folder.overwrite(name, data, opened.stamp)
                     staged.append(_Staged(parts, name, name, False, record, inode, len(data), True))
                     continue
+                # A logged batch's files are not flushed: the log carries their data.
+                flush = sync and not logged
                 if staging is None:
                     staging = open_dir(self.root, (STAGING_DIR,), create=True)[0]
                     assert staging is not None
                 if staging.device() == opened.dev:
                     tmp = staged_file_name(opened.lock)
-                    inode = staging.write_new(tmp, data, opened.stamp, sync=sync)
+                    inode = staging.write_new(tmp, data, opened.stamp, sync=flush)
                     opened.staged.append(tmp)
                     staged.append(_Staged(parts, name, tmp, True, record, inode, len(data)))
                 else:  # the folder is on another file system (a mount inside the root)
-                    tmp, inode = opened.folder.write_temp(name, data, opened.stamp, sync=sync)
+                    tmp, inode = opened.folder.write_temp(name, data, opened.stamp, sync=flush)
                     opened.temps.append(tmp)
                     staged.append(_Staged(parts, name, tmp, False, record, inode, len(data)))
-            if journal and len(staged) > 1:
-                committed = self._write_journal(
-                    sorted({opened.lock for opened in folders.values()}),
-                    [JournalOp(st.parts, st.name, st.tmp, st.staged) for st in staged],
-                )
+                staged[-1] = staged[-1]._replace(data=data)
         except BaseException:
             self._abort(folders, staging)
             raise
-        # From here the batch is committed: it completes now, or on recovery after a crash.
+        if logged and staged:
+            self._commit_logged(folders, staged, staging, sync=sync)
+        else:
+            self._apply(folders, staged, staging, sync=sync, committed=False)
+        self._after_commit(folders, staged)
+        return len(staged)
+
+    def _commit_logged(
+        self,
+        folders: dict[tuple[str, ...], _Open],
+        staged: list[_Staged],
+        staging: SafeDir | None,
+        *,
+        sync: bool,
+    ) -> None:
+        """Append the batch's record to the redo log, then apply it (see `_redo`)."""
+        record = RedoRecord(
+            tuple(sorted({folders[st.parts].lock for st in staged})),
+            tuple(RedoOp(st.parts, st.name, folders[st.parts].stamp, st.data) for st in staged),
+        )
+        appended = False
+        try:
+            with self.redo_turn():
+                end = self.redo.append(encode_record(record), sync=sync)
+                appended = True
+                # From here the batch is committed: it completes now, or when replayed.
+                self._apply(folders, staged, staging, sync=False, committed=True)
+                self.redo.mark_applied(end)
+                if end > CHECKPOINT_BYTES:
+                    self._checkpoint()
+        except BaseException:
+            if not appended:
+                self._abort(folders, staging)
+            raise
+
+    def _checkpoint(self) -> None:
+        """With the log's lock held and every record applied: flush the items, empty the log."""
+        records, _, _ = decode_records(self.redo.read(HEADER))
+        flush_file_system(self.root, [record for record, _ in records])
+        self.redo.empty()
+
+    def _apply(
+        self,
+        folders: dict[tuple[str, ...], _Open],
+        staged: list[_Staged],
+        staging: SafeDir | None,
+        *,
+        sync: bool,
+        committed: bool,
+    ) -> None:
+        """Rename the staged files into place and delete; flush the folders with `sync`."""
         try:
             for st in staged:
                 folder = folders[st.parts].folder
@@ -238,17 +304,13 @@ class Writer(Recovery):
                     folders[parts].folder.fsync()
                 folders[parts].folder.stamp(folders[parts].stamp)
         except BaseException:
-            if committed is None:
+            if not committed:
                 self._abort(folders, staging)
                 raise
             logger.exception("A committed batch failed half way; recovery will complete it.")
             _close(folders, staging)
             raise
         _close(folders, staging)
-        if committed is not None:
-            self._remove_journal(committed)
-        self._after_commit(folders, staged)
-        return len(staged)
 
     def _open_for_write(
         self, parts: tuple[str, ...], *, create: bool

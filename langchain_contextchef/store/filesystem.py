@@ -8,7 +8,7 @@ Layout under the root (for example `./.context`)::
           prefs.json              <- one item (key "prefs")
           My Notes~3f1c....json   <- a key that needed encoding (readable prefix + hash)
       .locks/                     <- lock files (ignored by reads)
-      .journal/                   <- write-ahead records of multi-item batches in flight
+      .journal/                   <- the redo log of multi-item batches (redo.wal)
       .tmp/                       <- new item files before they are renamed into place
 
 Guarantees
@@ -20,13 +20,17 @@ the whole new file, never a mix; after a crash or power cut the item is the old 
 one.
 
 **All-or-nothing batches.** A `batch`/`abatch` with several writes (say an entry, its history
-record and a version marker) first writes and flushes every new file under a temporary name,
-then commits a journal naming every rename and delete, then applies them. A process killed
-at any point leaves, once the store is opened again (by any process, or `recover()`),
-either the whole batch or none of it; a live process that meets a dead writer's journal
-completes it before its next read or write that touches the same folders. A write that fails
-before the commit – a full disk, a link in the way – leaves the store exactly as it was:
-no partial item, no temporary file, no new folder. A single write needs no journal.
+record and a version marker), or a delete, first writes every new file under a temporary
+name, then commits by appending one record carrying the new documents to the redo log
+(`.journal/redo.wal`) and flushing it – the batch's only `fsync` – then renames and deletes.
+The items' files are flushed together at the log's checkpoints (when it passes 1 MiB, when
+a store opens the root, on `recover()`). A process killed at any point leaves, once the store
+is opened again (by any process, or `recover()`), either the whole batch or none of it; a
+live process that meets a dead writer's record completes it before its next read or write
+that touches the same folders; after a power cut, opening the root replays the log (an item
+written again since is left alone). A write that fails before the commit – a full disk, a
+link in the way – leaves the store exactly as it was: no partial item, no temporary file,
+no new folder. A single put needs no log: it flushes its own file and folder.
 
 **Concurrency.** A write holds the write lock of every folder (namespace) it touches, taken
 in one global order, one lock per folder per batch; locks work across threads and processes
@@ -70,8 +74,8 @@ for LangGraph's stores runs unchanged. Code that must not overwrite what a perso
 there asks `unreadable_keys(namespace)`: the keys whose file is present but unreadable
 (ContextChef's `Memory` does, to report such entries as damaged and refuse model writes
 to them). Opening a store (its first operation) completes committed
-batches and deletes the temporary files of killed writers, by listing `.journal/` and
-`.tmp/` only; `recover()` also walks every folder for temporary files written next to their
+batches (replaying and emptying the redo log) and deletes the temporary files of killed
+writers, by listing `.journal/` and `.tmp/` only; `recover()` also walks every folder for temporary files written next to their
 item (only done when a namespace folder sits on another file system than the root).
 """
 
@@ -519,9 +523,9 @@ class FileSystemStore(BaseStore):
 
         Runs by itself on the first operation of a store object; call it to repair a root
         explicitly (for example from a maintenance script). It completes every committed
-        batch journal (so the whole batch becomes visible), drops uncommitted journals, and
-        deletes orphan temporary files. Work that a live writer still holds a lock on is left
-        to that writer.
+        batch (so the whole batch becomes visible), drops uncommitted ones, deletes orphan
+        temporary files, flushes what the redo log recorded and removes the log. Work that a
+        live writer still holds a lock on is left to that writer.
 
         Returns:
             How many journals were replayed and discarded and temporary files removed.
@@ -598,6 +602,7 @@ class FileSystemStore(BaseStore):
         """
         self.stop_ttl_sweeper()
         self._view.close()
+        self._writer.redo.close()
 
     def __enter__(self) -> FileSystemStore:
         return self

@@ -390,7 +390,7 @@ class RecallMemoryTool(MemoryTool):
     """
 
     name: str = "recall_memory"
-    description: str = "Read the full value of an entry <memory_index> lists by key."
+    description: str = "Read an entry listed in <memory_index>."
     args_schema: ArgsSchema | None = Field(default_factory=recall_memory_schema)
 
 

@@ -133,7 +133,7 @@ def _create_memory_schema(
             _required(_string("value")),
             _string("description", "when it applies"),
             _enum("type", memory_types),
-            _supersedes("keys of older facts it replaces, e.g. an old address"),
+            _supersedes("keys of older facts it replaces"),
         ],
     )
 
@@ -172,7 +172,8 @@ def _modify_memory_schema(
         _required(_enum("key", existing_keys)),
         _string("value", "for update"),
         _string("description"),
-        _enum("type", memory_types),
+        # Typed like create_memory's; its enum is listed there once, not on every call twice.
+        _string("type"),
     ]
     if versions:
         args.append(_version("the version <memory> shows; refused if it changed since"))
@@ -191,7 +192,9 @@ def modify_memory_schema(
         existing_keys: `None` (the default, static): `key` is any string. A list: `key` is an
             enum of those keys; this is the dynamic variant, which changes the schema whenever
             keys are added or removed and so invalidates prompt caches.
-        memory_types: The enum of the optional `type` argument (`None`: free text).
+        memory_types: Accepted for symmetry with `create_memory_schema`; `type` is a plain
+            string here, since the same enum on both tools would be sent twice per call
+            (dispatch still refuses a type outside the configured ones).
         versions: Offer the compare-and-set `version` argument; only useful when the
             memory block shows versions (`MemoryConfig(memory_format="verbose")`).
 

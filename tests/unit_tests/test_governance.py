@@ -142,6 +142,22 @@ def test_provenance_of_developer_model_and_explicit_writes() -> None:
     assert again is not None and again.provenance == imported
 
 
+def test_modify_memory_checks_the_type_its_schema_no_longer_lists() -> None:
+    # modify_memory's schema sends `type` as a plain string (the enum is on create_memory
+    # only), so dispatch is what keeps a made-up type out, with the stored entry untouched.
+    memory = mem()
+    handle_tool("create_memory", {"key": "k", "value": "v", "type": "rule"}, memory)
+    update = {"action": "update", "key": "k", "value": "w", "type": "gossip"}
+    text = handle_tool("modify_memory", update, memory)
+    assert text.startswith('Error: "gossip" is not a memory type. Use one of: fact, preference')
+    entry = memory.get_entry("k")
+    assert entry is not None and (entry.value, entry.type) == ("v", "rule")
+    update["type"] = "fact"
+    handle_tool("modify_memory", update, memory)
+    entry = memory.get_entry("k")
+    assert entry is not None and (entry.value, entry.type) == ("w", "fact")
+
+
 def test_types_are_checked_against_the_configured_set() -> None:
     memory = mem()
     text = handle_tool("create_memory", {"key": "k", "value": "v", "type": "gossip"}, memory)

@@ -63,8 +63,9 @@ def test_unified_instruction_names_the_context_tool_and_its_addresses() -> None:
 @pytest.mark.parametrize("vocabulary", ["legacy", "unified"])
 def test_instructions_are_short_and_say_what_memory_is_for(vocabulary: str) -> None:
     text = memory_instruction(vocabulary)  # type: ignore[arg-type]
-    assert "across turns and conversations" in text
-    assert "preferences, conventions, decisions" in text
+    assert "across" in text and "conversations" in text
+    assert "every turn" in text  # what is shown needs no tool call to read
+    assert "lasting facts" in text  # what to save; create_memory's type enum names the kinds
     assert "earlier conversations" not in text  # also said of entries saved a moment ago
     assert count_tokens_approximately([SystemMessage(text)]) <= 75
 

@@ -198,6 +198,22 @@ def test_the_chef_uses_the_configured_format_and_instruction() -> None:
     assert default.compile(HISTORY).messages[1].text == memory_instruction("legacy")
 
 
+def test_the_turns_left_count_down_while_the_scope_is_unchanged() -> None:
+    # An unchanged scope reuses its fitted block; the turns an entry has left are the one part
+    # of it that moves with the clock alone, so the block must not be served from an older turn.
+    chef = ContextChef(store=InMemoryStore(), clock=FakeClock(tick=timedelta(0)))
+    chef.get_memory().set("task", "fix the parser", ttl=Turns(4))
+    chef.get_memory().set("lang", "Python")
+    seen = [parse_memory_block(chef.compile(HISTORY).messages[1].text) for _ in range(4)]
+    assert [[p.expires for p in parsed if p.key == "task"] for parsed in seen] == [
+        ["after 3 more turns"],
+        ["after 2 more turns"],
+        ["after 1 more turn"],
+        ["after this turn"],
+    ]
+    assert chef.compile(HISTORY).meta.expired_keys == ["task"]
+
+
 def test_the_compile_shows_turns_left_and_drops_the_entry_on_time() -> None:
     chef = ContextChef(store=InMemoryStore(), clock=FakeClock(tick=timedelta(0)))
     chef.get_memory().set("task", "fix the parser", ttl=Turns(2))

@@ -626,7 +626,8 @@ def test_make_tools_modes_and_schemas() -> None:
     assert "older facts it replaces" in create["properties"]["supersedes"]["description"]
     assert modify["required"] == ["action", "key"]
     assert "version" not in modify["properties"]  # the compact block shows no versions
-    assert modify["properties"]["type"]["enum"] == list(DEFAULT_MEMORY_TYPES)
+    # The type enum is sent once, on create_memory; modify_memory's `type` is a plain string.
+    assert modify["properties"]["type"] == {"type": "string"}
     assert modify["properties"]["action"]["enum"] == ["update", "delete"]
     assert "enum" not in modify["properties"]["key"]
     (context,) = make_tools(mode="unified", allowed_keys=None, resolver=lambda c: memory)
