@@ -1,58 +1,76 @@
 """The entries' own embeddings for the selectors, read from where the store keeps them.
 
 A relevance selector compares its best entries with each other to tell two versions of one
-subject ("lives in Berlin" / "moved to Lisbon in May") that share no word. The compile hands
-it `entry_vectors` (see `SelectionContext.entry_vectors`) when the store keeps its items'
-vectors in its own memory (LangGraph's `InMemoryStore`): a lookup, never an embedding call
-(the compile's only embedding is the query's). Other stores give no vectors for now (their
-vectors are in files or tables a compile does not read), and the selectors fall back to
-words and the question's similarity.
+subject ("lives in Berlin" / "moved to Lisbon in May") that share no word. After the
+compile's semantic search, `read_entry_vectors` reads the stored vectors of the entries that
+search found (the candidates the selector compares) in one `Vectors` step: a lookup on
+LangGraph's `InMemoryStore`, one batched query on SQLite and PostgreSQL, the items' files on
+a `FileSystemStore` (`_stored_vectors`), never an embedding call (the compile's only
+embedding is the query's). Each entry version's vector is kept with the scope's cache, so
+an unchanged entry is read once. A store that gives none (a wrapper, a custom store) leaves
+the selectors with words and the question's similarity, as without an index.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Iterable, Mapping, Sequence
 
-from langgraph.store.memory import InMemoryStore
-
+from langchain_contextchef._plan import Plan, Vectors
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.memory._context import ABOUT_FIELD
+from langchain_contextchef.memory._context import ABOUT_FIELD, MemoryContext
 from langchain_contextchef.selectors import EntryVectors
 
-__all__ = ["entry_vectors"]
+__all__ = ["read_entry_vectors"]
+
+_HELD = ("entry vectors", "stored")
+"""Where an entry version's stored vector is kept in the slot's derived data (`None`: none)."""
 
 
-def _held(store: Any, namespace: tuple[str, ...]) -> Mapping[str, Mapping[str, Any]] | None:
-    # LangGraph's InMemoryStore keeps each item's vectors by namespace, key and field; reading
-    # them costs a lookup (a copy of the same vectors a search compares the query with).
-    if not isinstance(store, InMemoryStore):
-        return None
-    vectors = getattr(store, "_vectors", None)
-    if not isinstance(vectors, Mapping):
-        return None
-    found = vectors.get(namespace)
-    return found if isinstance(found, Mapping) else None
+def _chosen(fields: Mapping[str, Sequence[float]]) -> list[float] | None:
+    # The text the memory engine indexes (key, description and value), else any field.
+    vector = fields.get(ABOUT_FIELD)
+    if vector is None:
+        vector = next(iter(fields.values()), None)
+    return list(vector) if vector else None
 
 
-def entry_vectors(store: Any, namespace: tuple[str, ...]) -> EntryVectors | None:
-    """The vector source for a compile's selector, or `None` when the store keeps none.
+def read_entry_vectors(
+    ctx: MemoryContext, entries: Mapping[str, MemoryEntry], keys: Iterable[str]
+) -> Plan[EntryVectors]:
+    """Read the stored vectors of `keys` (the semantic search's hits), at most one query.
 
     Args:
-        store: The compile's store.
-        namespace: The scope's entry namespace.
-    """
-    if not isinstance(store, InMemoryStore) or not store.index_config:
-        return None
+        ctx: The scope.
+        entries: The scope's entries by key, as the compile read them.
+        keys: The entries whose vectors the selector may compare.
 
-    def vectors(entries: Sequence[MemoryEntry]) -> list[Sequence[float] | None]:
-        held = _held(store, namespace)
-        if held is None:
-            return [None] * len(entries)
-        out: list[Sequence[float] | None] = []
-        for entry in entries:
-            fields = held.get(entry.key)
-            out.append((fields.get(ABOUT_FIELD) or next(iter(fields.values()))) if fields else None)
-        return out
+    Returns:
+        The selector's vector source: one vector per entry asked, `None` for an entry whose
+        vector was not read (not among `keys`, or the store keeps none).
+    """
+    slot = ctx.slot()
+    found: dict[str, list[float] | None] = {}
+    missing: list[str] = []
+    for key in keys:
+        entry = entries.get(key)
+        if entry is None:
+            continue
+        held = slot.derived(entry) if slot is not None else {}
+        if _HELD in held:
+            found[key] = held[_HELD]
+        else:
+            missing.append(key)
+    if missing:
+        read = yield Vectors(ctx.entries_ns, tuple(missing))
+        for key in missing:
+            fields = read.get(key)
+            vector = _chosen(fields) if fields else None
+            found[key] = vector
+            if slot is not None and read:  # a store that answered nothing may answer later
+                slot.derived(entries[key])[_HELD] = vector
+
+    def vectors(asked: Sequence[MemoryEntry]) -> list[Sequence[float] | None]:
+        # By version: an entry that is not the one read (changed since) has no vector here.
+        return [found.get(e.key) if entries.get(e.key) is e else None for e in asked]
 
     return vectors
