@@ -109,7 +109,7 @@ def _in_memory(store: Any, namespace: tuple[str, ...], keys: Sequence[str]) -> F
         fields = found.get(key)
         if isinstance(fields, Mapping):
             for field, vector in fields.items():
-                _add(out, key, field, [float(x) for x in vector])
+                _add(out, key, field, list(vector))  # the store's own lists of floats
     return out
 
 
