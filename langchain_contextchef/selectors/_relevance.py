@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib
 import itertools
+from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -614,7 +615,7 @@ def _by_meaning(
     for i, entry in enumerate(pool):
         held = entry_data(entry) if entry_data is not None else None
         found = held.get(_UNIT) if held is not None else None
-        if found is None:
+        if found is None:  # asked each time: the vectors given may differ between calls
             wanted.append(i)
         units[i] = found
     if wanted:
@@ -625,11 +626,17 @@ def _by_meaning(
                 unit = unit / norm if norm > 0 else None
             else:
                 unit = None
-            units[i] = unit if unit is not None else False
-            if entry_data is not None:
-                entry_data(pool[i])[_UNIT] = units[i]
-    dims = next((u.size for u in units if u is not None and u is not False), 0)
-    usable = np.array([u is not None and u is not False and u.size == dims for u in units])
+            units[i] = unit
+            if entry_data is not None and unit is not None:
+                entry_data(pool[i])[_UNIT] = unit
+    dims = next((u.size for u in units if u is not None), 0)
+    # A herd (log entries of one family: `birding/log_2024_...`) is many events, not the
+    # versions of one fact: its members would be each other's and every entry's nearest.
+    families = [_family(e.key) for e in pool]
+    herds = {f for f, n in Counter(f for f in families if f).items() if n >= _HERD}
+    usable = np.array(
+        [u is not None and u.size == dims and families[i] not in herds for i, u in enumerate(units)]
+    )
     if not dims or usable.sum() < 2:
         return [], []
     rows = np.zeros((len(pool), dims), dtype=np.float32)
@@ -656,7 +663,18 @@ def _by_meaning(
 
 
 _UNIT = ("prefer_newer", "unit vector")
-"""Where an entry version's unit vector is kept in its derived data (`False`: none)."""
+"""Where an entry version's unit vector is kept in its derived data."""
+
+_HERD = 3
+"""Entries of one key family (see `_family`) among the compared ones that make a herd."""
+
+
+def _family(key: str) -> str | None:
+    """A numbered key's family: what comes before its first digit (`None` without a digit)."""
+    for i, char in enumerate(key):
+        if char.isdigit():
+            return key[:i].lower()
+    return None
 
 
 _RARE = 3

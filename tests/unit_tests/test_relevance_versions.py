@@ -178,3 +178,39 @@ def test_no_vectors_without_an_index() -> None:
     chef.get_memory().set("home", "Lives in Berlin")
     chef.compile([HumanMessage("Where do I live?")])
     assert spy.seen[-1].relevance is None and spy.seen[-1].entry_vectors is None
+
+
+def test_a_herd_of_numbered_log_entries_does_not_hide_a_version() -> None:
+    # Three log entries of one key family are closer to the old entry than its new version
+    # is: as a herd they are events, not versions, and the two versions still pair.
+    old = entry("hobby_birding", "Birdwatching at Wheldrake Ings most weekends", age_days=400)
+    new = entry("patch_new", "Now goes to Askham Bog instead", age_days=10)
+    logs = [
+        entry(f"birding/log_2024_0{i}", f"Saw a curlew and waders, outing {i}", age_days=60 + i)
+        for i in range(1, 4)
+    ]
+    dims = 12
+    table: dict[str, Sequence[float]] = {
+        "hobby_birding": _padded((1.0, 0.0, 0.0), dims),
+        "patch_new": _padded((0.75, 0.66, 0.0), dims),
+    }
+    for i, log in enumerate(logs):
+        vector = [0.9, 0.0, 0.0] + [0.0] * (dims - 3)
+        vector[3 + i] = 0.436
+        table[log.key] = vector
+    other = entry("tea", "Prefers green tea")  # the least similar: the new one keeps a score
+    table["tea"] = _padded((0.0, 0.0, 1.0), dims)
+    semantic = {"hobby_birding": 0.8, "patch_new": 0.4, "tea": 0.1}
+    semantic.update({log.key: 0.6 for log in logs})
+    context = SelectionContext(
+        query="Where do I go birdwatching?",
+        now=T0,
+        relevance=semantic,
+        token_budget=1_000,
+        entry_vectors=_vectors(table),
+    )
+    ranked = keys(Relevant(cache=FeatureCache()).select([old, *logs, new, other], context))
+    assert ranked.index("patch_new") < ranked.index("hobby_birding")
+    # Fewer than three of a family are no herd: the nearest log entry then takes the old one.
+    few = keys(Relevant(cache=FeatureCache()).select([old, *logs[:2], new, other], context))
+    assert few.index("hobby_birding") < few.index("patch_new")
