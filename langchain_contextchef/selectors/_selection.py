@@ -68,7 +68,8 @@ class SelectionContext:
             update it by the changes instead of scoring every entry anew. `None`: no index.
         entry_vectors: The entries' own embeddings, when the store has a vector index: called
             with some entries, it returns one vector per entry (`None` for one it cannot
-            tell), read from where the store keeps them (never embedded anew). The
+            tell), read from where the store keeps them (never embedded anew; a compile
+            reads those of the entries its semantic search found). The
             relevance selectors compare their best entries with it, to tell two versions of
             one subject that share no word. `None`: no vectors (keyword and question
             similarity only).
