@@ -8,6 +8,7 @@ The package (this face holds `MostRecent`, `MostImportant`, `ByType`, `Relevant`
     _bm25             BM25F over an entry's key, description and value
     _index            a scope's keyword index, updated by the scope's changes
     _ranking          `Relevant`'s ranking over that index, computed as far as it is read
+    _meaning          versions of one subject told by the entries' own vectors
     _relevance        keyword, semantic and fused scores behind `Relevant` and `Rerank`
 
 A selector runs once per compile, after the expiry sweep, on the active entries in creation

@@ -8,15 +8,14 @@ the newest version of each subject first.
 
 from __future__ import annotations
 
-import importlib
 import itertools
-from collections import Counter
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts, query_terms
 from langchain_contextchef.selectors._index import KeywordIndex
+from langchain_contextchef.selectors._meaning import by_meaning, observed
 from langchain_contextchef.selectors._selection import (
     EntryVectors,
     Fusion,
@@ -367,12 +366,6 @@ def _subject(vocabulary: frozenset[str]) -> frozenset[str]:
     return frozenset(t for t in vocabulary if not t.isdigit() and t not in _CHANGE_WORDS)
 
 
-def _observed(entry: MemoryEntry) -> tuple[Any, ...]:
-    """When an entry's fact was observed: its provenance's time, else its last write."""
-    seen = entry.provenance.observed_at if entry.provenance else None
-    return (seen or entry.updated_at, entry.updated_at, entry.created_at)
-
-
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
     smaller = min(len(a), len(b))
     return len(a & b) / smaller if smaller else 0.0
@@ -482,7 +475,7 @@ def prefer_newer(
     compared.
 
     With the entries' own `vectors` (and NumPy), two entries each closest to the other in
-    meaning are one subject's versions too (`_by_meaning`), and when one of them is
+    meaning are one subject's versions too (`_meaning.by_meaning`), and when one of them is
     newer and among `extra` (candidates ranked below the window, such as the semantic
     search's next hits) it is brought in just above the best ones it updates, and left out
     of the rest: the current fact is shown even when the question's words match only the
@@ -493,7 +486,7 @@ def prefer_newer(
         return ranked
     pairs: list[tuple[int, int]] = []
     if vectors is not None:
-        pairs, pulled = _by_meaning(top, extra, vectors, entry_data)
+        pairs, pulled = by_meaning(top, extra, vectors, entry_data)
         if pulled:
             taken = {e.key for _, e in pulled}
             grown: list[MemoryEntry] = []
@@ -568,113 +561,10 @@ def prefer_newer(
     for members in groups.values():
         if len(members) < 2:
             continue
-        newest = sorted(members, key=lambda i: _observed(top[i]), reverse=True)
+        newest = sorted(members, key=lambda i: observed(top[i]), reverse=True)
         for slot, member in zip(members, newest, strict=True):
             order[slot] = member
     return [top[i] for i in order] + ranked[window:]
-
-
-def _numpy() -> Any:
-    try:
-        return importlib.import_module("numpy")
-    except ImportError:
-        return None
-
-
-_MEANING_FLOOR = 0.5
-"""The least cosine similarity at which an entry's closest entry is taken as its version."""
-_PULL_RANK = 20
-"""Only the best this many entries bring their newer version in from below the window."""
-_PULLS = 3
-"""At most this many entries are brought in from below the window."""
-
-
-def _by_meaning(
-    top: Sequence[MemoryEntry],
-    extra: Sequence[MemoryEntry],
-    vectors: EntryVectors,
-    entry_data: EntryData | None,
-) -> tuple[list[tuple[int, int]], list[tuple[int, MemoryEntry]]]:
-    """Versions of one subject told by the entries' own embeddings.
-
-    Two entries of `top` and `extra` are taken as versions of one subject when each is the
-    other's closest in meaning among them and their cosine similarity reaches
-    `_MEANING_FLOOR` (closest both ways: two versions of a fact are each other's nearest
-    even when they share no word, while a herd of similar entries does not chain into one
-    group; a floor: an entry alone on its subject has no version). Returns the pairs within
-    `top` (indexes) and, for the best `_PULL_RANK` entries, their version from `extra` when
-    it is newer (index of the entry in `top`, the newer entry), at most `_PULLS`. Unit
-    vectors are kept with each entry version (`entry_data`).
-    """
-    np = _numpy()
-    if np is None:
-        return [], []
-    pool = [*top, *extra]
-    units: list[Any] = [None] * len(pool)
-    wanted: list[int] = []
-    for i, entry in enumerate(pool):
-        held = entry_data(entry) if entry_data is not None else None
-        found = held.get(_UNIT) if held is not None else None
-        if found is None:  # asked each time: the vectors given may differ between calls
-            wanted.append(i)
-        units[i] = found
-    if wanted:
-        for i, vector in zip(wanted, vectors([pool[i] for i in wanted]), strict=True):
-            unit = np.asarray(vector, dtype=np.float32) if vector is not None else None
-            if unit is not None and unit.ndim == 1 and unit.size:
-                norm = float(np.linalg.norm(unit))
-                unit = unit / norm if norm > 0 else None
-            else:
-                unit = None
-            units[i] = unit
-            if entry_data is not None and unit is not None:
-                entry_data(pool[i])[_UNIT] = unit
-    dims = next((u.size for u in units if u is not None), 0)
-    # A herd (log entries of one family: `birding/log_2024_...`) is many events, not the
-    # versions of one fact: its members would be each other's and every entry's nearest.
-    families = [_family(e.key) for e in pool]
-    herds = {f for f, n in Counter(f for f in families if f).items() if n >= _HERD}
-    usable = np.array(
-        [u is not None and u.size == dims and families[i] not in herds for i, u in enumerate(units)]
-    )
-    if not dims or usable.sum() < 2:
-        return [], []
-    rows = np.zeros((len(pool), dims), dtype=np.float32)
-    for i in np.flatnonzero(usable):
-        rows[i] = units[i]
-    similar = rows @ rows.T
-    similar[:, ~usable] = -2.0
-    np.fill_diagonal(similar, -2.0)
-    closest = similar.argmax(axis=1)
-    pairs: list[tuple[int, int]] = []
-    pulled: list[tuple[int, MemoryEntry]] = []
-    for i in range(len(top)):
-        j = int(closest[i])
-        if not usable[i] or int(closest[j]) != i or similar[i, j] < _MEANING_FLOOR:
-            continue
-        if j < len(top):
-            if i < j:
-                pairs.append((i, j))
-            continue
-        newer = pool[j]
-        if i < _PULL_RANK and len(pulled) < _PULLS and _observed(newer) > _observed(top[i]):
-            pulled.append((i, newer))
-    return pairs, pulled
-
-
-_UNIT = ("prefer_newer", "unit vector")
-"""Where an entry version's unit vector is kept in its derived data."""
-
-_HERD = 3
-"""Entries of one key family (see `_family`) among the compared ones that make a herd."""
-
-
-def _family(key: str) -> str | None:
-    """A numbered key's family: what comes before its first digit (`None` without a digit)."""
-    for i, char in enumerate(key):
-        if char.isdigit():
-            return key[:i].lower()
-    return None
 
 
 _RARE = 3
