@@ -8,7 +8,9 @@ below the best entries can be brought in above the old one (`by_meaning`).
 
 from __future__ import annotations
 
+import functools
 import importlib
+import re
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -122,9 +124,11 @@ _HERD = 3
 """Entries of one key family (see `_family`) among the compared ones that make a herd."""
 
 
+@functools.lru_cache(maxsize=65_536)
 def _family(key: str) -> str | None:
     """A numbered key's family: what comes before its first digit (`None` without a digit)."""
-    for i, char in enumerate(key):
-        if char.isdigit():
-            return key[:i].lower()
-    return None
+    found = _BEFORE_DIGIT.match(key)
+    return found.group(1).lower() if found else None
+
+
+_BEFORE_DIGIT = re.compile(r"(\D*)\d")
