@@ -8,7 +8,7 @@ computed when the entries were written, never computed again. One small reader p
 * LangGraph's `SqliteStore` / `AsyncSqliteStore`: one query on its `store_vectors` table for
   the keys asked (float32 blobs);
 * LangGraph's `PostgresStore` / `AsyncPostgresStore`: one query on its `store_vectors` table
-  for the keys asked (pgvector's `vector` or `halfvec`, read as text);
+  for the keys asked (pgvector's `vector` or `halfvec`, read as `real[]`);
 * a store with `stored_vectors` / `astored_vectors` methods (this package's
   `FileSystemStore`: the vectors kept in each item's file).
 
@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import json
 import logging
 import sqlite3
 import sys
@@ -44,7 +43,7 @@ _SQLITE_QUERY = (
     "SELECT key, field_name, embedding FROM store_vectors WHERE prefix = ? AND key IN ({})"
 )
 _POSTGRES_QUERY = (
-    "SELECT key, field_name, embedding::text AS embedding FROM store_vectors "
+    "SELECT key, field_name, embedding::real[] AS embedding FROM store_vectors "
     "WHERE prefix = %s AND key = ANY(%s)"
 )
 
@@ -86,17 +85,12 @@ def _from_blob(blob: Any) -> list[float] | None:
     return values.tolist()
 
 
-def _from_text(text: Any) -> list[float] | None:
-    # pgvector's text form, `[0.1,-2,3e-05]`, for `vector` and `halfvec` alike.
-    if not isinstance(text, str):
+def _from_array(values: Any) -> list[float] | None:
+    # pgvector's `vector` and `halfvec` cast to `real[]`: psycopg loads a list of floats
+    # (about twice as fast as parsing the text form).
+    if not isinstance(values, list) or not all(isinstance(x, int | float) for x in values):
         return None
-    try:
-        parsed = json.loads(text)
-    except ValueError:
-        return None
-    if not isinstance(parsed, list) or not all(isinstance(x, int | float) for x in parsed):
-        return None
-    return [float(x) for x in parsed]
+    return [float(x) for x in values]
 
 
 def _in_memory(store: Any, namespace: tuple[str, ...], keys: Sequence[str]) -> FieldVectors:
@@ -140,7 +134,7 @@ def _postgres(store: Any, namespace: tuple[str, ...], keys: Sequence[str]) -> Fi
     with store._cursor(pipeline=True) as cur:  # the store's lock, as its own batches take it
         cur.execute(_POSTGRES_QUERY, (_prefix(namespace), list(dict.fromkeys(keys))))
         for row in cur.fetchall():
-            _add(out, row["key"], row["field_name"], _from_text(row["embedding"]))
+            _add(out, row["key"], row["field_name"], _from_array(row["embedding"]))
     return out
 
 
@@ -149,7 +143,7 @@ async def _apostgres(store: Any, namespace: tuple[str, ...], keys: Sequence[str]
     async with store._cursor(pipeline=True) as cur:
         await cur.execute(_POSTGRES_QUERY, (_prefix(namespace), list(dict.fromkeys(keys))))
         for row in await cur.fetchall():
-            _add(out, row["key"], row["field_name"], _from_text(row["embedding"]))
+            _add(out, row["key"], row["field_name"], _from_array(row["embedding"]))
     return out
 
 
