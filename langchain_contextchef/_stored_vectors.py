@@ -27,6 +27,7 @@ import sqlite3
 import sys
 from array import array
 from collections.abc import Mapping, Sequence
+from contextlib import nullcontext
 from typing import Any
 
 __all__ = ["FieldVectors", "astored_vectors", "stored_vectors"]
@@ -129,9 +130,17 @@ async def _asqlite(store: Any, namespace: tuple[str, ...], keys: Sequence[str]) 
     return out
 
 
+def _lock_of(store: Any) -> Any:
+    # The store's own lock, unless its connection runs a pipeline (which it serialises).
+    lock = getattr(store, "lock", None)
+    return lock if lock is not None and getattr(store, "pipe", None) is None else nullcontext()
+
+
 def _postgres(store: Any, namespace: tuple[str, ...], keys: Sequence[str]) -> FieldVectors:
     out: FieldVectors = {}
-    with store._cursor(pipeline=True) as cur:  # the store's lock, as its own batches take it
+    # One round trip: a plain cursor under the store's lock (the pipeline or transaction its
+    # batches open would add round trips to a single read).
+    with _lock_of(store), store._cursor() as cur:
         cur.execute(_POSTGRES_QUERY, (_prefix(namespace), list(dict.fromkeys(keys))))
         for row in cur.fetchall():
             _add(out, row["key"], row["field_name"], _from_array(row["embedding"]))
@@ -140,7 +149,7 @@ def _postgres(store: Any, namespace: tuple[str, ...], keys: Sequence[str]) -> Fi
 
 async def _apostgres(store: Any, namespace: tuple[str, ...], keys: Sequence[str]) -> FieldVectors:
     out: FieldVectors = {}
-    async with store._cursor(pipeline=True) as cur:
+    async with store._cursor(pipeline=True) as cur:  # the store's lock, as its batches take it
         await cur.execute(_POSTGRES_QUERY, (_prefix(namespace), list(dict.fromkeys(keys))))
         for row in await cur.fetchall():
             _add(out, row["key"], row["field_name"], _from_array(row["embedding"]))
