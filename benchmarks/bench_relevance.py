@@ -196,8 +196,9 @@ class _CachedEmbeddings(Embeddings):
     def save(self) -> None:
         if not self.added:
             return
+        held = dict(self.vectors)  # one copy: a store may embed from other threads meanwhile
         with self.path.open("wb") as handle:
-            pickle.dump(self.vectors, handle)
+            pickle.dump(held, handle)
         self.added = 0
 
 

@@ -62,6 +62,7 @@ from langchain_contextchef._sections import (
     settle,
     transaction_of,
 )
+from langchain_contextchef._stored_vectors import astored_vectors, stored_vectors
 from langchain_contextchef.errors import AsyncStoreError
 
 __all__ = [
@@ -74,6 +75,7 @@ __all__ = [
     "Plan",
     "Step",
     "Unreadable",
+    "Vectors",
     "gather",
     "namespaces_under",
     "refuse_sync_in_event_loop",
@@ -144,7 +146,20 @@ class Unreadable(NamedTuple):
     read: bool = False  # the plan just read the whole namespace: answer from that read
 
 
-Step: TypeAlias = Io | Exclusive | Call | Invoke | Emit | Unreadable
+class Vectors(NamedTuple):
+    """Ask for the stored embeddings of `keys` of exactly `namespace`, never embedding anew.
+
+    Answered with `{key: {field path: vector}}` for the keys the store holds vectors of, read
+    where the store keeps them (`_stored_vectors`: one batched query on SQLite and
+    PostgreSQL, a lookup in memory or in the files); `{}` from a store that keeps none or
+    whose vectors cannot be read (a wrapper such as `EncryptedStore`, a custom store).
+    """
+
+    namespace: tuple[str, ...]
+    keys: tuple[str, ...]
+
+
+Step: TypeAlias = Io | Exclusive | Call | Invoke | Emit | Unreadable | Vectors
 Plan: TypeAlias = Generator[Step, Any, T]
 
 # What a named read may hold: one op, a tuple of ops, or nothing (a read this plan skips).
@@ -246,6 +261,9 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
         case Unreadable(namespace, keys, read):
             report = getattr(store, "unreadable_keys", None)
             return list(report(namespace, keys, read=read)) if callable(report) else []
+        case Vectors(namespace, keys):
+            settle(store)  # its own query, outside a section's transaction
+            return stored_vectors(store, namespace, keys)
         case Emit(name, data):
             if _inside_run():
                 settle(store)
@@ -272,6 +290,8 @@ async def _execute_async(step: Step, store: BaseStore) -> Any:
         case Unreadable(namespace, keys, read):
             report = getattr(store, "aunreadable_keys", None)
             return list(await report(namespace, keys, read=read)) if callable(report) else []
+        case Vectors(namespace, keys):
+            return await astored_vectors(store, namespace, keys)
         case Emit(name, data):
             if _inside_run():
                 with contextlib.suppress(RuntimeError):

@@ -17,6 +17,7 @@ import graph has no cycle; ARCHITECTURE.md has a row for each)::
     _profiles                typed profiles: a model edit, typed reads and writes
     _consent_apply           settling stored proposals
     _retention               the sweep rule; purge one scope or all; listing scopes
+    _entry_vectors           the stored vectors of the semantic search's hits, for selection
     _compile_read            sweep, clock, select: what a compile learns
     _governance, _snapshot   review, history, revert, forget; snapshot and restore
     _memory                  `Memory`, the facade and the door

@@ -191,6 +191,11 @@ class ScopeSlot:
         self.checked_at = now
         return True
 
+    def holds(self, name: str, key: Any) -> bool:
+        """Whether `remember(name, key, ...)` would answer without computing."""
+        held = self._memo.get(name)
+        return held is not None and held[0] == key
+
     def remember(self, name: str, key: Any, compute: Callable[[], T]) -> T:
         """What `compute` gives for the entries as they are and `key`, computed once.
 

@@ -34,6 +34,7 @@ from langchain_contextchef.memory._context import (
     scan_op,
     unreadable_keys,
 )
+from langchain_contextchef.memory._entry_vectors import read_entry_vectors
 from langchain_contextchef.memory._events import changed
 from langchain_contextchef.memory._recall import evicted_note_ops
 from langchain_contextchef.memory._section import exclusive
@@ -41,6 +42,7 @@ from langchain_contextchef.memory._stamp import changes_since, stamp_op, token_o
 from langchain_contextchef.memory.results import CompileRead
 from langchain_contextchef.query import fuse_part_scores, question_facets
 from langchain_contextchef.selectors import (
+    EntryVectors,
     MemorySelector,
     RankedEntries,
     Relevant,
@@ -93,11 +95,13 @@ def select(
     queries: Sequence[tuple[str, float]] = (),
     scope: ScopeSlot | None = None,
     facet_relevance: Mapping[str, Mapping[str, float]] | None = None,
+    vectors: EntryVectors | None = None,
 ) -> tuple[Sequence[MemoryEntry], list[MemoryEntry], dict[str, str]]:
     """Run the selector once on the active entries.
 
     `scope` is the slot whose entries `entries` are, as they stand: the selector may keep
-    indexes there and follow its changes (`SelectionContext.scope`).
+    indexes there and follow its changes (`SelectionContext.scope`). `vectors` are the
+    entries' stored vectors the compile read (`SelectionContext.entry_vectors`).
 
     Returns:
         The selected entries (selector order), the active entries it left out (creation
@@ -113,6 +117,7 @@ def select(
     if selector is None:
         return visible, [], omitted
     if isinstance(selector, MemorySelector):
+        derived = slot.derived if (slot := ctx.slot()) is not None else None
         context = SelectionContext(
             query=query or "",
             queries=tuple(queries),
@@ -122,8 +127,9 @@ def select(
             turn=turn,
             now=now,
             relevance=relevance,
-            entry_data=slot.derived if (slot := ctx.slot()) is not None else None,
+            entry_data=derived,
             scope=scope,
+            entry_vectors=vectors,
         )
         # `Relevant` does not change the list it is given: no copy of the scope for it.
         made = selector.select(visible if type(selector) is Relevant else list(visible), context)
@@ -371,6 +377,7 @@ def compile_read(
     """
     parts = tuple(queries) if queries else (((query, 1.0),) if query else ())
     swept = yield from _sweep_and_advance(ctx, parts, marker)
+    vectors: EntryVectors | None = None
 
     def choose() -> tuple[Sequence[MemoryEntry], list[MemoryEntry], dict[str, str]]:
         selected, unselected, omitted = select(
@@ -383,6 +390,7 @@ def compile_read(
             queries=queries,
             scope=swept.unchanged,
             facet_relevance=swept.facets,
+            vectors=vectors,
         )
         omitted.update((key, "damaged") for key in swept.damaged)
         return selected, unselected, omitted
@@ -398,6 +406,16 @@ def compile_read(
     elif type(selector) is Relevant and swept.unchanged is not None:
         reuse = swept.unchanged
         reuse_key = _relevant_key(ctx, selector, query, queries, swept)
+    if (
+        swept.relevance
+        and isinstance(selector, MemorySelector)
+        and not (reuse is not None and reuse.holds("selection", reuse_key))
+    ):
+        # The stored vectors of the entries the semantic search found, in one read after the
+        # section (only when the selection is computed): the selector compares them.
+        held = swept.unchanged
+        by_key = held.entries if held is not None else {e.key: e for e in swept.entries}
+        vectors = yield from read_entry_vectors(ctx, by_key, swept.relevance)
     selected, unselected, omitted = (
         reuse.remember("selection", reuse_key, choose) if reuse is not None else choose()
     )

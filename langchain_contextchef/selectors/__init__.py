@@ -8,6 +8,7 @@ The package (this face holds `MostRecent`, `MostImportant`, `ByType`, `Relevant`
     _bm25             BM25F over an entry's key, description and value
     _index            a scope's keyword index, updated by the scope's changes
     _ranking          `Relevant`'s ranking over that index, computed as far as it is read
+    _meaning          versions of one subject told by the entries' own vectors
     _relevance        keyword, semantic and fused scores behind `Relevant` and `Rerank`
     _coverage         each facet of a question that asks for several things gets an entry
 
@@ -73,6 +74,7 @@ from langchain_contextchef.selectors._relevance import (
     relevance_scores,
 )
 from langchain_contextchef.selectors._selection import (
+    EntryVectors,
     Fusion,
     ScopeChanges,
     SelectionContext,
@@ -82,6 +84,7 @@ from langchain_contextchef.selectors._text_features import FeatureCache
 
 __all__ = [
     "ByType",
+    "EntryVectors",
     "MemorySelector",
     "MostImportant",
     "MostRecent",
@@ -320,8 +323,11 @@ class Relevant(MemorySelector):
     then newest first), so the budget is filled while entries remain; without one they are
     dropped (`fill=False` drops them under a budget too). Without any query every entry is
     kept in creation order. Versions of one subject among the best entries (one `supersedes`
-    the other, they share a rare key word or most words, or they are the two closest to the
-    question in meaning) are shown newest first, in their own slots.
+    the other, they share a rare key word or most words, they are the two closest to the
+    question in meaning, or, with the entries' own vectors (`SelectionContext.entry_vectors`),
+    each is the other's closest in meaning) are shown newest first, in their own slots; with
+    the vectors, a newer version the semantic search found below the best entries is brought
+    in just above the old one.
 
     Args:
         limit: Keep at most this many.
@@ -528,11 +534,12 @@ class Relevant(MemorySelector):
         head = list(itertools.islice(kept, max(_DEDUP_WINDOW, _COVER_WINDOW)))
         read = len(head)
         head = self._cover(head, scores, context, (), index)
-        if len(head) > read:
-            # A facet's best entry came up from below the head: not again in its place.
+        head = _newer_first(head, scores, self.cache, context, index, floor)
+        if len(head) > read or context.entry_vectors is not None:
+            # Entries came up from below the head (a facet's best, a newer version): not
+            # again in their place.
             shown = {e.key for e in head}
             kept = (e for e in kept if e.key not in shown)
-        head = _newer_first(head, scores, self.cache, context, index)
         if not (self.fill and context.token_budget is not None):
             length = scores.count_above(floor)
             ranked = RankedEntries(head, kept, length, complete=length == len(index))
@@ -548,6 +555,8 @@ _DEDUP_WINDOW = 40
 """How many top-ranked entries are checked for near-duplicates (quadratic, so bounded)."""
 _DEDUP_OVERLAP = 0.5
 """Share of the shorter entry's words the longer one must hold to count as the same subject."""
+_EXTRA = 40
+"""How many of the semantic search's hits below the window may bring in a newer version."""
 
 
 def _scope_index(
@@ -570,8 +579,24 @@ def _newer_first(
     cache: FeatureCache | None,
     context: SelectionContext,
     index: KeywordIndex | None = None,
+    floor: float = 0.0,
 ) -> list[MemoryEntry]:
     # Entries about one subject, newest first among the top `_DEDUP_WINDOW` (every ranker).
+    # With the entries' vectors, the semantic search's next best hits (scoring above `floor`)
+    # may bring a newer version in; the scope's `index` finds them by key (else `ranked`).
+    extra: list[MemoryEntry] = []
+    semantic = context.relevance
+    if context.entry_vectors is not None and semantic is not None:
+        inside = {e.key for e in ranked[:_DEDUP_WINDOW]}
+        held: Mapping[str, MemoryEntry] = (
+            index.entries if index is not None else {e.key: e for e in ranked[_DEDUP_WINDOW:]}
+        )
+        for key in sorted(semantic, key=lambda k: -semantic[k]):
+            if len(extra) >= _EXTRA:
+                break
+            found = held.get(key) if key not in inside else None
+            if found is not None and scores.get(key, 0.0) > floor:
+                extra.append(found)
     return prefer_newer(
         ranked,
         _DEDUP_WINDOW,
@@ -579,7 +604,9 @@ def _newer_first(
         cache,
         context.entry_data,
         scores=scores,
-        semantic=context.relevance,
+        semantic=semantic,
+        vectors=context.entry_vectors,
+        extra=extra,
         index=index,
     )
 

@@ -15,7 +15,13 @@ from typing import Any
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts, query_terms
 from langchain_contextchef.selectors._index import KeywordIndex
-from langchain_contextchef.selectors._selection import Fusion, SelectionContext, newest_first
+from langchain_contextchef.selectors._meaning import by_meaning, observed
+from langchain_contextchef.selectors._selection import (
+    EntryVectors,
+    Fusion,
+    SelectionContext,
+    newest_first,
+)
 from langchain_contextchef.selectors._text_features import (
     EntryFeatures,
     FeatureCache,
@@ -360,12 +366,6 @@ def _subject(vocabulary: frozenset[str]) -> frozenset[str]:
     return frozenset(t for t in vocabulary if not t.isdigit() and t not in _CHANGE_WORDS)
 
 
-def _observed(entry: MemoryEntry) -> tuple[Any, ...]:
-    """When an entry's fact was observed: its provenance's time, else its last write."""
-    seen = entry.provenance.observed_at if entry.provenance else None
-    return (seen or entry.updated_at, entry.updated_at, entry.created_at)
-
-
 def _share(a: frozenset[str], b: frozenset[str]) -> float:
     smaller = min(len(a), len(b))
     return len(a & b) / smaller if smaller else 0.0
@@ -458,6 +458,8 @@ def prefer_newer(
     entry_data: EntryData | None = None,
     scores: Mapping[str, float] | None = None,
     semantic: Mapping[str, float] | None = None,
+    vectors: EntryVectors | None = None,
+    extra: Sequence[MemoryEntry] = (),
     index: KeywordIndex | None = None,
 ) -> list[MemoryEntry]:
     """Among the best entries, show each subject's newest version first.
@@ -471,10 +473,36 @@ def prefer_newer(
     the newer one held. A group holds at most `_GROUP` entries (a herd of similar entries is
     not one fact's versions). The check is quadratic, so only the top `window` entries are
     compared.
+
+    With the entries' own `vectors` (and NumPy), two entries each closest to the other in
+    meaning are one subject's versions too (`_meaning.by_meaning`), and when one of them is
+    newer and among `extra` (candidates ranked below the window, such as the semantic
+    search's next hits) it is brought in just above the best ones it updates, and left out
+    of the rest: the current fact is shown even when the question's words match only the
+    old one.
     """
     top = ranked[:window]
     if len(top) < 2:
         return ranked
+    pairs: list[tuple[int, int]] = []
+    if vectors is not None:
+        pairs, pulled = by_meaning(top, extra, vectors, entry_data)
+        if pulled:
+            taken = {e.key for _, e in pulled}
+            grown: list[MemoryEntry] = []
+            before = dict(pulled)
+            for i, entry in enumerate(top):
+                if i in before:
+                    grown.append(before[i])
+                grown.append(entry)
+            # The pulled entries are in the pairs by their new places.
+            place = {e.key: i for i, e in enumerate(grown)}
+            pairs = [(place[top[i].key], place[top[j].key]) for i, j in pairs]
+            pairs += [(place[top[i].key], place[e.key]) for i, e in pulled]
+            rest = [e for e in ranked[window:] if e.key not in taken]
+            top = grown
+            ranked = [*grown, *rest]
+            window = len(grown)
     store = _cache_of(cache)
     features = _features(top, store, entry_data, index)
     info = [_subject_of(entry, f, entry_data) for entry, f in zip(top, features, strict=True)]
@@ -512,6 +540,8 @@ def prefer_newer(
         low, high = sorted((relevance[i], relevance[j]))
         return high <= 0 or low >= _NEAR_SCORE * high
 
+    for i, j in pairs:  # first: a version told by meaning is surer than a shared word
+        join(i, j)
     for i, j in _linked_pairs(info, rare):  # in the order of a double loop over all pairs
         if root(i) != root(j) and _same_subject(info[i], info[j], threshold, near(i, j), rare):
             join(i, j)
@@ -531,7 +561,7 @@ def prefer_newer(
     for members in groups.values():
         if len(members) < 2:
             continue
-        newest = sorted(members, key=lambda i: _observed(top[i]), reverse=True)
+        newest = sorted(members, key=lambda i: observed(top[i]), reverse=True)
         for slot, member in zip(members, newest, strict=True):
             order[slot] = member
     return [top[i] for i in order] + ranked[window:]

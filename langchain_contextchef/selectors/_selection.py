@@ -10,11 +10,15 @@ from typing import Any, Literal, Protocol, TypeAlias
 from langchain_contextchef.budget import approximate_tokens
 from langchain_contextchef.entry import MemoryEntry
 
-__all__ = ["Fusion", "ScopeChanges", "SelectionContext", "newest_first"]
+__all__ = ["EntryVectors", "Fusion", "ScopeChanges", "SelectionContext", "newest_first"]
 
 Fusion: TypeAlias = Literal["score", "rrf"]
 """How keyword and semantic relevance are combined: weighted normalised scores, or
 reciprocal-rank fusion."""
+
+
+EntryVectors: TypeAlias = Callable[[Sequence[MemoryEntry]], Sequence[Sequence[float] | None]]
+"""The entries' own embeddings, one per entry given (`None` where there is none)."""
 
 
 class ScopeChanges(Protocol):
@@ -67,6 +71,13 @@ class SelectionContext:
             are exactly the scope's active entries in creation order (a compile passes its
             scope's cache then): the relevance selectors keep a keyword index there and
             update it by the changes instead of scoring every entry anew. `None`: no index.
+        entry_vectors: The entries' own embeddings, when the store has a vector index: called
+            with some entries, it returns one vector per entry (`None` for one it cannot
+            tell), read from where the store keeps them (never embedded anew; a compile
+            reads those of the entries its semantic search found). The
+            relevance selectors compare their best entries with it, to tell two versions of
+            one subject that share no word. `None`: no vectors (keyword and question
+            similarity only).
     """
 
     query: str = ""
@@ -79,6 +90,7 @@ class SelectionContext:
     queries: Sequence[tuple[str, float]] = ()
     entry_data: Callable[[MemoryEntry], dict[Any, Any]] | None = None
     scope: ScopeChanges | None = None
+    entry_vectors: EntryVectors | None = None
 
     def weighted_query(self) -> tuple[tuple[str, float], ...]:
         """The query parts to match: `queries`, or `query` with weight 1 when there are none."""

@@ -133,7 +133,7 @@ from langchain_contextchef.store._reads import (
     search_item,
     unreadable_keys,
 )
-from langchain_contextchef.store._records import TTL, check_value, value_of
+from langchain_contextchef.store._records import TTL, check_value, value_of, vectors_of
 from langchain_contextchef.store._recovery import RecoveryReport
 from langchain_contextchef.store._semantic import SemanticIndex
 from langchain_contextchef.store._view import DiskView
@@ -463,6 +463,56 @@ class FileSystemStore(BaseStore):
         """Async twin of `unreadable_keys` (runs it in the default executor)."""
         checked = None if keys is None else list(keys)
         call = functools.partial(self.unreadable_keys, namespace, checked, read=read)
+        return await asyncio.get_running_loop().run_in_executor(None, call)
+
+    # ------------------------------------------------------------------ stored vectors
+
+    def stored_vectors(
+        self, namespace: tuple[str, ...], keys: Iterable[str]
+    ) -> dict[str, dict[str, list[float]]]:
+        """The embeddings this store computed for some items of exactly `namespace`.
+
+        Read from the items' files (as a search reads them), never embedded anew: a caller
+        that compares items with each other by meaning (the relevance selectors telling two
+        versions of one subject) gets the vectors the index already holds.
+
+        Args:
+            namespace: The items' namespace.
+            keys: The items' keys; missing, expired or unindexed items are left out.
+
+        Returns:
+            `{key: {field path: vector}}`; `{}` without an index.
+
+        Example:
+            ```python
+            import tempfile
+            from langchain_core.embeddings import DeterministicFakeEmbedding
+            from langchain_contextchef.store import FileSystemStore
+
+            index = {"dims": 4, "embed": DeterministicFakeEmbedding(size=4)}
+            store = FileSystemStore(tempfile.mkdtemp(), index=index)
+            store.put(("notes",), "a", {"text": "hello"})
+            found = store.stored_vectors(("notes",), ["a", "b"])
+            assert list(found) == ["a"] and len(found["a"]["$"]) == 4
+            ```
+        """
+        self._ensure_open()
+        if self._index is None:
+            return {}
+        now = _now()
+        out: dict[str, dict[str, list[float]]] = {}
+        for key in dict.fromkeys(keys):
+            record = get_record(self._view, tuple(namespace), key, now)
+            vectors = vectors_of(record) if record is not None else None
+            if vectors:
+                out[key] = vectors
+        return out
+
+    async def astored_vectors(
+        self, namespace: tuple[str, ...], keys: Iterable[str]
+    ) -> dict[str, dict[str, list[float]]]:
+        """Async twin of `stored_vectors` (runs it in the default executor)."""
+        call = functools.partial(self.stored_vectors, namespace, list(keys))
         return await asyncio.get_running_loop().run_in_executor(None, call)
 
     # ------------------------------------------------------------------ atomic update

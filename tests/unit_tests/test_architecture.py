@@ -60,7 +60,7 @@ TIERS: list[tuple[str, tuple[str, ...]]] = [
             "profiles",
         ),
     ),
-    ("plans", ("_sections", "_plan", "encryption")),
+    ("plans", ("_sections", "_plan", "_stored_vectors", "encryption")),
     ("memory engine", ("memory",)),
     (
         "layout and tools",
