@@ -23,9 +23,7 @@ SQLite's index needs a `sqlite3` that loads extensions (pysqlite3 is used where 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib
-import math
 import sqlite3
 import statistics
 import tempfile
@@ -35,13 +33,13 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from langchain_core.embeddings import Embeddings
 from langchain_core.messages import HumanMessage
 from langgraph.store.memory import InMemoryStore
 from langgraph.store.sqlite import SqliteStore
 
 from benchmarks._pg import pg_uri, scratch_database
 from benchmarks._timing import load_average, print_table
+from benchmarks.bench_selection import HashedWords
 from langchain_contextchef import ContextChef, MemoryConfig, _plan
 from langchain_contextchef._stored_vectors import stored_vectors
 from langchain_contextchef.memory import MEMORY_NAMESPACE, clear_cache
@@ -63,23 +61,6 @@ _TOPICS = (
 )
 
 
-class _HashEmbeddings(Embeddings):
-    """A hashed bag of words: deterministic and cheap, so the store's work is what is timed."""
-
-    def _one(self, text: str) -> list[float]:
-        vector = [0.0] * DIMS
-        for word in text.lower().split():
-            vector[int(hashlib.blake2b(word.encode(), digest_size=4).hexdigest(), 16) % DIMS] += 1
-        norm = math.sqrt(sum(x * x for x in vector)) or 1.0
-        return [x / norm for x in vector]
-
-    def embed_documents(self, texts: list[str]) -> list[list[float]]:
-        return [self._one(t) for t in texts]
-
-    def embed_query(self, text: str) -> list[float]:
-        return self._one(text)
-
-
 def _text(i: int) -> str:
     topic = _TOPICS[i % len(_TOPICS)].split()
     return f"Note {i}: {topic[i % 5]} {topic[(i // 7) % 5]} and {topic[(i // 3) % 5]} ({i % 97})"
@@ -94,7 +75,7 @@ def _questions(count: int) -> list[str]:
 
 @contextmanager
 def _store(kind: str, folder: str, pg: str | None) -> Iterator[Any]:
-    index = {"dims": DIMS, "embed": _HashEmbeddings()}
+    index = {"dims": DIMS, "embed": HashedWords(DIMS)}
     if kind == "memory":
         yield InMemoryStore(index=index)  # type: ignore[arg-type]
     elif kind == "filesystem":

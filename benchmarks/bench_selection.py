@@ -73,13 +73,16 @@ SYSTEM = SystemMessage("You are a helpful personal assistant.")
 
 
 class HashedWords(Embeddings):
-    """A fake embedding: words hashed into `DIMS` buckets, normalised (fast, deterministic)."""
+    """A fake embedding: words hashed into `dims` buckets, normalised (fast, deterministic)."""
+
+    def __init__(self, dims: int = DIMS) -> None:
+        self.dims = dims
 
     def _one(self, text: str) -> list[float]:
-        vector = [0.0] * DIMS
+        vector = [0.0] * self.dims
         for word in text.lower().split():
             digest = hashlib.blake2b(word.strip(".,?!'\"").encode(), digest_size=4).digest()
-            vector[int.from_bytes(digest, "little") % DIMS] += 1.0
+            vector[int.from_bytes(digest, "little") % self.dims] += 1.0
         norm = math.sqrt(sum(v * v for v in vector)) or 1.0
         return [v / norm for v in vector]
 

@@ -11,9 +11,9 @@ fake embedding model.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import AsyncIterator, Iterator, Sequence
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from langchain_core.embeddings import Embeddings
@@ -24,13 +24,13 @@ from langgraph.store.sqlite import SqliteStore
 from langgraph.store.sqlite.aio import AsyncSqliteStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
-from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.selectors import MemorySelector, Relevant, SelectionContext
+from langchain_contextchef.selectors import Relevant
 from langchain_contextchef.store import FileSystemStore
 from tests.support.embeddings import WordHashEmbeddings
 from tests.support.optional import fail_in_ci_else_skip
 from tests.support.pgvector import pgvector_server
 from tests.support.postgres import PostgresServer, create_database, drop_database
+from tests.support.selectors import SpySelector
 from tests.support.stores import RecordingStore
 
 pytest.importorskip("numpy")  # the selectors compare the vectors in one NumPy product
@@ -54,24 +54,6 @@ class _Recording(Embeddings):
     def embed_query(self, text: str) -> list[float]:
         self.texts.append(text)
         return self.inner.embed_query(text)
-
-
-class _Spy(MemorySelector):
-    """Keeps the context of each call; selects every entry."""
-
-    uses_search: ClassVar[bool] = True
-    search_limit = 10
-
-    def __init__(self) -> None:
-        self.seen: list[SelectionContext] = []
-        self.entries: dict[str, MemoryEntry] = {}
-
-    def select(
-        self, entries: list[MemoryEntry], context: SelectionContext
-    ) -> Sequence[MemoryEntry]:
-        self.seen.append(context)
-        self.entries = {e.key: e for e in entries}
-        return entries
 
 
 @pytest.fixture(scope="module")
@@ -165,7 +147,7 @@ async def aindexed(
             yield pg, model
 
 
-def _check_vectors(spy: _Spy, model: _Recording) -> None:
+def _check_vectors(spy: SpySelector, model: _Recording) -> None:
     context = spy.seen[-1]
     assert context.relevance is not None  # the semantic search ran
     assert context.entry_vectors is not None
@@ -183,7 +165,7 @@ def test_the_compile_hands_the_selector_each_backends_stored_vectors(
     indexed: tuple[Any, _Recording],
 ) -> None:
     store, model = indexed
-    spy = _Spy()
+    spy = SpySelector()
     chef = ContextChef(store=store, memory=MemoryConfig(selector=spy, token_budget=1_000))
     memory = chef.get_memory()
     memory.set("home", "Lives in Berlin", description="where the user lives")
@@ -197,7 +179,7 @@ async def test_the_async_compile_reads_them_with_the_stores_async_api(
     aindexed: tuple[Any, _Recording],
 ) -> None:
     store, model = aindexed
-    spy = _Spy()
+    spy = SpySelector()
     chef = ContextChef(store=store, memory=MemoryConfig(selector=spy, token_budget=1_000))
     memory = chef.get_memory()
     await memory.aset("home", "Lives in Berlin", description="where the user lives")
@@ -217,7 +199,7 @@ def test_sqlite_reads_only_the_vectors_of_changed_entries_in_one_query(tmp_path:
             reads.append(sql) if sql.startswith("SELECT key, field_name, embedding") else None
         )
     )
-    spy = _Spy()
+    spy = SpySelector()
     chef = ContextChef(store=store, memory=MemoryConfig(selector=spy, token_budget=1_000))
     memory = chef.get_memory()
     memory.set("home", "Lives in Berlin", description="where the user lives")
@@ -249,7 +231,7 @@ class _IndexedWrapper(RecordingStore):
 
 def test_a_wrapped_store_gives_no_vectors_and_the_selection_falls_back() -> None:
     inner = InMemoryStore(index=_index(WordHashEmbeddings(DIMS)))
-    spy = _Spy()
+    spy = SpySelector()
     chef = ContextChef(
         store=_IndexedWrapper(inner), memory=MemoryConfig(selector=spy, token_budget=1_000)
     )

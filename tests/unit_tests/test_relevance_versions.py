@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
 
 import pytest
 from langchain_core.messages import HumanMessage
@@ -13,7 +12,6 @@ from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors import (
     EntryVectors,
-    MemorySelector,
     Relevant,
     Rerank,
     SelectionContext,
@@ -21,6 +19,7 @@ from langchain_contextchef.selectors import (
 from langchain_contextchef.selectors._text_features import FeatureCache
 from tests.support.embeddings import WordHashEmbeddings
 from tests.support.entries import T0, entry, keys
+from tests.support.selectors import SpySelector
 
 pytest.importorskip("numpy")  # the comparison of entry vectors is one NumPy product
 
@@ -133,28 +132,10 @@ def test_a_newer_version_below_the_best_entries_is_brought_in_above_the_old_one(
     assert sorted(after) == sorted(before)  # moved, not repeated
 
 
-class _Spy(MemorySelector):
-    """Keeps the context of the last call; selects every entry."""
-
-    uses_search: ClassVar[bool] = True
-    search_limit = 10
-
-    def __init__(self) -> None:
-        self.seen: list[SelectionContext] = []
-        self.entries: dict[str, MemoryEntry] = {}
-
-    def select(
-        self, entries: list[MemoryEntry], context: SelectionContext
-    ) -> Sequence[MemoryEntry]:
-        self.seen.append(context)
-        self.entries = {e.key: e for e in entries}
-        return entries
-
-
 def test_the_compile_hands_the_selector_the_vectors_the_store_holds() -> None:
     model = WordHashEmbeddings(32)
     store = InMemoryStore(index={"dims": 32, "embed": model})
-    spy = _Spy()
+    spy = SpySelector()
     chef = ContextChef(store=store, memory=MemoryConfig(selector=spy, token_budget=1_000))
     memory = chef.get_memory()
     memory.set("home", "Lives in Berlin", description="where the user lives")
@@ -173,7 +154,7 @@ def test_the_compile_hands_the_selector_the_vectors_the_store_holds() -> None:
 
 
 def test_no_vectors_without_an_index() -> None:
-    spy = _Spy()
+    spy = SpySelector()
     chef = ContextChef(store=InMemoryStore(), memory=MemoryConfig(selector=spy, token_budget=500))
     chef.get_memory().set("home", "Lives in Berlin")
     chef.compile([HumanMessage("Where do I live?")])
