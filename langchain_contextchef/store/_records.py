@@ -105,8 +105,24 @@ _INT_MIN = -(2**63)
 _INT_MAX = 2**64 - 1
 _NATIVE_Z = sys.version_info >= (3, 11)  # fromisoformat reads a trailing `Z` from 3.11
 _loads = orjson.loads
-_dumps = orjson.dumps
 _INDENT = orjson.OPT_INDENT_2
+
+
+def _plain(node: Any) -> Any:
+    # What `check_value` lets through and orjson does not write by itself: a float subclass
+    # (NumPy's float64, as many embedding models return) and a mapping that is not a dict.
+    if isinstance(node, float):
+        return float(node)
+    if isinstance(node, Mapping):
+        return dict(node)
+    msg = f"a {type(node).__name__} cannot be written as JSON"
+    raise TypeError(msg)
+
+
+def _dumps(document: Any, option: int | None = None) -> bytes:
+    return orjson.dumps(document, default=_plain, option=option)
+
+
 _fromisoformat = datetime.fromisoformat
 
 

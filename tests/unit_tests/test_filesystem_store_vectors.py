@@ -104,3 +104,30 @@ def test_a_put_without_indexing_keeps_the_vectors_like_langgraph_s_stores(tmp_pa
         assert hit.key == "cat" and hit.score is not None and hit.score > 0
     scores = [store.search(("m",), query="cat Miso")[0].score for store in stores]
     assert scores[0] == pytest.approx(scores[1])
+
+
+def test_numpy_floats_and_read_only_mappings_are_written_as_plain_json(tmp_path: Path) -> None:
+    # Many embedding models return NumPy floats, and `check_value` accepts float subclasses
+    # and mappings that are not dicts: the item file must hold them as plain JSON.
+    np = require("numpy", 'pip install "langchain-contextchef[vectors]"')
+    from types import MappingProxyType
+
+    from langchain_core.embeddings import DeterministicFakeEmbedding
+
+    embed = DeterministicFakeEmbedding(size=8)
+    store = FileSystemStore(tmp_path / "indexed", index={"dims": 8, "embed": embed})
+    store.put(("notes",), "a", {"score": np.float64(0.25), "text": "bonjour"})
+    item = FileSystemStore(tmp_path / "indexed").get(("notes",), "a")
+    assert item is not None
+    assert item.value == {"score": 0.25, "text": "bonjour"}
+    assert type(item.value["score"]) is float
+    found = store.stored_vectors(("notes",), ["a"])
+    (vector,) = found["a"].values()  # one vector: the whole value's text
+    assert len(vector) == 8
+    assert all(type(x) is float for x in vector)
+
+    plain = FileSystemStore(tmp_path / "plain")
+    plain.put(("notes",), "b", {"meta": MappingProxyType({"lang": "fr"})})
+    again = FileSystemStore(tmp_path / "plain").get(("notes",), "b")
+    assert again is not None
+    assert again.value == {"meta": {"lang": "fr"}}
