@@ -44,7 +44,14 @@ from typing import Any
 from langchain_contextchef.entry import MemoryEntry, collector_paused
 from langchain_contextchef.selectors._bm25 import BM25Params
 from langchain_contextchef.selectors._selection import ScopeChanges
-from langchain_contextchef.selectors._text_features import EntryFeatures, FeatureCache
+from langchain_contextchef.selectors._text_features import (
+    EntryFeatures,
+    FeatureCache,
+    needle,
+    packed_shape,
+    read_lengths,
+    terms_start,
+)
 
 __all__ = ["KeywordIndex", "index_of"]
 
@@ -98,7 +105,6 @@ def fallback_key(entry: MemoryEntry) -> tuple[Any, ...]:
 
 _BY_KEY = operator.attrgetter("key")
 _CREATION = operator.attrgetter("created_at", "key")
-_LENGTHS = operator.itemgetter(0)  # `EntryFeatures.lengths`, read off the flat tuple
 _BY_CREATION = operator.attrgetter("created_at")
 _BY_WRITE = operator.attrgetter("updated_at")
 
@@ -254,7 +260,8 @@ class KeywordIndex:
         held = dict(zip(keys, ordered, strict=True))
         features_of = dict(zip(keys, found_features, strict=True))
         sums = [0, 0, 0]
-        for f, column in enumerate(zip(*map(_LENGTHS, found_features), strict=True)):
+        lengths = read_lengths(len(sums))
+        for f, column in enumerate(zip(*map(lengths, found_features), strict=True)):
             sums[f] = sum(column)
         self.entries, self._features = held, features_of
         self._postings, self._complete, self._known, self._in_order = {}, False, set(), True
@@ -280,13 +287,14 @@ class KeywordIndex:
         """The postings of `wanted` (of every term: `None`), in one pass over the features."""
         lists: dict[str, list[str]] = {}
         get = lists.get
+        needles = [(t, needle(t)) for t in wanted] if wanted is not None else []
+        start_of = terms_start
         for key, features in self._features.items():
-            # The terms, read off the flat tuple (`EntryFeatures.terms`) without a call.
-            terms = features[1 : 1 + (len(features) >> 1)]
-            if wanted is not None:
-                if wanted.isdisjoint(terms):
-                    continue
-                terms = tuple([t for t in terms if t in wanted])
+            if wanted is None:
+                terms: Iterable[str] = features.terms
+            else:  # found in the packed form: nothing is decoded for an entry without them
+                start = start_of(features)
+                terms = [t for t, spelled in needles if features.find(spelled, start) >= 0]
             for term in terms:
                 found = get(term)
                 if found is None:
@@ -443,18 +451,24 @@ class KeywordIndex:
         held = self._postings.get(term)
         if held is None:
             return _EMPTY_GROUPS
-        groups: dict[_Shape, list[str]] = {}
+        # Grouped by the packed counts and lengths first (bytes, no tuple per entry), then
+        # each group's shape is read once.
+        raw: dict[bytes, list[str]] = {}
         features = self._features
+        spelled = needle(term)
+        packed = packed_shape
         for key in [held] if isinstance(held, str) else held:
-            # `EntryFeatures.shape`, inline: the term's place among the terms, then its shape.
-            flat = features[key]
-            count = len(flat) >> 1
-            shape = flat[flat.index(term, 1, 1 + count) + count]
-            group = groups.get(shape)
+            code = packed(features[key], spelled)
+            group = raw.get(code)
             if group is None:
-                groups[shape] = [key]
+                raw[code] = [key]
             else:
                 group.append(key)
+        groups: dict[_Shape, list[str]] = {}
+        for keys in raw.values():
+            shape = features[keys[0]].shape_at(spelled)
+            if shape is not None:
+                groups[shape] = keys
         self._groups[term] = groups
         return groups
 

@@ -10,10 +10,11 @@ from __future__ import annotations
 import bisect
 import functools
 import re
+import struct
 import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, cast
 
 from langchain_contextchef.entry import MemoryEntry
@@ -156,31 +157,58 @@ def _shared(shape: _Shape) -> _Shape:
     return shape
 
 
-_BASE_SIZE = sys.getsizeof(()) + 16  # the tuple's header and its collector header
+_BASE_SIZE = sys.getsizeof(b"")  # a bytes object's header
+
+_HEAD = struct.Struct("<IBBI")  # where the terms start, count width, fields, number of terms
+_LENGTH_CODE = "I"  # field lengths: unsigned 32-bit ints right after the header
+_SEP = b"\x00"  # never inside a term: terms are runs of word characters
+_WIDTHS = ((0xFF, 1, "B"), (0xFFFF, 2, "H"), (0xFFFFFFFF, 4, "I"))  # counts: the narrowest
+_CODES = {1: "B", 2: "H", 4: "I"}
+_STRUCTS: dict[tuple[str, int, int], struct.Struct] = {}
 
 
-class EntryFeatures(tuple[Any, ...]):
-    """The keyword features of one entry version, in a compact form.
+def _struct(code: str, count: int, offset: int) -> struct.Struct:
+    """`count` unsigned ints of `code`'s width at `offset` (memoised: few layouts recur)."""
+    made = _STRUCTS.get((code, count, offset))
+    if made is None:
+        made = struct.Struct(f"<{offset}x{count}{code}")
+        if len(_STRUCTS) < 4_096:
+            _STRUCTS[(code, count, offset)] = made
+    return made
+
+
+class EntryFeatures(bytes):
+    """The keyword features of one entry version, packed into one `bytes` object.
 
     Each term of the entry comes with its *shape*: the term's count in each field (in the
-    order of `FIELDS`), then the entry's number of terms per field. Shapes are shared
-    between entries, and an entry's features are one flat tuple (its field lengths, its
-    terms, then their shapes), so an entry holds one object, not a dict per field and a set.
+    order of `FIELDS`), then the entry's number of terms per field. An entry's features are
+    one flat, untracked object (about 40% of a tuple of shared strings and shapes, and the
+    strings unique to one entry, numbers above all, cost their characters only): a header,
+    the field lengths and each term's counts per field as unsigned ints of the narrowest
+    width that holds them, then the terms in UTF-8, each between two zero bytes. Shapes are
+    rebuilt from the counts and the lengths when read, shared between entries (`_shared`).
 
     Args:
-        terms: Every term of the entry, once each.
-        shapes: The shape of each term, in the order of `terms`.
+        terms: Every term of the entry, once each (words: no zero character).
+        shapes: The shape of each term, in the order of `terms`: its counts per field,
+            then `lengths`.
         lengths: Number of terms per field.
+
+    Raises:
+        ValueError: When the terms and shapes do not pair up, a shape does not end with
+            `lengths`, a term is empty, repeated or holds a zero character, or a count is
+            negative.
 
     Example:
         ```python
         from langchain_contextchef.selectors._text_features import EntryFeatures
 
         features = EntryFeatures(
-            ("cat", "pet"), ((0, 0, 2, 0, 0, 3), (1, 0, 0, 1, 0, 3)), (1, 0, 3)
+            ("cat", "pet"), ((0, 0, 2, 1, 0, 3), (1, 0, 0, 1, 0, 3)), (1, 0, 3)
         )
         assert features.terms == ("cat", "pet") and features.lengths == (1, 0, 3)
         assert features.shape("pet") == (1, 0, 0, 1, 0, 3) and features.shape("dog") is None
+        assert EntryFeatures(features.terms, features.shapes, features.lengths) == features
         ```
     """
 
@@ -192,7 +220,32 @@ class EntryFeatures(tuple[Any, ...]):
         if len(terms) != len(shapes):
             msg = f"Each term needs one shape: got {len(terms)} terms and {len(shapes)} shapes."
             raise ValueError(msg)
-        return super().__new__(cls, (lengths, *terms, *shapes))
+        fields = len(lengths)
+        counts: list[int] = []
+        for term, shape in zip(terms, shapes, strict=True):
+            if len(shape) != 2 * fields or tuple(shape[fields:]) != tuple(lengths):
+                msg = f"The shape {shape!r} of {term!r} must be its counts, then {lengths!r}."
+                raise ValueError(msg)
+            counts += shape[:fields]
+        if len(set(terms)) != len(terms) or any(not t or "\x00" in t for t in terms):
+            msg = f"Terms must be distinct, non-empty words without a zero character: {terms!r}."
+            raise ValueError(msg)
+        numbers = [*lengths, *counts]
+        if fields > 0xFF or (numbers and not 0 <= min(numbers) <= max(numbers) <= 0xFFFFFFFF):
+            msg = (
+                f"Counts and lengths must be 32-bit unsigned ints, at most 255 fields: {lengths!r}."
+            )
+            raise ValueError(msg)
+        top = max(counts, default=0)
+        width, code = next((w, c) for limit, w, c in _WIDTHS if top <= limit)
+        start = _HEAD.size + 4 * fields + width * len(counts)
+        words = _SEP + _SEP.join(t.encode("utf-8") for t in terms) + _SEP
+        packed = (
+            _HEAD.pack(start, width, fields, len(terms))
+            + struct.pack(f"<{fields}{_LENGTH_CODE}", *lengths)
+            + struct.pack(f"<{len(counts)}{code}", *counts)
+        )
+        return super().__new__(cls, packed + words)
 
     def __repr__(self) -> str:
         return (
@@ -205,22 +258,32 @@ class EntryFeatures(tuple[Any, ...]):
     @property
     def lengths(self) -> tuple[int, ...]:
         """Number of terms per field."""
-        return cast("tuple[int, ...]", self[0])
+        fields = _HEAD.unpack_from(self)[2]
+        return _shared(_struct(_LENGTH_CODE, fields, _HEAD.size).unpack_from(self))
 
     @property
     def terms(self) -> tuple[str, ...]:
         """Every term of the entry, once each (key first, then description, then value)."""
-        return self[1 : 1 + (len(self) >> 1)]
+        start, _, _, count = _HEAD.unpack_from(self)
+        if not count:
+            return ()
+        return tuple(self[start + 1 : -1].decode("utf-8").split("\x00"))
 
     @property
     def shapes(self) -> tuple[_Shape, ...]:
         """The shape of each term, in the order of `terms`."""
-        return self[1 + (len(self) >> 1) :]
+        _, width, fields, count = _HEAD.unpack_from(self)
+        lengths = self.lengths
+        at = _HEAD.size + 4 * fields
+        counts = _struct(_CODES[width], fields * count, at).unpack_from(self)
+        return tuple(
+            _shared((*counts[i : i + fields], *lengths)) for i in range(0, fields * count, fields)
+        )
 
     @property
     def size(self) -> int:
         """An estimate of the bytes these features hold (for the cache's memory bound)."""
-        return _BASE_SIZE + 8 * len(self)
+        return _BASE_SIZE + len(self)
 
     @property
     def vocabulary(self) -> frozenset[str]:
@@ -239,12 +302,56 @@ class EntryFeatures(tuple[Any, ...]):
 
     def shape(self, term: str) -> _Shape | None:
         """The shape of `term` in this entry, or `None` when the entry does not hold it."""
-        count = len(self) >> 1
-        try:
-            at = self.index(term, 1, 1 + count)
-        except ValueError:
+        return self.shape_at(_SEP + term.encode("utf-8") + _SEP)
+
+    def shape_at(self, needle: bytes) -> _Shape | None:
+        """`shape` of the term `needle` spells: its UTF-8 between two zero bytes (`needle`)."""
+        start, width, fields, _ = _HEAD.unpack_from(self)
+        found = self.find(needle, start)
+        if found < 0:
             return None
-        return cast("_Shape", self[at + count])
+        place = self.count(_SEP, start, found)  # the term's index among the terms
+        lengths = _struct(_LENGTH_CODE, fields, _HEAD.size).unpack_from(self)
+        at = _HEAD.size + 4 * fields + width * fields * place
+        counts = _struct(_CODES[width], fields, at).unpack_from(self)
+        return _shared((*counts, *lengths))
+
+    def holding(self, needles: Iterable[tuple[str, bytes]]) -> list[tuple[str, _Shape]]:
+        """The terms among `needles` (term, `needle`) this entry holds, with their shapes."""
+        start = _HEAD.unpack_from(self)[0]
+        found = [term for term, needle in needles if self.find(needle, start) >= 0]
+        if not found:
+            return []
+        return [(term, cast("_Shape", self.shape(term))) for term in found]
+
+
+def terms_start(features: EntryFeatures) -> int:
+    """Where the terms of `features` start (for `bytes.find` of a `needle` from there)."""
+    return cast("int", _HEAD.unpack_from(features)[0])
+
+
+def read_lengths(fields: int) -> Callable[[EntryFeatures], tuple[int, ...]]:
+    """A C-level reader of `EntryFeatures.lengths` for features of `fields` fields."""
+    return _struct(_LENGTH_CODE, fields, _HEAD.size).unpack_from
+
+
+def packed_shape(features: EntryFeatures, spelled: bytes) -> bytes:
+    """The shape of the term `spelled` (a `needle`) in its packed form (empty when absent).
+
+    Equal packed shapes of features with the same number of fields are equal shapes, so a
+    caller can group entries by it and read the shape once per group (`shape_at`).
+    """
+    start, width, fields, _ = _HEAD.unpack_from(features)
+    found = features.find(spelled, start)
+    if found < 0:
+        return b""
+    at = _HEAD.size + 4 * fields + width * fields * features.count(_SEP, start, found)
+    return features[_HEAD.size : _HEAD.size + 4 * fields] + features[at : at + width * fields]
+
+
+def needle(term: str) -> bytes:
+    """How `EntryFeatures` spells `term` among its terms (see `EntryFeatures.shape_at`)."""
+    return _SEP + term.encode("utf-8") + _SEP
 
 
 def _counts(words: Iterable[str]) -> dict[str, int]:
@@ -270,6 +377,8 @@ def features_of(entry: MemoryEntry) -> EntryFeatures:
 
 _CacheKey = tuple[str, str | None, str]
 _PENDING = 256
+_HELD = 140
+"""Bytes the cache spends per entry beyond its features: the key tuple and the node."""
 
 
 class FeatureCache:
@@ -378,7 +487,7 @@ class FeatureCache:
             if previous is not None:
                 self._forget(previous)
             self._items[key] = made
-            self._bytes += made.size
+            self._bytes += made.size + _HELD
             for term, shape in zip(made.terms, made.shapes, strict=True):
                 count = self._vocabulary.get(term, 0)
                 if not count:  # a new word: `_sorted` learns it when next read
@@ -396,7 +505,7 @@ class FeatureCache:
         return made
 
     def _forget(self, features: EntryFeatures) -> None:
-        self._bytes -= features.size
+        self._bytes -= features.size + _HELD
         for term, shape in zip(features.terms, features.shapes, strict=True):
             if shape[0]:
                 left = self._key_terms.get(term, 0) - 1
