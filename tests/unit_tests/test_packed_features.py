@@ -81,7 +81,7 @@ def test_a_term_is_never_found_in_the_packed_numbers() -> None:
     # Counts 97, 98 (the bytes of "ab") between zero bytes, right before the terms.
     lengths = (0, 200, 200)
     features = EntryFeatures(("zz", "yy"), ((0, 97, 98, *lengths), (0, 0, 1, *lengths)), lengths)
-    assert needle("ab") in features  # the bytes are there, among the numbers
+    assert bytes(features).find(needle("ab")) >= 0  # the bytes are there, among the numbers
     assert features.shape("ab") is None
     assert features.holding([("ab", needle("ab"))]) == []
     assert packed_shape(features, needle("ab")) == b""
