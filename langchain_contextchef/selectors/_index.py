@@ -106,6 +106,7 @@ def fallback_key(entry: MemoryEntry) -> tuple[Any, ...]:
 _BY_KEY = operator.attrgetter("key")
 _CREATION = operator.attrgetter("created_at", "key")
 _BY_CREATION = operator.attrgetter("created_at")
+_STATUS = operator.attrgetter("status")
 _BY_WRITE = operator.attrgetter("updated_at")
 
 
@@ -243,7 +244,13 @@ class KeywordIndex:
                     del groups[shape]
         del self.entries[key]
 
-    def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
+    def rebuild(
+        self,
+        entries: Iterable[MemoryEntry],
+        entry_data: EntryData | None,
+        *,
+        ordered: bool = False,
+    ) -> None:
         """Index exactly `entries` (the scope's active entries), dropping what was held.
 
         The entries and their features, looked up in the cache in one loop; no postings
@@ -252,12 +259,12 @@ class KeywordIndex:
         `entry_data` is not used: features are looked up in the cache, which keeps them in
         a compact form, instead of being kept a second time with each entry.
         """
-        # Postings come out in creation order when the entries do: a whole read does (the
-        # sort only confirms it, one comparison per entry); other callers' are sorted here.
-        ordered = sorted(entries, key=_CREATION)
-        keys = list(map(_BY_KEY, ordered))
-        found_features = self.cache.get_all(ordered)
-        held = dict(zip(keys, ordered, strict=True))
+        # Postings come out in creation order when the entries do: a scope's cache hands
+        # them over in that order (`ordered`); other callers' are sorted here.
+        ordered_entries = list(entries) if ordered else sorted(entries, key=_CREATION)
+        keys = list(map(_BY_KEY, ordered_entries))
+        found_features = self.cache.get_all(ordered_entries)
+        held = dict(zip(keys, ordered_entries, strict=True))
         features_of = dict(zip(keys, found_features, strict=True))
         sums = [0, 0, 0]
         lengths = read_lengths(len(sums))
@@ -321,9 +328,16 @@ class KeywordIndex:
         """Bring the index up to the scope's active entries, by the keys changed since."""
         mark, changed = scope.changes(self.mark)
         if changed is None:
-            stored = scope.entries.values()
+            # A scope's cache (`memory._cache.ScopeSlot`) keeps its entries in creation order:
+            # taken as they are (every one active: checked in one C-level count), no sort.
+            in_order = getattr(scope, "ordered", None)
+            listed: list[MemoryEntry] | None = in_order() if callable(in_order) else None
             with collector_paused():  # the whole scope: many small objects and no cycles
-                self.rebuild((e for e in stored if e.status == "active"), entry_data)
+                if listed is not None and list(map(_STATUS, listed)).count("active") == len(listed):
+                    self.rebuild(listed, entry_data, ordered=True)
+                else:
+                    stored = scope.entries.values()
+                    self.rebuild((e for e in stored if e.status == "active"), entry_data)
         else:
             current = scope.entries
             for key in dict.fromkeys(changed):
