@@ -39,7 +39,7 @@ import math
 import operator
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 from langchain_contextchef.entry import MemoryEntry, collector_paused
 from langchain_contextchef.selectors._bm25 import BM25Params
@@ -47,10 +47,11 @@ from langchain_contextchef.selectors._selection import ScopeChanges
 from langchain_contextchef.selectors._text_features import (
     EntryFeatures,
     FeatureCache,
+    by_shape,
     needle,
     packed_shape,
+    postings_by_shape,
     read_lengths,
-    terms_start,
 )
 
 __all__ = ["KeywordIndex", "index_of"]
@@ -291,23 +292,29 @@ class KeywordIndex:
             self._known.update(missing)
 
     def _build(self, wanted: frozenset[str] | None) -> None:
-        """The postings of `wanted` (of every term: `None`), in one pass over the features."""
+        """The postings of `wanted` (of every term: `None`), in one pass over the features.
+
+        For `wanted` terms (a query's, the first after a whole read) the same pass groups
+        their entries by shape too, which scoring asks for next (`groups`).
+        """
         lists: dict[str, list[str]] = {}
-        get = lists.get
-        needles = [(t, needle(t)) for t in wanted] if wanted is not None else []
-        start_of = terms_start
-        for key, features in self._features.items():
-            if wanted is None:
-                terms: Iterable[str] = features.terms
-            else:  # found in the packed form: nothing is decoded for an entry without them
-                start = start_of(features)
-                terms = [t for t, spelled in needles if features.find(spelled, start) >= 0]
-            for term in terms:
-                found = get(term)
-                if found is None:
-                    lists[term] = [key]
-                else:
-                    found.append(key)
+        if wanted is None:
+            get = lists.get
+            for key, features in self._features.items():
+                for term in features.terms:
+                    found = get(term)
+                    if found is None:
+                        lists[term] = [key]
+                    else:
+                        found.append(key)
+        else:  # found and grouped in the packed form: nothing decoded per entry
+            for term, (found, groups) in postings_by_shape(self._features.items(), wanted).items():
+                lists[term] = found
+                if term not in self._groups:
+                    if not self._in_order:
+                        for group in groups.values():
+                            group.sort(key=self._order_of)
+                    self._groups[term] = groups
         if not self._in_order:  # entries added since the whole read: sort by creation
             for found in lists.values():
                 found.sort(key=self._order_of)
@@ -471,18 +478,19 @@ class KeywordIndex:
         features = self._features
         spelled = needle(term)
         packed = packed_shape
-        for key in [held] if isinstance(held, str) else held:
+        order = [held] if isinstance(held, str) else held
+        for key in order:
             code = packed(features[key], spelled)
             group = raw.get(code)
             if group is None:
                 raw[code] = [key]
             else:
                 group.append(key)
-        groups: dict[_Shape, list[str]] = {}
-        for keys in raw.values():
-            shape = features[keys[0]].shape_at(spelled)
-            if shape is not None:
-                groups[shape] = keys
+
+        def shape_of(code: bytes) -> _Shape:  # postings hold only entries with the term
+            return cast("_Shape", features[raw[code][0]].shape_at(spelled))
+
+        groups = by_shape(raw, shape_of, order)
         self._groups[term] = groups
         return groups
 

@@ -325,11 +325,6 @@ class EntryFeatures(bytes):
         return [(term, cast("_Shape", self.shape(term))) for term in found]
 
 
-def terms_start(features: EntryFeatures) -> int:
-    """Where the terms of `features` start (for `bytes.find` of a `needle` from there)."""
-    return cast("int", _HEAD.unpack_from(features)[0])
-
-
 def read_lengths(fields: int) -> Callable[[EntryFeatures], tuple[int, ...]]:
     """A C-level reader of `EntryFeatures.lengths` for features of `fields` fields."""
     return _struct(_LENGTH_CODE, fields, _HEAD.size).unpack_from
@@ -347,6 +342,73 @@ def packed_shape(features: EntryFeatures, spelled: bytes) -> bytes:
         return b""
     at = _HEAD.size + 4 * fields + width * fields * features.count(_SEP, start, found)
     return features[_HEAD.size : _HEAD.size + 4 * fields] + features[at : at + width * fields]
+
+
+def postings_by_shape(
+    features: Iterable[tuple[str, EntryFeatures]], wanted: Iterable[str]
+) -> dict[str, tuple[list[str], dict[_Shape, list[str]]]]:
+    """For each term of `wanted`: the keys holding it, and those keys by the term's shape.
+
+    One pass over `(key, features)` pairs, in their order (both lists keep it). The terms
+    are found and grouped in the packed form (the lengths and the term's counts as bytes),
+    and each distinct packed shape is read once. A term no entry holds is absent.
+    """
+    asked = [(term, _SEP + term.encode("utf-8") + _SEP) for term in wanted]
+    keys: dict[str, list[str]] = {term: [] for term, _ in asked}
+    raw: dict[str, dict[bytes, list[str]]] = {term: {} for term, _ in asked}
+    shape_of: dict[bytes, _Shape] = {}
+    head = _HEAD.unpack_from
+    for key, packed in features:
+        start, width, fields, _ = head(packed)
+        lengths_end = _HEAD.size + 4 * fields
+        step = width * fields
+        for term, spelled in asked:
+            found = packed.find(spelled, start)
+            if found < 0:
+                continue
+            keys[term].append(key)
+            at = lengths_end + step * packed.count(_SEP, start, found)
+            code = packed[_HEAD.size : lengths_end] + packed[at : at + step]
+            groups = raw[term]
+            group = groups.get(code)
+            if group is not None:
+                group.append(key)
+                continue
+            groups[code] = [key]
+            if code not in shape_of:
+                counts = _struct(_CODES[width], fields, at).unpack_from(packed)
+                lengths = _struct(_LENGTH_CODE, fields, _HEAD.size).unpack_from(packed)
+                shape_of[code] = _shared((*counts, *lengths))
+    return {
+        term: (keys[term], by_shape(raw[term], shape_of.__getitem__, keys[term]))
+        for term, _ in asked
+        if keys[term]
+    }
+
+
+def by_shape(
+    raw: Mapping[bytes, list[str]], shape_of: Callable[[bytes], _Shape], order: list[str]
+) -> dict[_Shape, list[str]]:
+    """Groups by packed shape (`packed_shape`) as groups by shape, each in `order`.
+
+    Equal packed shapes are equal shapes; equal shapes packed in two widths (one entry has
+    a larger count elsewhere) are two packed groups, merged here in `order`.
+    """
+    groups: dict[_Shape, list[str]] = {}
+    for code, members in raw.items():
+        shape = shape_of(code)
+        if shape in groups:  # the same shape in another width: merge every group
+            break
+        groups[shape] = members
+    else:
+        return groups
+    place = {key: n for n, key in enumerate(order)}
+    groups = {}
+    for code, members in raw.items():
+        groups.setdefault(shape_of(code), []).extend(members)
+    for members in groups.values():
+        members.sort(key=place.__getitem__)
+    return groups
 
 
 def needle(term: str) -> bytes:

@@ -28,6 +28,7 @@ from langchain_contextchef.selectors._text_features import (
     features_of,
     needle,
     packed_shape,
+    postings_by_shape,
     read_lengths,
     terms,
 )
@@ -205,3 +206,38 @@ def test_packed_features_score_as_the_plain_counts_say(seed: int) -> None:
     assert indexed.keys() == expected.keys()
     for key, value in expected.items():
         assert indexed[key] == pytest.approx(value, rel=1e-12)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(packed_inputs(), max_size=12), st.lists(word, max_size=4))
+def test_postings_by_shape_are_the_terms_shapes_read_one_by_one(
+    made: list[tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]],
+    asked: list[str],
+) -> None:
+    pairs = [(f"k{n}", EntryFeatures(*parts)) for n, parts in enumerate(made)]
+    wanted = [*asked, *(t for _, f in pairs[:2] for t in f.terms[:2])]
+    expected: dict[str, tuple[list[str], dict[tuple[int, ...], list[str]]]] = {}
+    for key, features in pairs:
+        for term in dict.fromkeys(wanted):
+            shape = features.shape(term)
+            if shape is not None:
+                keys, groups = expected.setdefault(term, ([], {}))
+                keys.append(key)
+                groups.setdefault(shape, []).append(key)
+    assert postings_by_shape(pairs, dict.fromkeys(wanted)) == expected
+
+
+def test_equal_shapes_packed_in_two_widths_are_one_group() -> None:
+    # "pet" has the same counts and lengths in both entries; "b" has a count of 300 (an
+    # impossible count for real text, fine for the packed form) in the first, so its counts
+    # are packed two bytes wide and its packed "pet" differs from the second entry's.
+    lengths = (1, 0, 300)
+    wide = EntryFeatures(("pet", "b"), ((1, 0, 0, *lengths), (0, 0, 300, *lengths)), lengths)
+    narrow = EntryFeatures(("pet", "c"), ((1, 0, 0, *lengths), (0, 0, 3, *lengths)), lengths)
+    spelled = needle("pet")
+    assert packed_shape(wide, spelled) != packed_shape(narrow, spelled)
+    pairs = [("k0", narrow), ("k1", wide), ("k2", narrow)]
+    shape = (1, 0, 0, *lengths)
+    assert postings_by_shape(pairs, ["pet"]) == {
+        "pet": (["k0", "k1", "k2"], {shape: ["k0", "k1", "k2"]})
+    }
