@@ -162,7 +162,6 @@ _BASE_SIZE = sys.getsizeof(b"")  # a bytes object's header
 _HEAD = struct.Struct("<IBBI")  # where the terms start, count width, fields, number of terms
 _LENGTH_CODE = "I"  # field lengths: unsigned 32-bit ints right after the header
 _SEP = b"\x00"  # never inside a term: terms are runs of word characters
-_WIDTHS = ((0xFF, 1, "B"), (0xFFFF, 2, "H"), (0xFFFFFFFF, 4, "I"))  # counts: the narrowest
 _CODES = {1: "B", 2: "H", 4: "I"}
 _STRUCTS: dict[tuple[str, int, int], struct.Struct] = {}
 
@@ -236,16 +235,30 @@ class EntryFeatures(bytes):
                 f"Counts and lengths must be 32-bit unsigned ints, at most 255 fields: {lengths!r}."
             )
             raise ValueError(msg)
-        top = max(counts, default=0)
-        width, code = next((w, c) for limit, w, c in _WIDTHS if top <= limit)
-        start = _HEAD.size + 4 * fields + width * len(counts)
-        words = _SEP + _SEP.join(t.encode("utf-8") for t in terms) + _SEP
-        packed = (
-            _HEAD.pack(start, width, fields, len(terms))
-            + struct.pack(f"<{fields}{_LENGTH_CODE}", *lengths)
-            + struct.pack(f"<{len(counts)}{code}", *counts)
+        return cls._pack(terms, counts, lengths)
+
+    @classmethod
+    def _pack(
+        cls, terms: tuple[str, ...], counts: list[int], lengths: tuple[int, ...]
+    ) -> EntryFeatures:
+        # Unchecked: `__new__` checks its arguments, `features_of` makes valid ones.
+        # `counts` are the terms' counts per field, flat, in the order of `terms`.
+        top = max(counts) if counts else 0
+        width, code = (1, "B") if top <= 0xFF else (2, "H") if top <= 0xFFFF else (4, "I")
+        fields = len(lengths)
+        head = _HEAD.pack(_HEAD.size + 4 * fields + width * len(counts), width, fields, len(terms))
+        return super().__new__(
+            cls,
+            b"".join(
+                (
+                    head,
+                    struct.pack(f"<{fields}{_LENGTH_CODE}{len(counts)}{code}", *lengths, *counts),
+                    _SEP,
+                    "\x00".join(terms).encode("utf-8"),
+                    _SEP,
+                )
+            ),
         )
-        return super().__new__(cls, packed + words)
 
     def __repr__(self) -> str:
         return (
@@ -425,16 +438,21 @@ def _counts(words: Iterable[str]) -> dict[str, int]:
 
 def features_of(entry: MemoryEntry) -> EntryFeatures:
     """Tokenise an entry's key, description and value (uncached)."""
+    return _tokenised(entry)[0]
+
+
+def _tokenised(entry: MemoryEntry) -> tuple[EntryFeatures, tuple[str, ...], list[bool]]:
+    """`features_of`, with the entry's terms and whether each occurs in the key."""
     in_key = _counts(terms(entry.key.replace("_", " ")))
     in_description = _counts(terms(entry.description or ""))
     in_value = _counts(terms(entry.value))
     lengths = _shared((sum(in_key.values()), sum(in_description.values()), sum(in_value.values())))
     found = tuple({**in_key, **in_description, **in_value})
-    shapes = tuple(
-        _shared((in_key.get(t, 0), in_description.get(t, 0), in_value.get(t, 0), *lengths))
-        for t in found
-    )
-    return EntryFeatures(found, shapes, lengths)
+    counts: list[int] = []
+    for term in found:
+        counts += (in_key.get(term, 0), in_description.get(term, 0), in_value.get(term, 0))
+    keyed = [term in in_key for term in found]
+    return EntryFeatures._pack(found, counts, lengths), found, keyed
 
 
 _CacheKey = tuple[str, str | None, str]
@@ -542,7 +560,7 @@ class FeatureCache:
         return out
 
     def _made(self, key: _CacheKey, entry: MemoryEntry) -> EntryFeatures:
-        made = features_of(entry)
+        made, found, keyed = _tokenised(entry)  # the tokeniser's strings: nothing decoded
         with self._lock:
             self.tokenisations += 1
             previous = self._items.pop(key, None)
@@ -550,7 +568,7 @@ class FeatureCache:
                 self._forget(previous)
             self._items[key] = made
             self._bytes += made.size + _HELD
-            for term, shape in zip(made.terms, made.shapes, strict=True):
+            for term, in_key in zip(found, keyed, strict=True):
                 count = self._vocabulary.get(term, 0)
                 if not count:  # a new word: `_sorted` learns it when next read
                     if len(self._pending) < _PENDING:
@@ -559,7 +577,7 @@ class FeatureCache:
                         self._unsorted = True
                     self.terms_version += 1
                 self._vocabulary[term] = count + 1
-                if shape[0]:
+                if in_key:
                     self._key_terms[term] = self._key_terms.get(term, 0) + 1
             while self._bytes > self.max_bytes and len(self._items) > 1:
                 _, dropped = self._items.popitem(last=False)

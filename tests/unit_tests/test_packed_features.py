@@ -192,6 +192,8 @@ def test_packed_features_score_as_the_plain_counts_say(seed: int) -> None:
     expected = _reference(entries, weights, params)
     for entry in entries:
         features = features_of(entry)
+        # The tokeniser packs without the checks; the checked constructor packs the same.
+        assert EntryFeatures(features.terms, features.shapes, features.lengths) == features
         for term in features.terms:
             shape = features.shape(term)
             assert shape is not None and shape[3:] == features.lengths
