@@ -15,6 +15,7 @@ import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Mapping
+from itertools import repeat
 from typing import Any, cast
 
 from langchain_contextchef.entry import MemoryEntry
@@ -176,6 +177,25 @@ def _struct(code: str, count: int, offset: int) -> struct.Struct:
     return made
 
 
+_DECODED: dict[bytes, dict[str, tuple[int, ...]]] = {}
+_DECODED_LIMIT = 512  # entries; a ranking's head reads a few dozen per compile
+
+_Reader = Callable[[bytes, int], tuple[int, ...]]
+_READERS: dict[tuple[int, int], tuple[_Reader, _Reader]] = {}
+
+
+def _readers(width: int, fields: int) -> tuple[_Reader, _Reader]:
+    """Readers of `fields` lengths and of `fields` counts `width` bytes wide, at an offset."""
+    found = _READERS.get((width, fields))
+    if found is None:
+        found = (
+            struct.Struct(f"<{fields}{_LENGTH_CODE}").unpack_from,
+            struct.Struct(f"<{fields}{_CODES[width]}").unpack_from,
+        )
+        _READERS[(width, fields)] = found  # at most 3 widths per number of fields
+    return found
+
+
 class EntryFeatures(bytes):
     """The keyword features of one entry version, packed into one `bytes` object.
 
@@ -285,13 +305,34 @@ class EntryFeatures(bytes):
     @property
     def shapes(self) -> tuple[_Shape, ...]:
         """The shape of each term, in the order of `terms`."""
+        return tuple(self.decoded().values())
+
+    def decoded(self) -> dict[str, _Shape]:
+        """Each term's shape, in the order of `terms`: decoded once while often read.
+
+        The entries a ranking's head reads again at every compile (their shapes, their
+        vocabulary) are decoded once and kept in a small module-level memo, emptied
+        whenever it fills; callers must not change the dict.
+        """
+        found = _DECODED.get(self)
+        if found is None:
+            found = dict(zip(self.terms, self._shapes(), strict=True))
+            if len(_DECODED) >= _DECODED_LIMIT:
+                _DECODED.clear()  # whole: atomic, and hot entries come back at once
+            _DECODED[self] = found
+        return found
+
+    def _shapes(self) -> tuple[_Shape, ...]:
         _, width, fields, count = _HEAD.unpack_from(self)
-        lengths = self.lengths
-        at = _HEAD.size + 4 * fields
-        counts = _struct(_CODES[width], fields * count, at).unpack_from(self)
-        return tuple(
-            _shared((*counts[i : i + fields], *lengths)) for i in range(0, fields * count, fields)
-        )
+        lengths = _readers(width, fields)[0](self, _HEAD.size)
+        flat = self._counts(width, fields, count)
+        known, share = _SHAPES.get, _shared
+        runs = zip(*(flat[f::fields] for f in range(fields)), strict=True)
+        return tuple([known(s) or share(s) for s in map(tuple.__add__, runs, repeat(lengths))])
+
+    def _counts(self, width: int, fields: int, count: int) -> tuple[int, ...]:
+        """Every term's counts per field, flat (`fields` per term, in the order of `terms`)."""
+        return _struct(_CODES[width], fields * count, _HEAD.size + 4 * fields).unpack_from(self)
 
     @property
     def size(self) -> int:
@@ -301,21 +342,21 @@ class EntryFeatures(bytes):
     @property
     def vocabulary(self) -> frozenset[str]:
         """Every term of the entry, as a set."""
-        return frozenset(self.terms)
+        return frozenset(self.decoded())
 
     @property
     def fields(self) -> tuple[dict[str, int], ...]:
         """Term counts per field, in the order of `FIELDS` (built on each call)."""
-        pairs = list(zip(self.terms, self.shapes, strict=True))
+        pairs = self.decoded().items()
         return tuple({t: s[f] for t, s in pairs if s[f]} for f in range(len(self.lengths)))
 
     def field_terms(self, field: int) -> tuple[str, ...]:
         """The terms that occur in one field (an index into `FIELDS`), in the order of `terms`."""
-        return tuple([t for t, s in zip(self.terms, self.shapes, strict=True) if s[field]])
+        return tuple([t for t, s in self.decoded().items() if s[field]])
 
     def shape(self, term: str) -> _Shape | None:
         """The shape of `term` in this entry, or `None` when the entry does not hold it."""
-        return self.shape_at(_SEP + term.encode("utf-8") + _SEP)
+        return self.decoded().get(term)
 
     def shape_at(self, needle: bytes) -> _Shape | None:
         """`shape` of the term `needle` spells: its UTF-8 between two zero bytes (`needle`)."""
@@ -324,10 +365,9 @@ class EntryFeatures(bytes):
         if found < 0:
             return None
         place = self.count(_SEP, start, found)  # the term's index among the terms
-        lengths = _struct(_LENGTH_CODE, fields, _HEAD.size).unpack_from(self)
+        lengths, counts = _readers(width, fields)
         at = _HEAD.size + 4 * fields + width * fields * place
-        counts = _struct(_CODES[width], fields, at).unpack_from(self)
-        return _shared((*counts, *lengths))
+        return _shared(counts(self, at) + lengths(self, _HEAD.size))
 
     def holding(self, needles: Iterable[tuple[str, bytes]]) -> list[tuple[str, _Shape]]:
         """The terms among `needles` (term, `needle`) this entry holds, with their shapes."""
@@ -335,7 +375,7 @@ class EntryFeatures(bytes):
         found = [term for term, needle in needles if self.find(needle, start) >= 0]
         if not found:
             return []
-        return [(term, cast("_Shape", self.shape(term))) for term in found]
+        return [(term, cast("_Shape", self.shape_at(needle(term)))) for term in found]
 
 
 def read_lengths(fields: int) -> Callable[[EntryFeatures], tuple[int, ...]]:

@@ -243,3 +243,22 @@ def test_equal_shapes_packed_in_two_widths_are_one_group() -> None:
     assert postings_by_shape(pairs, ["pet"]) == {
         "pet": (["k0", "k1", "k2"], {shape: ["k0", "k1", "k2"]})
     }
+
+
+def test_decoded_shapes_stay_right_when_the_memo_fills() -> None:
+    # More entries than the memo of decoded shapes holds: each read must still give each
+    # entry's own shapes, before and after the memo empties itself.
+    rng = random.Random(3)
+    made = []
+    for n in range(1_300):
+        lengths = (1, 0, rng.randint(1, 400))
+        shape = (1, 0, lengths[2], *lengths)
+        made.append(
+            (EntryFeatures((f"t{n}", "common"), (shape, (0, 0, 0, *lengths)), lengths), shape)
+        )
+    for _ in range(2):
+        for n, (features, shape) in enumerate(made):
+            assert features.shape(f"t{n}") == shape
+            assert features.decoded() == {f"t{n}": shape, "common": (0, 0, 0, *shape[3:])}
+            assert features.vocabulary == {f"t{n}", "common"}
+            assert features.field_terms(2) == (f"t{n}",)
