@@ -13,7 +13,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from langchain_contextchef.selectors._text_features import EntryFeatures, needle, terms
+from langchain_contextchef.selectors._packed import EntryFeatures, needle
+from langchain_contextchef.selectors._text_features import terms
 
 __all__ = ["BM25Params", "bm25f", "bm25f_parts", "query_terms"]
 

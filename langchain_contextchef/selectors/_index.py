@@ -43,16 +43,16 @@ from typing import Any, cast
 
 from langchain_contextchef.entry import MemoryEntry, collector_paused
 from langchain_contextchef.selectors._bm25 import BM25Params
-from langchain_contextchef.selectors._selection import ScopeChanges
-from langchain_contextchef.selectors._text_features import (
+from langchain_contextchef.selectors._packed import (
     EntryFeatures,
-    FeatureCache,
     by_shape,
     needle,
     packed_shape,
     postings_by_shape,
     read_lengths,
 )
+from langchain_contextchef.selectors._selection import ScopeChanges
+from langchain_contextchef.selectors._text_features import FeatureCache
 
 __all__ = ["KeywordIndex", "index_of"]
 

@@ -22,16 +22,14 @@ from hypothesis import strategies as st
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts
 from langchain_contextchef.selectors._index import KeywordIndex
-from langchain_contextchef.selectors._text_features import (
+from langchain_contextchef.selectors._packed import (
     EntryFeatures,
-    FeatureCache,
-    features_of,
     needle,
     packed_shape,
     postings_by_shape,
     read_lengths,
-    terms,
 )
+from langchain_contextchef.selectors._text_features import FeatureCache, features_of, terms
 from tests.support.entries import T0
 
 word = st.text(alphabet=st.characters(categories=("Ll", "Lu", "Nd", "Lo")), min_size=1, max_size=12)
