@@ -229,13 +229,31 @@ class ScopeSlot:
             self._expiring[entry.key] = entry
             self._expiring_list = None
 
-    def reset(self, token: Token | None, entries: list[MemoryEntry], damaged: list[str]) -> None:
-        """Replace everything held with a full read of the scope at `token`."""
-        self._load(token, entries, damaged)
+    def reset(
+        self,
+        token: Token | None,
+        entries: list[MemoryEntry],
+        damaged: list[str],
+        *,
+        ordered: bool = False,
+    ) -> None:
+        """Replace everything held with a full read of the scope at `token`.
+
+        `ordered` says that `entries` are in creation order already (key as tiebreak), as
+        `memory._context.entries_and_damaged` gives them: they are then not sorted again.
+        """
+        self._load(token, entries, damaged, ordered=ordered)
         self.fills += 1
         _REGISTRY.resized()
 
-    def _load(self, token: Token | None, entries: list[MemoryEntry], damaged: list[str]) -> None:
+    def _load(
+        self,
+        token: Token | None,
+        entries: list[MemoryEntry],
+        damaged: list[str],
+        *,
+        ordered: bool = False,
+    ) -> None:
         # Whole-scope passes in C (maps and counts), a Python loop only over the entries
         # that need one (inactive, expiring): a cold read holds tens of thousands.
         self.entries = dict(zip(map(_KEY, entries), entries, strict=True))
@@ -250,8 +268,11 @@ class ScopeSlot:
         self.inactive = {} if active else {e.key: e.status for e in entries if e.status != "active"}
         # A full read arrives in creation order already, so the sort only confirms it (one
         # comparison per entry); no order key is kept per entry (a change bisects by `_order`).
-        held = self.entries.values() if len(self.entries) != count else entries
-        self._ordered = sorted(held, key=_order)
+        if ordered and len(self.entries) == count:
+            self._ordered = list(entries)
+        else:
+            held = self.entries.values() if len(self.entries) != count else entries
+            self._ordered = sorted(held, key=_order)
         self._shared = False
         lasting = (
             list(map(_TURN, entries)).count(None) == count

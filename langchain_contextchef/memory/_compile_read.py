@@ -195,7 +195,7 @@ def _current_entries(
         damaged = sorted({*damaged, *unreadable})
     if slot is not None:
         with collector_paused():
-            slot.reset(token, entries, damaged)
+            slot.reset(token, entries, damaged, ordered=True)  # `entries_and_damaged` sorted them
         # The slot's own list (the same entries, in the same order): the compile then sees
         # that it holds the scope as it stands, and selects over the slot's index at once.
         return slot.ordered(), damaged

@@ -4,6 +4,7 @@ The package (this face holds `MostRecent`, `MostImportant`, `ByType`, `Relevant`
 `MemorySelector` and `context_selector`)::
 
     _selection        `SelectionContext`, what a context-aware selector receives; tie-breaks
+    _packed           an entry's keyword features packed into one bytes object
     _text_features    an entry's words: tokens, stop words, stemming, cached per version
     _bm25             BM25F over an entry's key, description and value
     _index            a scope's keyword index, updated by the scope's changes

@@ -13,7 +13,8 @@ import math
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
-from langchain_contextchef.selectors._text_features import EntryFeatures, terms
+from langchain_contextchef.selectors._packed import EntryFeatures, needle
+from langchain_contextchef.selectors._text_features import terms
 
 __all__ = ["BM25Params", "bm25f", "bm25f_parts", "query_terms"]
 
@@ -98,14 +99,15 @@ def bm25f_parts(
     length_sums = [0] * n_fields
     frequency: dict[str, int] = dict.fromkeys(wanted, 0)
     matched: list[tuple[int, list[tuple[str, tuple[int, ...]]]]] = []
+    needles = [(term, needle(term)) for term in wanted]
     for index, entry in enumerate(features):
         lengths = entry.lengths
         for f in range(n_fields):
             length_sums[f] += lengths[f]
-        # Most entries share no term with the query: test that without building anything.
-        if wanted.isdisjoint(entry.terms):
+        # Most entries share no term with the query: tested in the packed form, nothing built.
+        found = entry.holding(needles)
+        if not found:
             continue
-        found = [(t, s) for t, s in zip(entry.terms, entry.shapes, strict=True) if t in wanted]
         matched.append((index, found))
         for term, _ in found:
             frequency[term] += 1

@@ -39,12 +39,20 @@ import math
 import operator
 from collections.abc import Callable, Container, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime, timezone
-from typing import Any
+from typing import Any, cast
 
 from langchain_contextchef.entry import MemoryEntry, collector_paused
 from langchain_contextchef.selectors._bm25 import BM25Params
+from langchain_contextchef.selectors._packed import (
+    EntryFeatures,
+    by_shape,
+    needle,
+    packed_shape,
+    postings_by_shape,
+    read_lengths,
+)
 from langchain_contextchef.selectors._selection import ScopeChanges
-from langchain_contextchef.selectors._text_features import EntryFeatures, FeatureCache
+from langchain_contextchef.selectors._text_features import FeatureCache
 
 __all__ = ["KeywordIndex", "index_of"]
 
@@ -98,8 +106,8 @@ def fallback_key(entry: MemoryEntry) -> tuple[Any, ...]:
 
 _BY_KEY = operator.attrgetter("key")
 _CREATION = operator.attrgetter("created_at", "key")
-_LENGTHS = operator.itemgetter(0)  # `EntryFeatures.lengths`, read off the flat tuple
 _BY_CREATION = operator.attrgetter("created_at")
+_STATUS = operator.attrgetter("status")
 _BY_WRITE = operator.attrgetter("updated_at")
 
 
@@ -237,7 +245,13 @@ class KeywordIndex:
                     del groups[shape]
         del self.entries[key]
 
-    def rebuild(self, entries: Iterable[MemoryEntry], entry_data: EntryData | None) -> None:
+    def rebuild(
+        self,
+        entries: Iterable[MemoryEntry],
+        entry_data: EntryData | None,
+        *,
+        ordered: bool = False,
+    ) -> None:
         """Index exactly `entries` (the scope's active entries), dropping what was held.
 
         The entries and their features, looked up in the cache in one loop; no postings
@@ -246,15 +260,16 @@ class KeywordIndex:
         `entry_data` is not used: features are looked up in the cache, which keeps them in
         a compact form, instead of being kept a second time with each entry.
         """
-        # Postings come out in creation order when the entries do: a whole read does (the
-        # sort only confirms it, one comparison per entry); other callers' are sorted here.
-        ordered = sorted(entries, key=_CREATION)
-        keys = list(map(_BY_KEY, ordered))
-        found_features = self.cache.get_all(ordered)
-        held = dict(zip(keys, ordered, strict=True))
+        # Postings come out in creation order when the entries do: a scope's cache hands
+        # them over in that order (`ordered`); other callers' are sorted here.
+        ordered_entries = list(entries) if ordered else sorted(entries, key=_CREATION)
+        keys = list(map(_BY_KEY, ordered_entries))
+        found_features = self.cache.get_all(ordered_entries)
+        held = dict(zip(keys, ordered_entries, strict=True))
         features_of = dict(zip(keys, found_features, strict=True))
         sums = [0, 0, 0]
-        for f, column in enumerate(zip(*map(_LENGTHS, found_features), strict=True)):
+        lengths = read_lengths(len(sums))
+        for f, column in enumerate(zip(*map(lengths, found_features), strict=True)):
             sums[f] = sum(column)
         self.entries, self._features = held, features_of
         self._postings, self._complete, self._known, self._in_order = {}, False, set(), True
@@ -277,22 +292,29 @@ class KeywordIndex:
             self._known.update(missing)
 
     def _build(self, wanted: frozenset[str] | None) -> None:
-        """The postings of `wanted` (of every term: `None`), in one pass over the features."""
+        """The postings of `wanted` (of every term: `None`), in one pass over the features.
+
+        For `wanted` terms (a query's, the first after a whole read) the same pass groups
+        their entries by shape too, which scoring asks for next (`groups`).
+        """
         lists: dict[str, list[str]] = {}
-        get = lists.get
-        for key, features in self._features.items():
-            # The terms, read off the flat tuple (`EntryFeatures.terms`) without a call.
-            terms = features[1 : 1 + (len(features) >> 1)]
-            if wanted is not None:
-                if wanted.isdisjoint(terms):
-                    continue
-                terms = tuple([t for t in terms if t in wanted])
-            for term in terms:
-                found = get(term)
-                if found is None:
-                    lists[term] = [key]
-                else:
-                    found.append(key)
+        if wanted is None:
+            get = lists.get
+            for key, features in self._features.items():
+                for term in features.terms:
+                    found = get(term)
+                    if found is None:
+                        lists[term] = [key]
+                    else:
+                        found.append(key)
+        else:  # found and grouped in the packed form: nothing decoded per entry
+            for term, (found, groups) in postings_by_shape(self._features.items(), wanted).items():
+                lists[term] = found
+                if term not in self._groups:
+                    if not self._in_order:
+                        for group in groups.values():
+                            group.sort(key=self._order_of)
+                    self._groups[term] = groups
         if not self._in_order:  # entries added since the whole read: sort by creation
             for found in lists.values():
                 found.sort(key=self._order_of)
@@ -313,9 +335,16 @@ class KeywordIndex:
         """Bring the index up to the scope's active entries, by the keys changed since."""
         mark, changed = scope.changes(self.mark)
         if changed is None:
-            stored = scope.entries.values()
+            # A scope's cache (`memory._cache.ScopeSlot`) keeps its entries in creation order:
+            # taken as they are (every one active: checked in one C-level count), no sort.
+            in_order = getattr(scope, "ordered", None)
+            listed: list[MemoryEntry] | None = in_order() if callable(in_order) else None
             with collector_paused():  # the whole scope: many small objects and no cycles
-                self.rebuild((e for e in stored if e.status == "active"), entry_data)
+                if listed is not None and list(map(_STATUS, listed)).count("active") == len(listed):
+                    self.rebuild(listed, entry_data, ordered=True)
+                else:
+                    stored = scope.entries.values()
+                    self.rebuild((e for e in stored if e.status == "active"), entry_data)
         else:
             current = scope.entries
             for key in dict.fromkeys(changed):
@@ -443,18 +472,25 @@ class KeywordIndex:
         held = self._postings.get(term)
         if held is None:
             return _EMPTY_GROUPS
-        groups: dict[_Shape, list[str]] = {}
+        # Grouped by the packed counts and lengths first (bytes, no tuple per entry), then
+        # each group's shape is read once.
+        raw: dict[bytes, list[str]] = {}
         features = self._features
-        for key in [held] if isinstance(held, str) else held:
-            # `EntryFeatures.shape`, inline: the term's place among the terms, then its shape.
-            flat = features[key]
-            count = len(flat) >> 1
-            shape = flat[flat.index(term, 1, 1 + count) + count]
-            group = groups.get(shape)
+        spelled = needle(term)
+        packed = packed_shape
+        order = [held] if isinstance(held, str) else held
+        for key in order:
+            code = packed(features[key], spelled)
+            group = raw.get(code)
             if group is None:
-                groups[shape] = [key]
+                raw[code] = [key]
             else:
                 group.append(key)
+
+        def shape_of(code: bytes) -> _Shape:  # postings hold only entries with the term
+            return cast("_Shape", features[raw[code][0]].shape_at(spelled))
+
+        groups = by_shape(raw, shape_of, order)
         self._groups[term] = groups
         return groups
 

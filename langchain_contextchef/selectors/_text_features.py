@@ -10,13 +10,15 @@ from __future__ import annotations
 import bisect
 import functools
 import re
-import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping
-from typing import Any, cast
 
 from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.selectors._packed import (
+    EntryFeatures,
+    shared,
+)
 
 __all__ = [
     "FIELDS",
@@ -141,112 +143,6 @@ def _term_of(word: str) -> str | None:
     return term
 
 
-_Shape = tuple[int, ...]
-_SHAPES: dict[_Shape, _Shape] = {}
-"""Shapes shared by every entry that has them (most terms of most entries have a few)."""
-_SHAPES_LIMIT = 200_000
-
-
-def _shared(shape: _Shape) -> _Shape:
-    found = _SHAPES.get(shape)
-    if found is not None:
-        return found
-    if len(_SHAPES) < _SHAPES_LIMIT:
-        _SHAPES[shape] = shape
-    return shape
-
-
-_BASE_SIZE = sys.getsizeof(()) + 16  # the tuple's header and its collector header
-
-
-class EntryFeatures(tuple[Any, ...]):
-    """The keyword features of one entry version, in a compact form.
-
-    Each term of the entry comes with its *shape*: the term's count in each field (in the
-    order of `FIELDS`), then the entry's number of terms per field. Shapes are shared
-    between entries, and an entry's features are one flat tuple (its field lengths, its
-    terms, then their shapes), so an entry holds one object, not a dict per field and a set.
-
-    Args:
-        terms: Every term of the entry, once each.
-        shapes: The shape of each term, in the order of `terms`.
-        lengths: Number of terms per field.
-
-    Example:
-        ```python
-        from langchain_contextchef.selectors._text_features import EntryFeatures
-
-        features = EntryFeatures(
-            ("cat", "pet"), ((0, 0, 2, 0, 0, 3), (1, 0, 0, 1, 0, 3)), (1, 0, 3)
-        )
-        assert features.terms == ("cat", "pet") and features.lengths == (1, 0, 3)
-        assert features.shape("pet") == (1, 0, 0, 1, 0, 3) and features.shape("dog") is None
-        ```
-    """
-
-    __slots__ = ()
-
-    def __new__(
-        cls, terms: tuple[str, ...], shapes: tuple[_Shape, ...], lengths: tuple[int, ...]
-    ) -> EntryFeatures:
-        if len(terms) != len(shapes):
-            msg = f"Each term needs one shape: got {len(terms)} terms and {len(shapes)} shapes."
-            raise ValueError(msg)
-        return super().__new__(cls, (lengths, *terms, *shapes))
-
-    def __repr__(self) -> str:
-        return (
-            f"EntryFeatures(terms={self.terms!r}, shapes={self.shapes!r}, lengths={self.lengths!r})"
-        )
-
-    def __getnewargs__(self) -> tuple[Any, ...]:
-        return (self.terms, self.shapes, self.lengths)
-
-    @property
-    def lengths(self) -> tuple[int, ...]:
-        """Number of terms per field."""
-        return cast("tuple[int, ...]", self[0])
-
-    @property
-    def terms(self) -> tuple[str, ...]:
-        """Every term of the entry, once each (key first, then description, then value)."""
-        return self[1 : 1 + (len(self) >> 1)]
-
-    @property
-    def shapes(self) -> tuple[_Shape, ...]:
-        """The shape of each term, in the order of `terms`."""
-        return self[1 + (len(self) >> 1) :]
-
-    @property
-    def size(self) -> int:
-        """An estimate of the bytes these features hold (for the cache's memory bound)."""
-        return _BASE_SIZE + 8 * len(self)
-
-    @property
-    def vocabulary(self) -> frozenset[str]:
-        """Every term of the entry, as a set."""
-        return frozenset(self.terms)
-
-    @property
-    def fields(self) -> tuple[dict[str, int], ...]:
-        """Term counts per field, in the order of `FIELDS` (built on each call)."""
-        pairs = list(zip(self.terms, self.shapes, strict=True))
-        return tuple({t: s[f] for t, s in pairs if s[f]} for f in range(len(self.lengths)))
-
-    def field_terms(self, field: int) -> tuple[str, ...]:
-        """The terms that occur in one field (an index into `FIELDS`), in the order of `terms`."""
-        return tuple([t for t, s in zip(self.terms, self.shapes, strict=True) if s[field]])
-
-    def shape(self, term: str) -> _Shape | None:
-        """The shape of `term` in this entry, or `None` when the entry does not hold it."""
-        count = len(self) >> 1
-        try:
-            at = self.index(term, 1, 1 + count)
-        except ValueError:
-            return None
-        return cast("_Shape", self[at + count])
-
-
 def _counts(words: Iterable[str]) -> dict[str, int]:
     out: dict[str, int] = {}
     for word in words:
@@ -256,20 +152,27 @@ def _counts(words: Iterable[str]) -> dict[str, int]:
 
 def features_of(entry: MemoryEntry) -> EntryFeatures:
     """Tokenise an entry's key, description and value (uncached)."""
+    return _tokenised(entry)[0]
+
+
+def _tokenised(entry: MemoryEntry) -> tuple[EntryFeatures, tuple[str, ...], list[bool]]:
+    """`features_of`, with the entry's terms and whether each occurs in the key."""
     in_key = _counts(terms(entry.key.replace("_", " ")))
     in_description = _counts(terms(entry.description or ""))
     in_value = _counts(terms(entry.value))
-    lengths = _shared((sum(in_key.values()), sum(in_description.values()), sum(in_value.values())))
+    lengths = shared((sum(in_key.values()), sum(in_description.values()), sum(in_value.values())))
     found = tuple({**in_key, **in_description, **in_value})
-    shapes = tuple(
-        _shared((in_key.get(t, 0), in_description.get(t, 0), in_value.get(t, 0), *lengths))
-        for t in found
-    )
-    return EntryFeatures(found, shapes, lengths)
+    counts: list[int] = []
+    for term in found:
+        counts += (in_key.get(term, 0), in_description.get(term, 0), in_value.get(term, 0))
+    keyed = [term in in_key for term in found]
+    return EntryFeatures._pack(found, counts, lengths), found, keyed
 
 
 _CacheKey = tuple[str, str | None, str]
 _PENDING = 256
+_HELD = 140
+"""Bytes the cache spends per entry beyond its features: the key tuple and the node."""
 
 
 class FeatureCache:
@@ -371,15 +274,15 @@ class FeatureCache:
         return out
 
     def _made(self, key: _CacheKey, entry: MemoryEntry) -> EntryFeatures:
-        made = features_of(entry)
+        made, found, keyed = _tokenised(entry)  # the tokeniser's strings: nothing decoded
         with self._lock:
             self.tokenisations += 1
             previous = self._items.pop(key, None)
             if previous is not None:
                 self._forget(previous)
             self._items[key] = made
-            self._bytes += made.size
-            for term, shape in zip(made.terms, made.shapes, strict=True):
+            self._bytes += made.size + _HELD
+            for term, in_key in zip(found, keyed, strict=True):
                 count = self._vocabulary.get(term, 0)
                 if not count:  # a new word: `_sorted` learns it when next read
                     if len(self._pending) < _PENDING:
@@ -388,7 +291,7 @@ class FeatureCache:
                         self._unsorted = True
                     self.terms_version += 1
                 self._vocabulary[term] = count + 1
-                if shape[0]:
+                if in_key:
                     self._key_terms[term] = self._key_terms.get(term, 0) + 1
             while self._bytes > self.max_bytes and len(self._items) > 1:
                 _, dropped = self._items.popitem(last=False)
@@ -396,7 +299,7 @@ class FeatureCache:
         return made
 
     def _forget(self, features: EntryFeatures) -> None:
-        self._bytes -= features.size
+        self._bytes -= features.size + _HELD
         for term, shape in zip(features.terms, features.shapes, strict=True):
             if shape[0]:
                 left = self._key_terms.get(term, 0) - 1
