@@ -185,7 +185,7 @@ def test_the_packed_lanes_of_a_network_give_its_plain_margin(text: str) -> None:
     """The big-int lane sums equal the network computed weight by weight (random int8 rows)."""
     hidden = 16
     rng = random.Random(7)
-    raw = bytes(rng.randrange(256) for _ in range(hidden << FEATURE_BITS))
+    raw = rng.randbytes(hidden << FEATURE_BITS)
     rows = array("b", raw)
     scales = tuple(rng.uniform(0.001, 0.05) for _ in range(hidden))
     biases = tuple(rng.uniform(-0.2, 0.2) for _ in range(hidden))
