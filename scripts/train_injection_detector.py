@@ -14,18 +14,26 @@ Data (all committed under `data/gate/`, licenses beside it):
   five tunes), so the split is the same on every machine.
 
 Features are `langchain_contextchef.gate._learned.feature_ids` of the folded text, the very
-function the gate scores with. The model is an L2-regularised logistic regression (liblinear,
-pinned seed), its weights stored as little-endian int16 with one scale. The threshold is the
-lowest on a fixed grid at which the tuning rows refuse at most 0.5% of benign memories and at
-most 3% of the public benign texts. The test splits of the public datasets and the held-back
-memory set are not read here.
+function the gate scores with. Two kinds of model are trained here (`--model`; `MODEL` is the
+shipped one):
+
+- `linear`: an L2-regularised logistic regression (liblinear, pinned seed), its weights stored
+  as little-endian int16 with one scale;
+- `network`: one hidden layer of rectified units over the L2-normalised binary bag of features,
+  trained with Adagrad on mini-batches in an order drawn from the pinned seed (numpy only,
+  single precision); its hidden-layer weights stored as int8, one scale per hidden unit.
+
+The threshold is the lowest on a fixed grid at which the tuning rows refuse at most 0.5% of
+benign memories and at most 3% of the public benign texts. The test splits of the public
+datasets and the held-back memory set are not read here.
 
     python scripts/train_injection_detector.py --dev    # the development protocol, no writing
 
 `--dev` trains on the training rows without one source and scores that source (all rows of
-the fourth and of the third memory wave; each public dataset's validation split, its train
-split left out), then the full training rows on the tuning rows, and prints the injections
-caught at 1% and at 3% of benign rows refused and the AUC (see benchmarks/README.md, issue 24).
+each later memory wave, each written by writers the others never saw; each public dataset's
+validation split, its train split left out), then the full training rows on the tuning rows,
+and prints the injections caught at 1% and at 3% of benign rows refused and the AUC (see
+benchmarks/README.md, issue 24).
 """
 
 from __future__ import annotations
@@ -48,11 +56,18 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from langchain_contextchef.gate._learned import FEATURE_BITS, feature_ids  # noqa: E402
+from langchain_contextchef.gate._learned import _RUN_CAP, FEATURE_BITS, feature_ids  # noqa: E402
 from langchain_contextchef.gate._normalize import fold  # noqa: E402
 
 SEED = 20261201
+MODEL = "linear"  # the kind shipped in the package: "linear" or "network"
 C = 4.0
+HIDDEN = 16
+EPOCHS = 4
+BATCH = 64
+LEARNING_RATE = 0.05
+INIT_SCALE = 0.05
+WAVES = ("wave3", "wave4", "wave5", "wave6")  # memory folders scored by a fold of --dev
 MEMORY_BENIGN_WEIGHT = 6.0
 MEMORY_INJECTION_WEIGHT = 6.0
 THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(4, 20))
@@ -103,12 +118,22 @@ def load(data: Path = DATA) -> tuple[list[Row], list[Row]]:
     return train, tune
 
 
+_features: dict[str, list[int]] = {}
+
+
+def _ids(text: str) -> list[int]:
+    found = _features.get(text)
+    if found is None:
+        found = _features[text] = sorted(feature_ids(fold(text).text))
+    return found
+
+
 def _matrix(rows: Iterable[Row]) -> csr_matrix:
     indptr = [0]
     indices: list[int] = []
     data: list[float] = []
     for row in rows:
-        ids = sorted(feature_ids(fold(row.text).text))
+        ids = _ids(row.text)
         value = 1.0 / max(1.0, len(ids)) ** 0.5
         indices.extend(ids)
         data.extend([value] * len(ids))
@@ -125,11 +150,117 @@ def _weight(row: Row) -> float:
     return MEMORY_BENIGN_WEIGHT if row.label == 0 else MEMORY_INJECTION_WEIGHT
 
 
-def _probabilities(weights: array, scale: float, bias: float, rows: list[Row]) -> list[float]:
-    matrix = _matrix(rows)
-    dense = np.asarray(weights, dtype=np.float64) * scale
-    margins = matrix @ dense + bias
-    return list(1.0 / (1.0 + np.exp(-margins)))
+@dataclass
+class Linear:
+    """The linear model as the package reads it: int16 weights times one scale, a bias."""
+
+    weights: array
+    scale: float
+    bias: float
+
+    def margins(self, matrix: csr_matrix) -> np.ndarray:
+        dense = np.asarray(self.weights, dtype=np.float64) * self.scale
+        return np.asarray(matrix @ dense + self.bias, dtype=np.float64)
+
+
+@dataclass
+class Network:
+    """The network: hidden-layer rows per feature bucket, then one output unit."""
+
+    rows: np.ndarray  # (buckets, hidden) float32
+    hidden_bias: np.ndarray
+    output_weights: np.ndarray
+    output_bias: float
+
+    def margins(self, matrix: csr_matrix) -> np.ndarray:
+        units = np.maximum(matrix.astype(np.float32) @ self.rows + self.hidden_bias, 0.0)
+        return np.asarray(units @ self.output_weights + self.output_bias, dtype=np.float64)
+
+
+def fit_linear(rows: list[Row]) -> Linear:
+    """The logistic regression, its weights rounded to int16 as the package stores them."""
+    model = LogisticRegression(C=C, solver="liblinear", random_state=SEED, max_iter=1000, tol=1e-4)
+    model.fit(_matrix(rows), [r.label for r in rows], sample_weight=[_weight(r) for r in rows])
+    coef = model.coef_[0]
+    scale = float(max(abs(coef.max()), abs(coef.min()))) / 32767.0
+    weights = array("h", (round(float(w) / scale) for w in coef))
+    return Linear(weights, scale, float(model.intercept_[0]))
+
+
+def fit_network(rows: list[Row], seed: int = SEED) -> Network:
+    """Mini-batch Adagrad on the weighted logistic loss; the batches follow the pinned seed.
+
+    Only the rows of the features in a batch are read and updated, so an epoch costs about
+    the number of features present, not the size of the hashed space.
+    """
+    rng = np.random.default_rng(seed)
+    matrix = _matrix(rows).astype(np.float32)
+    labels = np.array([r.label for r in rows], dtype=np.float32)
+    weights = np.array([_weight(r) for r in rows], dtype=np.float32)
+    weights /= weights.mean()
+    buckets = 1 << FEATURE_BITS
+    w1 = (rng.standard_normal((buckets, HIDDEN)) * INIT_SCALE).astype(np.float32)
+    b1 = np.zeros(HIDDEN, np.float32)
+    w2 = (rng.standard_normal(HIDDEN) * 0.1).astype(np.float32)
+    b2 = np.zeros(1, np.float32)
+    squares = [np.full(a.shape, 1e-8, np.float32) for a in (w1, b1, w2, b2)]
+
+    def step(value: np.ndarray, square: np.ndarray, grad: np.ndarray) -> None:
+        square += grad * grad
+        value -= LEARNING_RATE * grad / np.sqrt(square)
+
+    for _ in range(EPOCHS):
+        order = rng.permutation(len(rows))
+        for start in range(0, len(rows), BATCH):
+            picked = order[start : start + BATCH]
+            batch = matrix[picked]
+            columns = np.unique(batch.indices)
+            dense = batch[:, columns].toarray()
+            before = dense @ w1[columns] + b1
+            units = np.maximum(before, 0.0)
+            probability = 1.0 / (1.0 + np.exp(-(units @ w2 + b2)))
+            error = (probability - labels[picked]) * weights[picked] / len(picked)
+            back = np.outer(error, w2) * (before > 0)
+            grad_rows = dense.T @ back
+            sub_square = squares[0][columns]
+            sub_square += grad_rows * grad_rows
+            squares[0][columns] = sub_square
+            w1[columns] -= LEARNING_RATE * grad_rows / np.sqrt(sub_square)
+            step(b1, squares[1], back.sum(axis=0))
+            step(w2, squares[2], units.T @ error)
+            step(b2, squares[3], np.array([error.sum()], np.float32))
+    return _quantised(Network(w1, b1, w2, float(b2[0])))
+
+
+def _int8(network: Network) -> tuple[array, list[float]]:
+    """The int8 hidden-layer rows (row-major bytes) and each unit's scale."""
+    scales = np.abs(network.rows).max(axis=0) / 127.0
+    scales[scales == 0] = 1.0
+    quantised = np.clip(np.rint(network.rows / scales), -127, 127).astype(np.int8)
+    return array("b", quantised.tobytes()), [float(s) for s in scales]
+
+
+def _from_int8(weights: array, scales: list[float], network: Network) -> Network:
+    rows = np.frombuffer(weights.tobytes(), dtype=np.int8).reshape(-1, len(scales))
+    return Network(
+        rows.astype(np.float32) * np.array(scales, dtype=np.float32),
+        network.hidden_bias,
+        network.output_weights,
+        network.output_bias,
+    )
+
+
+def _quantised(network: Network) -> Network:
+    """The network as the package reads it (int8 rows times their scales)."""
+    return _from_int8(*_int8(network), network)
+
+
+def _fit(rows: list[Row], kind: str) -> Linear | Network:
+    return fit_linear(rows) if kind == "linear" else fit_network(rows)
+
+
+def _probabilities(model: Linear | Network, rows: list[Row]) -> list[float]:
+    return list(1.0 / (1.0 + np.exp(-model.margins(_matrix(rows)))))
 
 
 def _refused(
@@ -153,30 +284,31 @@ def choose_threshold(probabilities: list[float], rows: list[Row]) -> float:
     return THRESHOLDS[-1]
 
 
-def _fit(rows: list[Row]) -> LogisticRegression:
-    model = LogisticRegression(C=C, solver="liblinear", random_state=SEED, max_iter=1000, tol=1e-4)
-    model.fit(_matrix(rows), [r.label for r in rows], sample_weight=[_weight(r) for r in rows])
-    return model
-
-
-def train(data: Path = DATA) -> tuple[array, dict[str, object]]:
-    """Fit the model; return the int16 weights and the metadata the package reads."""
+def train(data: Path = DATA, kind: str = MODEL) -> tuple[array, dict[str, object]]:
+    """Fit the model; return its weights as the package stores them and the metadata."""
     train_rows, tune_rows = load(data)
-    model = _fit(train_rows)
-    coef = model.coef_[0]
-    scale = float(max(abs(coef.max()), abs(coef.min()))) / 32767.0
-    weights = array("h", (round(float(w) / scale) for w in coef))
-    bias = float(model.intercept_[0])
-    probabilities = _probabilities(weights, scale, bias, tune_rows)
-    threshold = choose_threshold(probabilities, tune_rows)
-    meta: dict[str, object] = {
-        "version": f"ngram-lr-{SEED}",
-        "feature_bits": FEATURE_BITS,
-        "scale": scale,
-        "bias": bias,
+    model = _fit(train_rows, kind)
+    threshold = choose_threshold(_probabilities(model, tune_rows), tune_rows)
+    meta: dict[str, object] = {"kind": kind, "feature_bits": FEATURE_BITS, "digit_runs": _RUN_CAP}
+    if isinstance(model, Linear):
+        weights = model.weights
+        meta |= {"version": f"ngram-lr-{SEED}", "scale": model.scale, "bias": model.bias, "C": C}
+    else:
+        weights, scales = _int8(model)
+        meta |= {
+            "version": f"ngram-mlp{HIDDEN}-{SEED}",
+            "hidden": HIDDEN,
+            "lane_scales": scales,
+            "hidden_bias": [float(b) for b in model.hidden_bias],
+            "output_weights": [float(w) for w in model.output_weights],
+            "output_bias": model.output_bias,
+            "epochs": EPOCHS,
+            "batch": BATCH,
+            "learning_rate": LEARNING_RATE,
+        }
+    meta |= {
         "threshold": threshold,
         "seed": SEED,
-        "C": C,
         "memory_benign_weight": MEMORY_BENIGN_WEIGHT,
         "memory_injection_weight": MEMORY_INJECTION_WEIGHT,
         "training_rows": len(train_rows),
@@ -185,10 +317,22 @@ def train(data: Path = DATA) -> tuple[array, dict[str, object]]:
     return weights, meta
 
 
+def _model(weights: array, meta: dict[str, object]) -> Linear | Network:
+    if meta["kind"] == "linear":
+        return Linear(weights, float(str(meta["scale"])), float(str(meta["bias"])))
+    floats = Network(
+        np.zeros((0, 0), np.float32),
+        np.array(meta["hidden_bias"], dtype=np.float32),
+        np.array(meta["output_weights"], dtype=np.float32),
+        float(str(meta["output_bias"])),
+    )
+    return _from_int8(weights, list(meta["lane_scales"]), floats)  # type: ignore[call-overload]
+
+
 def report(weights: array, meta: dict[str, object], data: Path = DATA) -> None:
     """Print the tuning figures (validation splits and tuning memory rows) per threshold."""
     _, tune_rows = load(data)
-    probabilities = _probabilities(weights, float(meta["scale"]), float(meta["bias"]), tune_rows)  # type: ignore[arg-type]
+    probabilities = _probabilities(_model(weights, meta), tune_rows)
     print(
         "threshold  public inj caught  public benign refused  memory inj caught  memory benign refused"
     )
@@ -218,13 +362,17 @@ def _auc(labels: np.ndarray, margins: np.ndarray) -> float:
     return float(above / (positives * negatives))
 
 
-def development(data: Path = DATA) -> None:
+def _wave_fold(wave: str) -> tuple[str, Callable[[Row], bool], Callable[[Row], bool]]:
+    return (wave, lambda r: r.origin != wave, lambda r: r.origin == wave)
+
+
+def development(data: Path = DATA, kind: str = MODEL) -> None:
     """The leave-one-source-out protocol: recall at 1% and 3% benign refused, and the AUC."""
     train_rows, tune_rows = load(data)
     every = train_rows + tune_rows
-    folds: list[tuple[str, Callable[[Row], bool], Callable[[Row], bool]]] = [
-        ("wave4", lambda r: r.origin != "wave4", lambda r: r.origin == "wave4"),
-        ("wave3", lambda r: r.origin != "wave3", lambda r: r.origin == "wave3"),
+    origins = {r.origin for r in every}
+    folds = [_wave_fold(wave) for wave in WAVES[::-1] if wave in origins]
+    folds += [
         (
             "neuralchemy",
             lambda r: r.origin != "neuralchemy_core_train",
@@ -234,22 +382,23 @@ def development(data: Path = DATA) -> None:
         ("tuning rows", lambda r: True, lambda r: r in tune_set),
     ]
     tune_set = set(tune_rows)
-    print("fold          recall@1%  recall@3%  AUC")
+    print(f"{kind}: fold     recall@1%  recall@3%  AUC", flush=True)
     for name, keep, scored in folds:
-        model = _fit([r for r in train_rows if keep(r)])
+        model = _fit([r for r in train_rows if keep(r)], kind)
         rows = [r for r in every if scored(r)]
         labels = np.array([r.label for r in rows])
-        margins = model.decision_function(_matrix(rows))
+        margins = model.margins(_matrix(rows))
         print(
             f"{name:12s}  {_recall_at(labels, margins, 0.01):9.3f}  "
-            f"{_recall_at(labels, margins, 0.03):9.3f}  {_auc(labels, margins):.4f}"
+            f"{_recall_at(labels, margins, 0.03):9.3f}  {_auc(labels, margins):.4f}",
+            flush=True,
         )
 
 
 def write(weights: array, meta: dict[str, object], out: Path = OUT) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    little = array("h", weights)
-    if sys.byteorder != "little":
+    little = array(weights.typecode, weights)
+    if sys.byteorder != "little":  # int16 is stored little-endian; int8 has no byte order
         little.byteswap()
     (out / "injection_model.bin").write_bytes(little.tobytes())
     (out / "injection_model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
@@ -260,14 +409,17 @@ def main() -> None:
     parser.add_argument("--report", action="store_true", help="print the tuning figures")
     parser.add_argument("--dry-run", action="store_true", help="do not write the model")
     parser.add_argument("--dev", action="store_true", help="run the development protocol only")
+    parser.add_argument(
+        "--model", choices=("linear", "network"), default=MODEL, help="the kind of model"
+    )
     args = parser.parse_args()
     if args.dev:
-        development()
+        development(kind=args.model)
         return
-    weights, meta = train()
+    weights, meta = train(kind=args.model)
     if not args.dry_run:
         write(weights, meta)
-    print(json.dumps(meta, indent=2))
+    print(json.dumps({k: v for k, v in meta.items() if not isinstance(v, list)}, indent=2))
     if args.report:
         report(weights, meta)
 

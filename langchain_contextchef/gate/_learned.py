@@ -1,17 +1,23 @@
-"""The gate's learned injection detector: hashed n-grams into a linear model, no dependency.
+"""The gate's learned injection detector: hashed n-grams into a small model, no dependency.
 
 A text becomes a set of hashed features (CRC-32 of each feature string, modulo a power of
 two): its word unigrams and bigrams, character 2- to 5-grams inside each word (with the word
 boundaries marked), and runs of punctuation, all on the lower-cased folded view with every
-digit read as `0`. The score is the logistic function of the bias plus the summed weights of
-the features present, divided by the square root of their number (a binary bag of features,
-L2-normalised). The weights are a data file in the package (`_data/injection_model.bin`,
-described by `_data/injection_model.json`), written by `scripts/train_injection_detector.py`
-from the training data committed under `data/gate/`; training needs scikit-learn, scoring
-needs nothing but the standard library.
+digit read as `0` and every run of more than four digits read as `0000`. The shipped model is
+one of two kinds, named in its metadata: a linear model (the logistic function of the bias plus
+the summed weights of the features present, divided by the square root of their number: a
+binary bag of features, L2-normalised) or a network with one hidden layer of rectified units
+over the same bag (each feature has one int8 weight per hidden unit; the score is the logistic
+function of a weighted sum of the rectified units). The weights are a data file in the package
+(`_data/injection_model.bin`, described by `_data/injection_model.json`), written by
+`scripts/train_injection_detector.py` from the training data committed under `data/gate/`;
+training needs scikit-learn and numpy, scoring needs nothing but the standard library.
 
 Scoring is cheap on long texts because the features of each word are computed once and kept
-in a bounded cache: a 4,000-character value costs one set union per word and one sum.
+in a bounded cache: a 4,000-character value costs one set union per word and one sum. A
+network's row is packed into one Python int (one 32-bit lane per hidden unit, each weight
+stored as `w + 128`), so one big-int addition per feature adds every hidden unit at once, and
+only the rows a text uses are decoded.
 """
 
 from __future__ import annotations
@@ -30,7 +36,15 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
-__all__ = ["FEATURE_BITS", "Model", "default_threshold", "feature_ids", "load_model", "score"]
+__all__ = [
+    "FEATURE_BITS",
+    "Model",
+    "NetworkModel",
+    "default_threshold",
+    "feature_ids",
+    "load_model",
+    "score",
+]
 
 FEATURE_BITS = 18
 """log2 of the number of hashed feature buckets; the weights file has this many entries."""
@@ -38,6 +52,8 @@ FEATURE_BITS = 18
 _MASK = (1 << FEATURE_BITS) - 1
 _TOKEN = re.compile(r"\w+|[^\w\s]+")
 _DIGIT = re.compile(r"\d")
+_LONG_RUN = re.compile(r"0{5,}")  # after every digit became 0: a run of more than four digits
+_RUN_CAP = "0000"
 _MAX_GRAM_CHARS = 64  # character n-grams come from a word's first 64 characters
 _CACHE_LIMIT = 60_000
 _word_cache: dict[str, tuple[int, ...]] = {}
@@ -69,7 +85,10 @@ def _word_features(token: str) -> tuple[int, ...]:
 
 
 def _normal(text: str) -> str:
-    return _DIGIT.sub("0", text.lower())
+    # Every digit reads as 0 and a run of more than four reads as four: an order number, a
+    # timestamp or a phone number of a length no training row had hashes to the features of
+    # numbers seen in training, not to buckets no row ever set.
+    return _LONG_RUN.sub(_RUN_CAP, _DIGIT.sub("0", text.lower()))
 
 
 def feature_ids(text: str) -> set[int]:
@@ -106,6 +125,40 @@ def _bigram(first: str, second: str) -> int:
     return cached
 
 
+_LANE_BITS = 32
+"""Width of one lane of a packed hidden vector: a sum of up to 2**24 biased int8 values fits."""
+_LANE_BIAS = 128  # an int8 weight w is stored in its lane as w + 128, never negative
+_LANE_MASK = (1 << _LANE_BITS) - 1
+_MAX_FEATURES = 1 << (_LANE_BITS - 8)  # more features could overflow a lane (never reached)
+_ROW_CACHE_LIMIT = 100_000  # decoded rows kept at most (about 10 MB with 16 hidden units)
+_ADVICE = "reinstall langchain-contextchef or rerun scripts/train_injection_detector.py."
+
+
+class _PackedRows(dict[int, int]):
+    """Feature bucket -> its hidden-layer row packed into one int, decoded when first asked.
+
+    Lane `h` of the int (bits `32*h` to `32*h+31`) holds the int8 weight of hidden unit `h`
+    plus 128, so adding the ints of several features adds every lane at once (no lane can
+    carry into the next below 2**24 features). Only the rows a text uses are ever decoded.
+    """
+
+    def __init__(self, raw: bytes, hidden: int) -> None:
+        super().__init__()
+        self._raw = raw
+        self._hidden = hidden
+
+    def __missing__(self, bucket: int) -> int:
+        start = bucket * self._hidden
+        row = self._raw[start : start + self._hidden]
+        packed = 0
+        for byte in reversed(row):  # int8 two's complement: byte ^ 128 == weight + 128
+            packed = (packed << _LANE_BITS) | (byte ^ 0x80)
+        if len(self) >= _ROW_CACHE_LIMIT:
+            self.clear()
+        self[bucket] = packed
+        return packed
+
+
 @dataclass(frozen=True)
 class Model:
     """A linear model over hashed features.
@@ -122,17 +175,76 @@ class Model:
     threshold: float
     version: str
 
-    def score(self, text: str) -> float:
-        """The probability that `text` is an injection attempt, from 0 to 1."""
+    def margin(self, text: str) -> float:
+        """The log-odds that `text` is an injection attempt (see `score`)."""
         ids = feature_ids(text)
         if not ids:
-            return 1.0 / (1.0 + math.exp(-self.bias))
-        weights = self.weights
-        total = sum(map(weights.__getitem__, ids))
-        margin = self.bias + total / math.sqrt(len(ids))
-        if margin < -30:
-            return 0.0
-        return 1.0 / (1.0 + math.exp(-margin))
+            return self.bias
+        return self.bias + sum(map(self.weights.__getitem__, ids)) / math.sqrt(len(ids))
+
+    def score(self, text: str) -> float:
+        """The probability that `text` is an injection attempt, from 0 to 1."""
+        return _logistic(self.margin(text))
+
+
+@dataclass(frozen=True)
+class NetworkModel:
+    """A network with one hidden layer of rectified units over the bag of hashed features.
+
+    The hidden pre-activation of unit `h` is `hidden_bias[h]` plus `lane_scales[h]` times the
+    sum of the int8 weights of the features present, divided by the square root of their
+    number (a binary bag, L2-normalised); the score is the logistic function of `output_bias`
+    plus the rectified hidden units weighted by `output_weights`.
+
+    Attributes:
+        rows: Per feature bucket, its int8 hidden-layer weights packed into one int.
+        hidden: The number of hidden units.
+        lane_scales: Per hidden unit, the scale of its int8 weights.
+        hidden_bias: Per hidden unit, its bias.
+        output_weights: Per hidden unit, its weight in the output.
+        output_bias: The output's intercept.
+        threshold: The default decision threshold on the probability.
+        version: A short name of the trained model, shown in findings.
+    """
+
+    rows: dict[int, int]
+    hidden: int
+    lane_scales: tuple[float, ...]
+    hidden_bias: tuple[float, ...]
+    output_weights: tuple[float, ...]
+    output_bias: float
+    threshold: float
+    version: str
+
+    def margin(self, text: str) -> float:
+        """The log-odds that `text` is an injection attempt (see `score`)."""
+        ids = feature_ids(text)
+        count = len(ids)
+        if count >= _MAX_FEATURES:  # pragma: no cover - a text this long is refused by size
+            msg = "The gate's injection model cannot score more than 2**24 features at once."
+            raise ValueError(msg)
+        packed = sum(map(self.rows.__getitem__, ids))
+        norm = 1.0 / math.sqrt(count) if count else 0.0
+        offset = _LANE_BIAS * count
+        margin = self.output_bias
+        for scale, bias, weight in zip(
+            self.lane_scales, self.hidden_bias, self.output_weights, strict=True
+        ):
+            unit = bias + scale * norm * ((packed & _LANE_MASK) - offset)
+            if unit > 0.0:
+                margin += weight * unit
+            packed >>= _LANE_BITS
+        return margin
+
+    def score(self, text: str) -> float:
+        """The probability that `text` is an injection attempt, from 0 to 1."""
+        return _logistic(self.margin(text))
+
+
+def _logistic(margin: float) -> float:
+    if margin < -30:
+        return 0.0
+    return 1.0 / (1.0 + math.exp(-margin))
 
 
 def _data() -> Traversable:
@@ -152,28 +264,57 @@ def default_threshold() -> float:
     return float(str(_meta()["threshold"]))
 
 
+def _floats(meta: dict[str, object], key: str, size: int) -> tuple[float, ...]:
+    values = meta[key]
+    if not isinstance(values, list) or len(values) != size:
+        msg = f"The gate's injection model metadata lacks {size} values of {key!r}; {_ADVICE}"
+        raise RuntimeError(msg)
+    return tuple(float(v) for v in values)
+
+
+def _mismatch() -> RuntimeError:
+    return RuntimeError(
+        f"The gate's injection model does not match this code's features; {_ADVICE}"
+    )
+
+
 @functools.cache
-def load_model() -> Model:
+def load_model() -> Model | NetworkModel:
     """The shipped model, read once from the package data.
 
     Returns:
-        The model in `_data/injection_model.bin` and `_data/injection_model.json`.
+        The model in `_data/injection_model.bin` and `_data/injection_model.json`: a linear
+        model (kind `linear`: one little-endian int16 weight per feature bucket and one
+        scale) or a network (kind `network`: one row of `hidden` int8 weights per bucket).
     """
     data = _data()
     meta = _meta()
-    raw = array("h")
-    raw.frombytes((data / "injection_model.bin").read_bytes())
-    if sys.byteorder != "little":  # the file is little-endian int16
-        raw.byteswap()
-    if len(raw) != 1 << FEATURE_BITS or meta["feature_bits"] != FEATURE_BITS:
-        msg = (
-            "The gate's injection model does not match this code's feature size; "
-            "reinstall langchain-contextchef or rerun scripts/train_injection_detector.py."
+    raw = (data / "injection_model.bin").read_bytes()
+    if meta["feature_bits"] != FEATURE_BITS or meta.get("digit_runs") != _RUN_CAP:
+        raise _mismatch()
+    if meta.get("kind") == "network":
+        hidden = int(str(meta["hidden"]))
+        if len(raw) != hidden << FEATURE_BITS:
+            raise _mismatch()
+        return NetworkModel(
+            rows=_PackedRows(raw, hidden),
+            hidden=hidden,
+            lane_scales=_floats(meta, "lane_scales", hidden),
+            hidden_bias=_floats(meta, "hidden_bias", hidden),
+            output_weights=_floats(meta, "output_weights", hidden),
+            output_bias=float(str(meta["output_bias"])),
+            threshold=default_threshold(),
+            version=str(meta["version"]),
         )
-        raise RuntimeError(msg)
+    weights = array("h")
+    weights.frombytes(raw)
+    if sys.byteorder != "little":  # the file is little-endian int16
+        weights.byteswap()
+    if len(weights) != 1 << FEATURE_BITS:
+        raise _mismatch()
     scale = float(str(meta["scale"]))
-    weights = array("f", (w * scale for w in raw))
-    return Model(weights, float(str(meta["bias"])), default_threshold(), str(meta["version"]))
+    floats = array("f", (w * scale for w in weights))
+    return Model(floats, float(str(meta["bias"])), default_threshold(), str(meta["version"]))
 
 
 def score(text: str) -> float:
