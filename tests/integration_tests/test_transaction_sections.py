@@ -4,7 +4,9 @@ On a sync `PostgresStore` over one connection the plan driver runs each exclusiv
 one transaction that holds the store's connection between round trips. These tests show what
 must still hold: user code inside a section (hooks that use the same store directly) runs on
 a free connection and sees the section's writes; writers on two connections stay exclusive;
-a section that raises keeps the writes it was told succeeded. The sync SQLite sections keep
+a section that raises keeps the writes it was told succeeded; a write guessed from what the
+process saw last is run again, exactly, when another connection changed those rows. The sync
+SQLite sections keep
 one lock descriptor per scope; two store objects of one process still exclude each other.
 """
 
@@ -18,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.messages import ToolMessage
+from langchain_core.messages import HumanMessage, ToolMessage
 from langgraph.store.base import BaseStore
 
 from langchain_contextchef import Memory, MemoryConfig
@@ -318,3 +320,130 @@ def test_two_sqlite_store_objects_of_one_process_exclude_each_other(tmp_path: Pa
     memory = Memory(stores[0], scope=("s",))
     assert memory.get("n") == str(WRITERS * ROUNDS)
     assert len(memory.history("n")) == WRITERS * ROUNDS + 1
+
+
+# ---- guessed reads: one round trip, and a wrong guess run again ------------------------------
+
+
+def _tool(chef: ContextChef, name: str, args: dict[str, Any]) -> str:
+    result = chef.handle_tool({"name": name, "args": args, "id": uuid.uuid4().hex[:8]})
+    assert isinstance(result, ToolMessage)
+    return str(result.content)
+
+
+@pytest.fixture
+def two_writers(pg_database: str) -> Iterator[tuple[ContextChef, ContextChef, BaseStore]]:
+    """Two chefs on one scope over two connections, as two processes would write it."""
+    from langgraph.store.postgres import PostgresStore
+
+    scope = ("guess", uuid.uuid4().hex)
+    with (
+        PostgresStore.from_conn_string(pg_database) as a,
+        PostgresStore.from_conn_string(pg_database) as b,
+    ):
+        a.setup()
+        yield (ContextChef(store=a, scope=scope), ContextChef(store=b, scope=scope), a)
+
+
+def test_a_write_guessed_from_a_stale_stamp_is_run_again_and_is_exact(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, _ = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    held = _pg_guess.GUESSES["held"]
+    assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
+    assert _pg_guess.GUESSES["held"] == held + 1  # a's own stamp, guessed right: one round trip
+    assert _tool(b, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
+    failed = _pg_guess.GUESSES["failed"]
+    # a guesses the stamp it wrote last; b has advanced it since, so the guard fails, nothing
+    # of the guessed run is written, and the write runs again on real reads.
+    assert _tool(a, "create_memory", {"key": "k4", "value": "Four."}).startswith("Created")
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    for chef in (a, b):
+        memory = chef.get_memory()
+        assert {e.key: e.value for e in memory.list()} == {
+            "k1": "One.",
+            "k2": "Two.",
+            "k3": "Three.",
+            "k4": "Four.",
+        }
+        assert [e.version for e in memory.list()] == [1, 1, 1, 1]
+    # The stamp counted every write once, in order: a compile of either side is current.
+    from langchain_contextchef.memory._stamp import STAMP_KEY
+
+    a_store = two_writers[2]
+    stored = a_store.get(a.get_memory().context.meta_ns, STAMP_KEY)
+    assert stored is not None
+    # (The first write starts the stamp's epoch with an empty log.)
+    assert stored.value["stamp"] == 4
+    assert stored.value["log"] == [[2, "k2"], [3, "k3"], [4, "k4"]]
+    assert sorted(a.compile([HumanMessage("Which numbers?")]).meta.injected_keys) == [
+        "k1",
+        "k2",
+        "k3",
+        "k4",
+    ]
+
+
+def test_a_create_guessed_absent_after_another_writer_made_the_key_reports_it_exists(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, _ = two_writers
+    assert _tool(a, "create_memory", {"key": "seed", "value": "Seed."}).startswith("Created")
+    assert _tool(b, "create_memory", {"key": "x", "value": "From b."}).startswith("Created")
+    # a never saw `x` and guesses it absent: the guard fails, the create runs again and
+    # finds b's entry, which it leaves alone.
+    failed = _pg_guess.GUESSES["failed"]
+    reply = _tool(a, "create_memory", {"key": "x", "value": "From a."})
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    assert not reply.startswith("Created"), reply
+    assert a.get_memory().get("x") == "From b."
+    assert [r.version for r in a.get_memory().history("x")] == [1]
+
+
+def test_an_update_guessed_from_an_entry_another_writer_changed_is_exact(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, _ = two_writers
+    ma, mb = a.get_memory(), b.get_memory()
+    assert _tool(a, "create_memory", {"key": "n", "value": "1"}).startswith("Created")
+    assert ma.update_memory("n", "2").status == "updated"  # a has now seen version 2
+    assert mb.update_memory("n", "3").status == "updated"
+    # a's guess of `n` (version 2) is wrong: run again, the compare-and-set sees version 3.
+    failed = _pg_guess.GUESSES["failed"]
+    stale = ma.update_memory("n", "4", version=2)
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    assert stale.status == "stale", stale
+    # The scope is not guessed right after a failed guess (a back-off): this one reads.
+    held = _pg_guess.GUESSES["held"]
+    assert ma.update_memory("n", "4", version=3).status == "updated"
+    assert _pg_guess.GUESSES["held"] == held
+    assert mb.get("n") == "4"
+    assert [r.version for r in mb.history("n")] == [1, 2, 3, 4]
+    reply = _tool(a, "modify_memory", {"action": "update", "key": "n", "value": "5"})
+    assert "Error" not in reply, reply
+    assert mb.get("n") == "5" and [r.version for r in mb.history("n")] == [1, 2, 3, 4, 5]
+
+
+def test_a_delete_by_another_writer_defeats_the_guess(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, _ = two_writers
+    ma, mb = a.get_memory(), b.get_memory()
+    assert _tool(a, "create_memory", {"key": "d", "value": "Here."}).startswith("Created")
+    assert ma.update_memory("d", "Still here.").status == "updated"
+    assert mb.delete_memory("d").status == "deleted"
+    # a guesses `d` present: run again, it is gone.
+    failed = _pg_guess.GUESSES["failed"]
+    result = ma.update_memory("d", "Back?")
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    assert result.status == "not_found", result
+    assert mb.get("d") is None
