@@ -402,7 +402,7 @@ class _Section:
             if self.transaction and kind == "postgres" and _pg_txn.eligible(store):
                 key = _advisory_key(scope)
                 backend = _pg_txn.PgTransaction(
-                    store, scope, key, timeout, _timed_out, guess=self.guess
+                    store, scope, key, timeout, _timed_out, guess_allowed=self.guess
                 )
             else:
                 backend = _backend_section(store, scope, timeout)

@@ -1,73 +1,143 @@
-"""Guessed reads for the PostgreSQL transaction sections (`_pg_txn`): one round trip.
+"""Guessed reads for the PostgreSQL transaction sections (`_pg_txn`): one statement per write.
 
 A section whose caller can run it again may answer its first batch from what this process
-last saw of those rows. The lock, a guard statement that checks every guess, the writes (each
-a no-op unless the guard held) and the commit then go in one round trip; a wrong guess writes
+last wrote of those rows (a row it never saw is taken as absent). At the section's end one
+statement, a call of a function of the session's own (`pg_temp`, created once per
+connection), takes the scope's transaction-scoped advisory lock, checks every guess, writes
+and returns what it wrote; the autocommit connection commits it. A wrong guess writes
 nothing and raises `Mispredicted`, and the caller runs the section again with real reads.
 
-What the process saw is kept per store, bounded, as each row's JSON text (or `None` for a row
-known absent): a wrong row only costs a failed guess, since the guard checks every guess on
-the server under the scope's lock.
+Why a function: its statements run one after another, each with a fresh snapshot (it is
+`VOLATILE`, and a guessed section runs only under read committed), so the check that follows
+the lock sees every write of the lock's last holder; a single plain statement takes its
+snapshot before it takes the lock. Why `pg_temp`: nothing is added to the user's schema, no
+privilege beyond a session's temporary objects is needed, and nothing outlives the session.
+
+What a guess is checked against: the row version this process wrote, named by the row's
+`xmin` (the transaction that wrote it) and `updated_at`, both returned by the write, so the
+check compares a few bytes per row instead of the stored value. Rows are learnt only from
+writes that return them (this module's `INSERT ... RETURNING`, used for every plain put of a
+section on a store that may guess); a row read present and not written since is *unknown*,
+and a batch that asks for an unknown row is read, never guessed.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 import weakref
 from collections import OrderedDict
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sequence
+from datetime import datetime
+from typing import Any, NamedTuple
 
-from langgraph.store.base import PutOp
+from langgraph.store.base import GetOp, Item, PutOp
 
 try:
-    from langgraph.store.postgres.base import _namespace_to_text
+    from langgraph.store.postgres.base import _namespace_to_text, _row_to_item
+    from psycopg import errors as pg_errors
+    from psycopg.adapt import PyFormat
+    from psycopg.pq import Format
     from psycopg.rows import dict_row
+    from psycopg.types.json import Jsonb
 except ImportError:  # pragma: no cover - the postgres extra is not installed
-    _namespace_to_text = dict_row = None  # type: ignore[assignment]
+    _namespace_to_text = _row_to_item = pg_errors = None  # type: ignore[assignment]
+    PyFormat = Format = dict_row = Jsonb = None  # type: ignore[assignment,misc]
 
 __all__ = [
-    "GUARDED_DELETE",
-    "GUARDED_INSERT",
     "GUESSES",
+    "Guessed",
     "Mispredicted",
+    "Seen",
+    "Written",
+    "answer",
     "forget",
-    "learn",
-    "put_rows",
+    "guesses_for",
+    "is_missing_function",
+    "learn_reads",
+    "lost",
+    "plain",
+    "ready",
     "record",
-    "seen_rows",
-    "send_guard",
+    "refuse",
+    "send_guarded",
+    "send_puts",
     "worth_guessing",
 ]
 
-_OK = "contextchef.ok"  # a transaction-local setting: whether the guesses held
-_LOCK_INTO_OK = f"SELECT set_config('{_OK}', pg_try_advisory_xact_lock(%s)::text, true)"
-# Run after the lock's own statement, so its snapshot sees every write of the lock's last
-# holder: the guessed values all stored as guessed, the guessed absences all absent.
-_GUARD = (
-    f"SELECT set_config('{_OK}', (current_setting('{_OK}') = 'true'"
-    " AND (SELECT count(*) FROM store s"
-    " JOIN unnest(%s::text[], %s::text[], %s::text[]) AS g(prefix, key, value)"
-    " ON s.prefix = g.prefix AND s.key = g.key WHERE s.value = g.value::jsonb) = %s"
-    " AND NOT EXISTS (SELECT 1 FROM store s"
-    " WHERE (s.prefix, s.key) IN (SELECT * FROM unnest(%s::text[], %s::text[]))))::text,"
-    " true) = 'true' AS ok"
+Name = tuple[str, str]  # (prefix, key): a row of LangGraph's `store` table
+
+FUNCTION = "pg_temp.contextchef_guarded_write_v1"
+# The lock, the checks of the guesses (each a primary-key lookup: no plan may scan the
+# table), the deletes, the inserts, and what they wrote. Statuses: `ok`; `busy` (another
+# session holds the scope); `stale` (a guess is wrong); `isolation` (not read committed, where
+# the checks could miss the lock's last holder). Only `ok` writes anything.
+_CREATE = f"""
+CREATE OR REPLACE FUNCTION {FUNCTION}(
+    lock_key bigint, seen_p text[], seen_k text[], seen_x text[], seen_u timestamptz[],
+    absent_p text[], absent_k text[], put_p text[], put_k text[], put_v text[],
+    del_p text[], del_k text[],
+    OUT status text, OUT xid text, OUT created timestamptz[], OUT written timestamptz)
+LANGUAGE plpgsql VOLATILE AS $contextchef$
+DECLARE
+    i integer;
+    c timestamptz;
+BEGIN
+    IF current_setting('transaction_isolation') <> 'read committed' THEN
+        status := 'isolation';
+        RETURN;
+    END IF;
+    IF NOT pg_try_advisory_xact_lock(lock_key) THEN
+        status := 'busy';
+        RETURN;
+    END IF;
+    FOR i IN 1 .. coalesce(cardinality(seen_p), 0) LOOP
+        IF NOT EXISTS (SELECT 1 FROM store s WHERE s.prefix = seen_p[i] AND s.key = seen_k[i]
+                       AND s.xmin::text = seen_x[i] AND s.updated_at = seen_u[i]) THEN
+            status := 'stale';
+            RETURN;
+        END IF;
+    END LOOP;
+    FOR i IN 1 .. coalesce(cardinality(absent_p), 0) LOOP
+        IF EXISTS (SELECT 1 FROM store s WHERE s.prefix = absent_p[i] AND s.key = absent_k[i])
+        THEN
+            status := 'stale';
+            RETURN;
+        END IF;
+    END LOOP;
+    FOR i IN 1 .. coalesce(cardinality(del_p), 0) LOOP
+        DELETE FROM store s WHERE s.prefix = del_p[i] AND s.key = del_k[i];
+    END LOOP;
+    created := '{{}}';
+    FOR i IN 1 .. coalesce(cardinality(put_p), 0) LOOP
+        INSERT INTO store AS s (prefix, key, value, created_at, updated_at, expires_at,
+                                ttl_minutes)
+        VALUES (put_p[i], put_k[i], put_v[i]::jsonb, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP,
+                NULL, NULL)
+        ON CONFLICT (prefix, key) DO UPDATE SET value = EXCLUDED.value,
+            updated_at = CURRENT_TIMESTAMP, expires_at = EXCLUDED.expires_at,
+            ttl_minutes = EXCLUDED.ttl_minutes
+        RETURNING s.xmin::text, s.created_at INTO xid, c;
+        created := created || c;
+    END LOOP;
+    written := CURRENT_TIMESTAMP;
+    status := 'ok';
+END
+$contextchef$
+"""
+_CALL = (
+    f"SELECT status, xid, created, written FROM {FUNCTION}(%b, %b::text[], %b::text[],"
+    " %b::text[], %b::timestamptz[], %b::text[], %b::text[], %b::text[], %b::text[],"
+    " %b::text[], %b::text[], %b::text[])"
 )
-# Writes that happen only when the guesses held (puts without TTL or vectors, as LangGraph's
-# `INSERT` writes them: it cannot take a condition).
-GUARDED_DELETE = (
-    "DELETE FROM store WHERE (prefix, key) IN (SELECT * FROM unnest(%s::text[], %s::text[]))"
-    f" AND current_setting('{_OK}') = 'true'"
-)
-GUARDED_INSERT = (
-    "INSERT INTO store (prefix, key, value, created_at, updated_at, expires_at, ttl_minutes)"
-    " SELECT g.prefix, g.key, g.value::jsonb, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, NULL, NULL"
-    " FROM unnest(%s::text[], %s::text[], %s::text[]) AS g(prefix, key, value)"
-    f" WHERE current_setting('{_OK}') = 'true'"
+# LangGraph's `INSERT` of puts without TTL or vectors, with what it wrote.
+_INSERT = (
+    "INSERT INTO store AS s (prefix, key, value, created_at, updated_at, expires_at,"
+    " ttl_minutes) SELECT g.p, g.k, g.v::jsonb, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP, NULL,"
+    " NULL FROM unnest(%b::text[], %b::text[], %b::text[]) AS g(p, k, v)"
     " ON CONFLICT (prefix, key) DO UPDATE SET value = EXCLUDED.value,"
     " updated_at = CURRENT_TIMESTAMP, expires_at = EXCLUDED.expires_at,"
     " ttl_minutes = EXCLUDED.ttl_minutes"
+    " RETURNING s.prefix, s.key, s.xmin::text AS xmin, s.created_at, s.updated_at"
 )
 
 
@@ -79,71 +149,258 @@ class Mispredicted(BaseException):
     """
 
 
+class Seen(NamedTuple):
+    """A row as this process last wrote it: its value's JSON and its version."""
+
+    text: str
+    created_at: datetime
+    updated_at: datetime
+    xmin: str
+
+
+class _Unknown:
+    """A row stored, but not as this process last wrote it: read it, never guess it."""
+
+
+_UNKNOWN = _Unknown()
+
 # How guessed sections ended in this process ("held": one round trip; "failed": run again).
 GUESSES: dict[str, int] = {"held": 0, "failed": 0}
 
-# What this process last saw of each row through a transaction section, per store: the
-# value's JSON text, or `None` for a row known absent. Bounded; a wrong row only costs a
-# failed guess, since the guard checks every guess on the server.
-_SEEN_LIMIT = 1024
-_SEEN: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[str, str], str | None]] = (
+# What this process knows of each row, per store: `Seen`, `None` (absent), or unknown.
+# Bounded; a row that fell out is taken as absent, which at worst costs a failed guess.
+_ROWS_LIMIT = 1024
+_ROWS: weakref.WeakKeyDictionary[Any, OrderedDict[Name, Seen | _Unknown | None]] = (
     weakref.WeakKeyDictionary()
 )
-_SEEN_LOCK = threading.Lock()
+_LOCK = threading.Lock()
+# Per connection: whether the function is there (True), or cannot be made (False).
+_READY: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
 
 
-def learn(store: Any, rows: Iterable[tuple[tuple[str, str], str | None]]) -> None:
-    with _SEEN_LOCK:
-        seen = _SEEN.get(store)
-        if seen is None:
-            seen = _SEEN[store] = OrderedDict()
-        for row, text in rows:
-            seen[row] = text
-            seen.move_to_end(row)
-        while len(seen) > _SEEN_LIMIT:
-            seen.popitem(last=False)
+def ready(conn: Any) -> bool:
+    """Whether `conn`'s session has the function, making it the first time (one statement).
+
+    Call with the store's lock held and no transaction open. A session that cannot make it
+    (no temporary objects allowed, a read-only server) never guesses.
+    """
+    state = _READY.get(conn)
+    if state is None:
+        try:
+            conn.execute(_CREATE)
+            state = True
+        except Exception:  # any refusal only means: do not guess in this session
+            state = False
+        _READY[conn] = state
+    return state
+
+
+def _remember(store: Any, rows: Iterable[tuple[Name, Seen | _Unknown | None]]) -> None:
+    with _LOCK:
+        known = _ROWS.get(store)
+        if known is None:
+            known = _ROWS[store] = OrderedDict()
+        for name, row in rows:
+            known[name] = row
+            known.move_to_end(name)
+        while len(known) > _ROWS_LIMIT:
+            known.popitem(last=False)
 
 
 def forget(store: Any) -> None:
-    with _SEEN_LOCK:
-        _SEEN.pop(store, None)
+    """Trust nothing this process noted of `store`'s rows (a transaction rolled back)."""
+    with _LOCK:
+        _ROWS.pop(store, None)
 
 
-def put_rows(ops: Iterable[PutOp]) -> list[tuple[tuple[str, str], str | None]]:
-    return [
-        (
-            (_namespace_to_text(tuple(op.namespace)), op.key),
-            None if op.value is None else json.dumps(op.value),
+def learn_reads(store: Any, present: Iterable[Name], absent: Iterable[Name]) -> None:
+    """Note what a read found: rows present become unknown (their version was not read)."""
+    _remember(store, [*((n, _UNKNOWN) for n in present), *((n, None) for n in absent)])
+
+
+def guesses_for(store: Any, names: Sequence[Name]) -> list[Seen | None] | None:
+    """The guess of each row (`None`: absent), or `None` when the batch must be read.
+
+    A batch is guessed when no row of it is unknown and at least one was written by this
+    process (a batch of rows never seen is more likely new to this process than absent).
+    """
+    with _LOCK:
+        known = _ROWS.get(store)
+        if not known:
+            return None
+        rows = [known.get(name) for name in names]
+    if any(row is _UNKNOWN for row in rows) or not any(isinstance(r, Seen) for r in rows):
+        return None
+    return rows  # type: ignore[return-value]
+
+
+def answer(store: Any, conn: Any, op: GetOp, row: Seen | None) -> Item | None:
+    """The item a real get of `op` would return, were the guess `row` right."""
+    if row is None:
+        return None
+    value = conn.adapters.get_loader(_jsonb_oid(conn), Format.TEXT)(_jsonb_oid(conn), conn).load(
+        row.text.encode()
+    )
+    record: Any = {
+        "key": op.key,
+        "value": value,
+        "created_at": row.created_at,
+        "updated_at": row.updated_at,
+    }
+    return _row_to_item(tuple(op.namespace), record, loader=store._deserializer)
+
+
+def _jsonb_oid(conn: Any) -> int:
+    return int(conn.adapters.types["jsonb"].oid)
+
+
+def plain(store: Any, op: PutOp) -> bool:
+    """Whether this module makes the write `op` itself.
+
+    Deletes and puts without a TTL or vectors to embed; anything else takes LangGraph's own
+    statements.
+    """
+    if op.value is None:
+        return True
+    return op.ttl is None and (not getattr(store, "index_config", None) or op.index is False)
+
+
+def _last_of_each(ops: Iterable[PutOp]) -> dict[Name, PutOp]:
+    last: dict[Name, PutOp] = {}  # the last write of each row wins, as in LangGraph's batch
+    for op in ops:
+        last[(_namespace_to_text(tuple(op.namespace)), op.key)] = op
+    return last
+
+
+def _texts(conn: Any, ops: dict[Name, PutOp]) -> dict[Name, str]:
+    """Each put's value as the JSON LangGraph's `Jsonb` would send (the same dumps)."""
+    dumper = conn.adapters.get_dumper(Jsonb, PyFormat.TEXT)(Jsonb, conn)
+    return {
+        name: bytes(dumper.dump(Jsonb(dict(op.value)))).decode()
+        for name, op in ops.items()
+        if op.value is not None
+    }
+
+
+class Written:
+    """Puts sent inside a section's transaction, learnt once it commits (`learn`)."""
+
+    __slots__ = ("cursor", "gone", "texts", "unknown")
+
+    def __init__(
+        self, cursor: Any, texts: dict[Name, str], unknown: list[Name], gone: list[Name]
+    ) -> None:
+        self.cursor, self.texts, self.unknown, self.gone = cursor, texts, unknown, gone
+
+    def learn(self, store: Any) -> None:
+        rows: list[tuple[Name, Seen | _Unknown | None]] = [(n, _UNKNOWN) for n in self.unknown]
+        rows += [(n, None) for n in self.gone]
+        if self.cursor is not None:
+            with self.cursor:
+                for r in self.cursor.fetchall():
+                    name = (r["prefix"], r["key"])
+                    seen = Seen(self.texts[name], r["created_at"], r["updated_at"], r["xmin"])
+                    rows.append((name, seen))
+        _remember(store, rows)
+
+
+def send_puts(store: Any, conn: Any, ops: Sequence[PutOp]) -> Written:
+    """Send `ops` in the open transaction; learn them with `Written.learn` once it commits.
+
+    Plain puts go with this module's `INSERT ... RETURNING`, the rest with LangGraph's own
+    statements (their rows become unknown; deleted rows absent).
+    """
+    last = _last_of_each(ops)
+    mine = {name: op for name, op in last.items() if op.value is not None and plain(store, op)}
+    others = [op for name, op in last.items() if name not in mine]
+    if others:
+        with conn.cursor(binary=True, row_factory=dict_row) as cur:
+            store._batch_put_ops(list(enumerate(others)), cur)
+    texts = _texts(conn, mine)
+    cursor = None
+    if mine:
+        cursor = conn.cursor(binary=True, row_factory=dict_row)
+        names = list(mine)
+        cursor.execute(
+            _INSERT, ([n[0] for n in names], [n[1] for n in names], list(texts.values()))
         )
-        for op in ops
+    unknown = [
+        (_namespace_to_text(tuple(op.namespace)), op.key) for op in others if op.value is not None
     ]
+    gone = [(_namespace_to_text(tuple(op.namespace)), op.key) for op in others if op.value is None]
+    return Written(cursor, texts, unknown, gone)
 
 
-def seen_rows(store: Any, names: list[tuple[str, str]]) -> list[str | None]:
-    """What this process saw of each row (`None`: absent or never seen); `[]` if nothing."""
-    with _SEEN_LOCK:
-        seen = _SEEN.get(store)
-        return [seen.get(name) for name in names] if seen else []
+class Guessed(NamedTuple):
+    """What the function answered: `status` and, when `ok`, the rows it wrote."""
+
+    status: str
+    rows: list[tuple[Name, Seen | None]]
 
 
-def send_guard(conn: Any, key: int, guesses: dict[tuple[str, str], str | None]) -> Any:
-    """Send the lock and the guard (pipelined); the cursor answers `ok`."""
-    conn.execute(_LOCK_INTO_OK, (key,))
-    present = [(name, text) for name, text in guesses.items() if text is not None]
-    absent = [name for name, text in guesses.items() if text is None]
+def send_guarded(
+    conn: Any,
+    key: int,
+    guesses: dict[Name, Seen | None],
+    ops: Sequence[PutOp],
+) -> Guessed:
+    """Call the function: lock, check `guesses`, write `ops` (all plain), in one statement.
+
+    Inside an open pipeline the call joins its transaction (the lock then stays held);
+    otherwise the autocommit connection commits it at once.
+    """
+    seen = [(name, row) for name, row in guesses.items() if row is not None]
+    absent = [name for name, row in guesses.items() if row is None]
+    last = _last_of_each(ops)
+    texts = _texts(conn, last)
+    puts = [name for name, op in last.items() if op.value is not None]
+    deletes = [name for name, op in last.items() if op.value is None]
     cur = conn.cursor(binary=True, row_factory=dict_row)
     cur.execute(
-        _GUARD,
+        _CALL,
         (
-            [name[0] for name, _ in present],
-            [name[1] for name, _ in present],
-            [text for _, text in present],
-            len(present),
-            [name[0] for name in absent],
-            [name[1] for name in absent],
+            key,
+            [n[0] for n, _ in seen],
+            [n[1] for n, _ in seen],
+            [r.xmin for _, r in seen],
+            [r.updated_at for _, r in seen],
+            [n[0] for n in absent],
+            [n[1] for n in absent],
+            [n[0] for n in puts],
+            [n[1] for n in puts],
+            [texts[n] for n in puts],
+            [n[0] for n in deletes],
+            [n[1] for n in deletes],
         ),
     )
-    return cur
+    with cur:
+        row = cur.fetchone()
+    if row is None or row["status"] != "ok":
+        return Guessed(row["status"] if row else "stale", [])
+    written: list[tuple[Name, Seen | None]] = [
+        (name, Seen(texts[name], created, row["written"], row["xid"]))
+        for name, created in zip(puts, row["created"], strict=True)
+    ]
+    written += [(name, None) for name in deletes]
+    return Guessed("ok", [*guesses.items(), *written])
+
+
+def record(store: Any, scope: tuple[str, ...], outcome: Guessed) -> None:
+    """Note how a guess of `scope` ended: held (learn what it wrote) or failed (back off)."""
+    held = outcome.status == "ok"
+    if held:
+        _remember(store, outcome.rows)
+    with _LOCK:
+        GUESSES["held" if held else "failed"] += 1
+        scopes = _BACKOFF.get(store)
+        if scopes is None:
+            scopes = _BACKOFF[store] = {}
+        if held:
+            scopes.pop(scope, None)
+            return
+        state = scopes.setdefault(scope, [0, 0])
+        state[1] = min(max(1, state[1] * 2), _BACKOFF_LIMIT)  # sections to skip
+        state[0] = state[1]
 
 
 # After a failed guess a scope is not guessed for a while (1, 2, 4, ... up to 32 sections):
@@ -157,7 +414,7 @@ _BACKOFF: weakref.WeakKeyDictionary[Any, dict[tuple[str, ...], list[int]]] = (
 
 def worth_guessing(store: Any, scope: tuple[str, ...]) -> bool:
     """Whether a section of `scope` may guess now (not just after failed guesses)."""
-    with _SEEN_LOCK:
+    with _LOCK:
         state = _BACKOFF.get(store, {}).get(scope)
         if state is None or state[0] == 0:
             return True
@@ -165,16 +422,18 @@ def worth_guessing(store: Any, scope: tuple[str, ...]) -> bool:
         return False
 
 
-def record(store: Any, scope: tuple[str, ...], *, held: bool) -> None:
-    """Note how a guess of `scope` ended: held (guess freely) or failed (back off)."""
-    with _SEEN_LOCK:
-        GUESSES["held" if held else "failed"] += 1
-        scopes = _BACKOFF.get(store)
-        if scopes is None:
-            scopes = _BACKOFF[store] = {}
-        if held:
-            scopes.pop(scope, None)
-            return
-        state = scopes.setdefault(scope, [0, 0])
-        state[1] = min(max(1, state[1] * 2), _BACKOFF_LIMIT)  # sections to skip
-        state[0] = state[1]
+def is_missing_function(exc: BaseException) -> bool:
+    """Whether `exc` says the session lost the function (a `DISCARD TEMP`, say)."""
+    return pg_errors is not None and isinstance(exc, pg_errors.UndefinedFunction)
+
+
+def lost(conn: Any) -> None:
+    """The session lost the function: make it again next time (a failed guess, no back-off)."""
+    with _LOCK:
+        GUESSES["failed"] += 1
+        _READY.pop(conn, None)
+
+
+def refuse(conn: Any) -> None:
+    """Never guess on `conn` again (its session is not read committed)."""
+    _READY[conn] = False

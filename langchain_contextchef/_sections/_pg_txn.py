@@ -33,11 +33,14 @@ data-modifying CTE that refreshes TTLs; a get that asks for a TTL refresh keeps 
 query. A model write is then three statements in two round trips: the lock and the read;
 the writes, committed by the Sync.
 
-A section the plan driver can build again (a tool's write, `model_write`: see `_pg_guess`)
-may answer its first batch from what this process last saw of those rows and send the
-lock, a guard that checks every guess, the writes held back by the guard, and the commit in
-one round trip. A wrong guess writes nothing and raises `Mispredicted`: the driver runs the
-section again, as above. A later read, or user code, checks the guesses first.
+A section the plan driver can build again (a tool's write, `model_write`) may answer its
+first batch from what this process last wrote of those rows (`_pg_guess`), keep its writes,
+and end with one statement: a function of the session's own that takes the lock, checks
+every guess against the row versions and writes (one round trip, as LangGraph's own `put`).
+A wrong guess writes nothing and raises `Mispredicted`: the driver runs the section again,
+as above. A later read, or user code, checks the guesses first (the same function, without
+writes, opening the transaction of step 1). So that writes can be guessed from, a section on
+a store that may guess sends its plain puts with an `INSERT` that returns the row versions.
 
 Every batch a plan was told succeeded is committed, even when the section ends with an
 exception (as with the general section, where each batch commits when it returns); a batch
@@ -53,24 +56,13 @@ keep the general path.
 from __future__ import annotations
 
 import contextlib
-import json
 import threading
 import time
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
-from datetime import datetime, timezone
 from typing import Any, Literal
 
-from langgraph.store.base import (
-    BaseStore,
-    GetOp,
-    Item,
-    ListNamespacesOp,
-    Op,
-    PutOp,
-    Result,
-    SearchOp,
-)
+from langgraph.store.base import BaseStore, GetOp, ListNamespacesOp, Op, PutOp, Result, SearchOp
 
 try:
     from langgraph.store.postgres import PostgresStore
@@ -86,18 +78,8 @@ except ImportError:  # pragma: no cover - the postgres extra is not installed
     _row_to_item = _row_to_search_item = _decode_ns_bytes = None  # type: ignore[assignment]
     _namespace_to_text = None  # type: ignore[assignment]
 
-from langchain_contextchef._sections._pg_guess import (
-    GUARDED_DELETE,
-    GUARDED_INSERT,
-    Mispredicted,
-    forget,
-    learn,
-    put_rows,
-    record,
-    seen_rows,
-    send_guard,
-    worth_guessing,
-)
+from langchain_contextchef._sections import _pg_guess as guess
+from langchain_contextchef._sections._pg_guess import Mispredicted
 
 __all__ = ["Mispredicted", "PgTransaction", "eligible", "settle", "transaction_of"]
 
@@ -180,15 +162,16 @@ class PgTransaction:
         "implicit",
         "key",
         "kept",
+        "learning",
         "may_guess",
         "mode",
         "pipe",
         "pipeline",
         "scope",
-        "sent",
         "store",
         "timed_out",
         "timeout",
+        "written",
     )
 
     def __init__(
@@ -198,7 +181,7 @@ class PgTransaction:
         key: int,
         timeout: float,
         timed_out: Any,
-        guess: bool = False,
+        guess_allowed: bool = False,
     ) -> None:
         self.store, self.scope, self.key, self.timeout = store, scope, key, timeout
         self.timed_out = timed_out  # scope, timeout -> the TimeoutError to raise
@@ -210,11 +193,14 @@ class PgTransaction:
         self.implicit = bool(getattr(self.conn, "autocommit", False))
         self.mode: Mode = "idle"
         self.kept: list[PutOp] = []
-        self.sent: list[PutOp] = []  # writes sent in the transaction, learnt once it commits
-        # Whether the first batch may be answered from what this process saw (the caller can
-        # run the section again when the guess fails; see `Mispredicted`).
-        self.may_guess = guess and self.implicit and not getattr(store, "ttl_config", None)
-        self.guesses: dict[tuple[str, str], str | None] | None = None
+        # Writes sent in the transaction, learnt once it commits; on a store where sections
+        # may guess (autocommit, no TTL config), plain puts return their row versions.
+        self.written: list[guess.Written] = []
+        self.learning = self.implicit and not getattr(store, "ttl_config", None)
+        # Whether the first batch may be answered from what this process wrote (the caller
+        # can run the section again when the guess fails; see `Mispredicted`).
+        self.may_guess = guess_allowed and self.learning
+        self.guesses: dict[guess.Name, guess.Seen | None] | None = None
         self.pipe: contextlib.ExitStack | None = None
         self.pipeline: Any = None
         self.deadline = 0.0
@@ -319,9 +305,7 @@ class PgTransaction:
         store, conn = self.store, self.conn
         kept, self.kept = self.kept, []
         if kept:
-            self.sent.extend(kept)
-            with conn.cursor(binary=True, row_factory=dict_row) as cur:
-                store._batch_put_ops(list(enumerate(kept)), cur)
+            self._send_puts(kept)
         gets = [(i, op) for i, op in reads if isinstance(op, GetOp)]
         searches = [(i, op) for i, op in reads if type(op) is SearchOp]
         listings = [(i, op) for i, op in reads if type(op) is ListNamespacesOp]
@@ -378,94 +362,84 @@ class PgTransaction:
     # ---- guessed reads ---------------------------------------------------------------------
     #
     # A section whose caller can run it again (the plan driver, for the plans that ask) may
-    # answer its first batch from what this process last saw of those rows, a row it never
-    # saw taken as absent, when it saw at least one of them. Its writes are kept; the lock, a
-    # guard statement that checks every guess, and the writes (each a no-op unless the guard
-    # held) then go in one round trip that the pipeline's Sync commits. A failed guess
-    # writes nothing and raises `Mispredicted`. Before a later read or any user code, the
-    # guesses are checked first (one round trip) and the section goes on as usual.
+    # answer its first batch from what this process last wrote of those rows (`_pg_guess`).
+    # Its writes are kept, and the section ends with one statement that locks, checks every
+    # guess and writes; the autocommit connection commits it. A failed guess writes nothing
+    # and raises `Mispredicted`. Before a later read or any user code, the guesses are
+    # checked first (the same statement without writes, opening the section's transaction)
+    # and the section goes on as usual.
 
     def _guess(self, ops: Sequence[Op], results: list[Result]) -> bool:
         if not all(type(op) is GetOp and not op.refresh_ttl for op in ops):
             return False
-        if not worth_guessing(self.store, self.scope):
+        if not guess.worth_guessing(self.store, self.scope):
             self.may_guess = False
             return False
-        names = [(_namespace_to_text(tuple(op.namespace)), op.key) for op in ops]  # type: ignore[union-attr]
-        texts = seen_rows(self.store, names)
-        if not any(text is not None for text in texts):
-            return False  # nothing seen here yet: read
-        now = datetime.now(timezone.utc)
-        self.guesses = dict(zip(names, texts, strict=True))
-        for idx, (op, text) in enumerate(zip(ops, texts, strict=True)):
-            if text is not None:
-                namespace = tuple(op.namespace)  # type: ignore[union-attr]
-                results[idx] = Item(
-                    value=json.loads(text),
-                    key=op.key,  # type: ignore[union-attr]
-                    namespace=namespace,
-                    created_at=now,
-                    updated_at=now,
-                )
+        gets: list[GetOp] = list(ops)  # type: ignore[arg-type]
+        names = [(_namespace_to_text(tuple(op.namespace)), op.key) for op in gets]
+        rows = guess.guesses_for(self.store, names)
+        if rows is None:
+            return False  # a row this process did not write, or none it did: read
+        with self.guard:
+            ready = guess.ready(self.conn)
+        if not ready:
+            self.may_guess = False
+            return False
+        for idx, (op, row) in enumerate(zip(gets, rows, strict=True)):
+            results[idx] = guess.answer(self.store, self.conn, op, row)
+        self.guesses = dict(zip(names, rows, strict=True))
         self.mode = "guess"
         return True
 
-    def _confirm(self) -> None:
-        """Check the guesses (lock and guard, one round trip); the section goes on as usual."""
+    def _check(self, kept: list[PutOp]) -> guess.Guessed:
+        """Call the function with the guesses and `kept` (with the store's lock held)."""
         guesses, self.guesses = self.guesses or {}, None
         self.mode = "idle"
+        try:
+            with self._failing():
+                outcome = guess.send_guarded(self.conn, self.key, guesses, kept)
+        except Exception as exc:
+            if not guess.is_missing_function(exc):
+                raise
+            guess.lost(self.conn)  # a `DISCARD TEMP`, say: nothing was written
+            raise Mispredicted from exc
+        if outcome.status == "isolation":
+            self.may_guess = False
+            guess.refuse(self.conn)  # not read committed: this session never guesses
+        return outcome
+
+    def _confirm(self) -> None:
+        """Check the guesses (one round trip); the section goes on in its transaction."""
         self._open()
-        with self._failing():
-            row = send_guard(self.conn, self.key, guesses).fetchone()
-        if row is not None and row["ok"]:
+        outcome = self._check([])
+        if outcome.status == "ok":
+            guess.record(self.store, self.scope, outcome)
             self.mode = "txn"
             return
         self.kept = []
         with self._failing():
             self._close_pipe()  # the Sync ends a transaction that wrote nothing
         self._release()
-        record(self.store, self.scope, held=False)
+        guess.record(self.store, self.scope, outcome)
         raise Mispredicted
 
     def _commit_guessed(self) -> None:
-        """Lock, guard, guarded writes and the commit in one round trip."""
-        index = getattr(self.store, "index_config", None)
-        if not all(op.ttl is None and (not index or op.index is False) for op in self.kept):
-            self._confirm()  # writes LangGraph's own `INSERT` must make
+        """Lock, check, write and commit: one statement."""
+        if not all(guess.plain(self.store, op) for op in self.kept):
+            self._confirm()  # writes LangGraph's own statements must make
             self._finish(("COMMIT",))
             return
-        guesses, kept = self.guesses or {}, self.kept
-        self.guesses, self.kept = None, []
-        self.mode = "idle"
-        last = {}  # the last write of each row wins, as in LangGraph's batch
-        for (name, text), op in zip(put_rows(kept), kept, strict=True):
-            last[name] = (text, op)
-        deletes = [name for name, (text, _) in last.items() if text is None]
-        inserts = [(name, text) for name, (text, _) in last.items() if text is not None]
-        self._open()
-        with self._failing():
-            guard = send_guard(self.conn, self.key, guesses)
-            if deletes:
-                self.conn.execute(
-                    GUARDED_DELETE, ([n[0] for n in deletes], [n[1] for n in deletes])
-                )
-            if inserts:
-                self.conn.execute(
-                    GUARDED_INSERT,
-                    (
-                        [n[0] for n, _ in inserts],
-                        [n[1] for n, _ in inserts],
-                        [t for _, t in inserts],
-                    ),
-                )
-            self._close_pipe()  # the Sync commits (no-ops when the guard failed)
-            row = guard.fetchone()
-        self._release()
-        if row is None or not row["ok"]:
-            record(self.store, self.scope, held=False)
+        kept, self.kept = self.kept, []
+        if not self.held:
+            self.guard.acquire()
+            self.held = True
+        try:
+            outcome = self._check(kept)
+        finally:
+            self._release()
+        guess.record(self.store, self.scope, outcome)
+        if outcome.status != "ok":
             raise Mispredicted
-        record(self.store, self.scope, held=True)
-        learn(self.store, [*guesses.items(), *put_rows(kept)])
 
     def _send_gets(self, gets: list[tuple[int, GetOp]]) -> _Gets:
         """Send one statement that reads every key of `gets` (LangGraph's own to refresh TTLs)."""
@@ -495,15 +469,15 @@ class PgTransaction:
         if cursor is not None:
             with cursor:
                 rows = {(row["prefix"], row["key"]): row for row in cursor.fetchall()}
-            learnt = []
             for idx, op in gets:
                 namespace = tuple(op.namespace)
-                name = (_namespace_to_text(namespace), op.key)
-                row = rows.get(name)
-                item = _row_to_item(namespace, row, loader=store._deserializer) if row else None
-                results[idx] = item
-                learnt.append((name, None if item is None else json.dumps(item.value)))
-            learn(store, learnt)
+                row = rows.get((_namespace_to_text(namespace), op.key))
+                results[idx] = (
+                    _row_to_item(namespace, row, loader=store._deserializer) if row else None
+                )
+            if self.learning:
+                asked = {(_namespace_to_text(tuple(op.namespace)), op.key) for _, op in gets}
+                guess.learn_reads(store, rows, asked.difference(rows))
             return
         for cur, namespace, items in pending:
             with cur:
@@ -519,15 +493,22 @@ class PgTransaction:
         kept, self.kept = self.kept, []
         with self._failing():
             if kept:
-                with self.conn.cursor(binary=True, row_factory=dict_row) as cur:
-                    self.store._batch_put_ops(list(enumerate(kept)), cur)
+                self._send_puts(kept)
             for statement in statements:
                 if statement == "COMMIT" and self.implicit:
                     continue  # the pipeline's Sync, as it closes, commits
                 self.conn.execute(statement, (self.key,) if "%s" in statement else None)
             self._close_pipe()
-        sent, self.sent = [*self.sent, *kept], []
-        learn(self.store, put_rows(sent))
+            written, self.written = self.written, []
+            for batch in written:
+                batch.learn(self.store)
+
+    def _send_puts(self, kept: list[PutOp]) -> None:
+        if self.learning:
+            self.written.append(guess.send_puts(self.store, self.conn, kept))
+        else:
+            with self.conn.cursor(binary=True, row_factory=dict_row) as cur:
+                self.store._batch_put_ops(list(enumerate(kept)), cur)
 
     def _close_pipe(self) -> None:
         pipe, self.pipe, self.pipeline = self.pipe, None, None
@@ -540,8 +521,8 @@ class PgTransaction:
         try:
             yield
         except BaseException:
-            self.kept, self.sent = [], []
-            forget(self.store)  # what it read may include writes now rolled back
+            self.kept, self.written = [], []
+            guess.forget(self.store)  # what it noted may include writes now rolled back
             with contextlib.suppress(Exception):
                 self._close_pipe()
             if self.conn.info.transaction_status != 0:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -447,3 +448,131 @@ def test_a_delete_by_another_writer_defeats_the_guess(
     assert _pg_guess.GUESSES["failed"] == failed + 1
     assert result.status == "not_found", result
     assert mb.get("d") is None
+
+
+# ---- the guessed write's one statement: the server-side check and what it may meet ---------
+
+
+def _stamp_of(chef: ContextChef, store: BaseStore) -> Any:
+    from langchain_contextchef.memory._stamp import STAMP_KEY
+
+    return store.get(chef.get_memory().meta_namespace, STAMP_KEY)
+
+
+def test_a_guess_is_answered_as_the_store_would_answer_it(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langgraph.store.base import GetOp
+    from langgraph.store.postgres.base import _namespace_to_text
+
+    from langchain_contextchef._sections import _pg_guess
+    from langchain_contextchef.memory._stamp import STAMP_KEY
+
+    a, _, store = two_writers
+    held = _pg_guess.GUESSES["held"]
+    for i in range(3):
+        assert _tool(a, "create_memory", {"key": f"k{i}", "value": f"V{i}."}).startswith("Created")
+    assert _pg_guess.GUESSES["held"] == held + 2  # the first write read; the next two guessed
+    namespace = a.get_memory().meta_namespace
+    name = (_namespace_to_text(namespace), STAMP_KEY)
+    guessed = _pg_guess.guesses_for(store, [name])
+    assert guessed is not None and guessed[0] is not None
+    answer = _pg_guess.answer(store, store.conn, GetOp(namespace, STAMP_KEY), guessed[0])  # type: ignore[attr-defined]
+    stored = store.get(namespace, STAMP_KEY)
+    assert answer is not None and stored is not None
+    assert (answer.value, answer.created_at, answer.updated_at) == (
+        stored.value,
+        stored.created_at,
+        stored.updated_at,
+    )
+
+
+def test_a_row_rewritten_with_the_same_value_defeats_the_guess(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, store = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
+    stamp = _stamp_of(a, store)
+    # A plain put of the very same stamp value: the row's version changed, its value
+    # did not. The check compares versions, so the guess fails and the write reads.
+    store.put(tuple(stamp.namespace), stamp.key, dict(stamp.value))
+    failed = _pg_guess.GUESSES["failed"]
+    assert _tool(a, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    assert _stamp_of(a, store).value["log"] == [[2, "k2"], [3, "k3"]]
+    assert [e.version for e in b.get_memory().list()] == [1, 1, 1]
+
+
+def test_a_guessed_write_waits_for_another_session_holding_the_scope(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+    pg_database: str,
+) -> None:
+    from langchain_contextchef._sections import _advisory_key, _pg_guess
+
+    a, b, _ = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
+    other = psycopg_connection(pg_database)
+    try:
+        other.execute("SELECT pg_advisory_lock(%s)", (_advisory_key(a.get_memory().scope),))
+        release = threading.Timer(0.3, lambda: other.execute("SELECT pg_advisory_unlock_all()"))
+        release.start()
+        failed = _pg_guess.GUESSES["failed"]
+        # The function finds the scope held ("busy"): nothing written, and the write runs
+        # again on the ordinary path, which waits for the lock.
+        started = time.monotonic()
+        assert _tool(a, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
+        waited = time.monotonic() - started
+        release.join()
+        assert waited >= 0.25  # it waited for the other session's lock
+        assert _pg_guess.GUESSES["failed"] == failed + 1
+    finally:
+        other.close()
+    memory = b.get_memory()
+    assert {e.key: e.version for e in memory.list()} == {"k1": 1, "k2": 1, "k3": 1}
+
+
+def test_a_session_that_lost_the_function_makes_it_again(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, store = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
+    with store.lock:  # type: ignore[attr-defined]
+        store.conn.execute("DISCARD TEMP")  # type: ignore[attr-defined]
+    failed, held = _pg_guess.GUESSES["failed"], _pg_guess.GUESSES["held"]
+    assert _tool(a, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
+    assert _pg_guess.GUESSES["failed"] == failed + 1  # the call failed; nothing was written
+    assert _tool(a, "create_memory", {"key": "k4", "value": "Four."}).startswith("Created")
+    assert _pg_guess.GUESSES["held"] == held + 1  # made again, and guessed right
+    assert {e.key: e.version for e in b.get_memory().list()} == {
+        "k1": 1,
+        "k2": 1,
+        "k3": 1,
+        "k4": 1,
+    }
+
+
+def test_a_session_outside_read_committed_never_guesses(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, store = two_writers
+    with store.lock:  # type: ignore[attr-defined]
+        store.conn.execute("SET default_transaction_isolation = 'repeatable read'")  # type: ignore[attr-defined]
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    failed = _pg_guess.GUESSES["failed"]
+    # The function refuses to check guesses there (its checks could miss the lock's last
+    # holder): nothing written, the write runs again, and the session never guesses again.
+    assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    held = _pg_guess.GUESSES["held"]
+    assert _tool(a, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
+    assert (_pg_guess.GUESSES["held"], _pg_guess.GUESSES["failed"]) == (held, failed + 1)
+    assert {e.key: e.version for e in b.get_memory().list()} == {"k1": 1, "k2": 1, "k3": 1}
