@@ -261,7 +261,7 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
                 plan.close()
                 assert again is not None
                 retry = again()
-                with exclusive(store, scope, transaction=True):
+                with exclusive(store, scope, transaction=True, guess="learn"):
                     return run_sync(wrap(retry) if wrap else retry, store)
         case Invoke(runnable, value, config):
             settle(store)

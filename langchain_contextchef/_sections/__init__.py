@@ -378,7 +378,7 @@ class _Section:
         scope: tuple[str, ...],
         timeout: float,
         transaction: bool,
-        guess: bool = False,
+        guess: bool | Literal["learn"] = False,
     ) -> None:
         self.store, self.scope, self.timeout = store, scope, timeout
         self.transaction, self.guess = transaction, guess
@@ -402,7 +402,13 @@ class _Section:
             if self.transaction and kind == "postgres" and _pg_txn.eligible(store):
                 key = _advisory_key(scope)
                 backend = _pg_txn.PgTransaction(
-                    store, scope, key, timeout, _timed_out, guess_allowed=self.guess
+                    store,
+                    scope,
+                    key,
+                    timeout,
+                    _timed_out,
+                    guess_allowed=self.guess is True,
+                    learn=bool(self.guess),
                 )
             else:
                 backend = _backend_section(store, scope, timeout)
@@ -435,7 +441,7 @@ def exclusive(
     *,
     timeout: float = DEFAULT_TIMEOUT,
     transaction: bool = False,
-    guess: bool = False,
+    guess: bool | Literal["learn"] = False,
 ) -> contextlib.AbstractContextManager[bool]:
     """Hold `scope` exclusively on `store` for the `with` block (re-entrant).
 
@@ -445,7 +451,8 @@ def exclusive(
     since it then sends the section's batches through `_pg_txn.transaction_of(store)`. With
     `guess` too, such a section may answer its first batch from what the process saw and
     raise `_pg_txn.Mispredicted` (having written nothing) when the server finds it wrong: the
-    caller must then run the section again.
+    caller must then run the section again. With `guess="learn"` (that run again) it never
+    guesses, but notes its writes so that the next section may.
 
     Raises:
         TimeoutError: If another writer holds the scope for longer than `timeout` seconds.

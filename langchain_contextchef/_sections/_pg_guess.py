@@ -304,14 +304,17 @@ class Written:
         _remember(store, rows)
 
 
-def send_puts(store: Any, conn: Any, ops: Sequence[PutOp]) -> Written:
-    """Send `ops` in the open transaction; learn them with `Written.learn` once it commits.
+def send_puts(store: Any, conn: Any, ops: Sequence[PutOp], *, learn: bool) -> Written:
+    """Send `ops` in the open transaction; note them with `Written.learn` once it commits.
 
-    Plain puts go with this module's `INSERT ... RETURNING`, the rest with LangGraph's own
-    statements (their rows become unknown; deleted rows absent).
+    With `learn`, plain puts go with this module's `INSERT ... RETURNING` (their rows are
+    then known by version); the rest go with LangGraph's own statements (their rows become
+    unknown; deleted rows absent).
     """
     last = _last_of_each(ops)
-    mine = {name: op for name, op in last.items() if op.value is not None and plain(store, op)}
+    mine = {
+        name: op for name, op in last.items() if learn and op.value is not None and plain(store, op)
+    }
     others = [op for name, op in last.items() if name not in mine]
     if others:
         with conn.cursor(binary=True, row_factory=dict_row) as cur:

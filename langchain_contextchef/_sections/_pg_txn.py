@@ -39,8 +39,8 @@ and end with one statement: a function of the session's own that takes the lock,
 every guess against the row versions and writes (one round trip, as LangGraph's own `put`).
 A wrong guess writes nothing and raises `Mispredicted`: the driver runs the section again,
 as above. A later read, or user code, checks the guesses first (the same function, without
-writes, opening the transaction of step 1). So that writes can be guessed from, a section on
-a store that may guess sends its plain puts with an `INSERT` that returns the row versions.
+writes, opening the transaction of step 1). So that its writes can be guessed from, such a
+section sends its plain puts with an `INSERT` that returns the row versions.
 
 Every batch a plan was told succeeded is committed, even when the section ends with an
 exception (as with the general section, where each batch commits when it returns); a batch
@@ -165,6 +165,7 @@ class PgTransaction:
         "learning",
         "may_guess",
         "mode",
+        "noting",
         "pipe",
         "pipeline",
         "scope",
@@ -182,6 +183,7 @@ class PgTransaction:
         timeout: float,
         timed_out: Any,
         guess_allowed: bool = False,
+        learn: bool = False,
     ) -> None:
         self.store, self.scope, self.key, self.timeout = store, scope, key, timeout
         self.timed_out = timed_out  # scope, timeout -> the TimeoutError to raise
@@ -193,13 +195,15 @@ class PgTransaction:
         self.implicit = bool(getattr(self.conn, "autocommit", False))
         self.mode: Mode = "idle"
         self.kept: list[PutOp] = []
-        # Writes sent in the transaction, learnt once it commits; on a store where sections
-        # may guess (autocommit, no TTL config), plain puts return their row versions.
+        # Writes sent in the transaction, noted once it commits: on a store where sections
+        # may guess (autocommit, no TTL config), a section that may guess sends its plain
+        # puts so that they return their row versions; other sections' rows become unknown.
         self.written: list[guess.Written] = []
-        self.learning = self.implicit and not getattr(store, "ttl_config", None)
+        self.noting = self.implicit and not getattr(store, "ttl_config", None)
         # Whether the first batch may be answered from what this process wrote (the caller
         # can run the section again when the guess fails; see `Mispredicted`).
-        self.may_guess = guess_allowed and self.learning
+        self.may_guess = guess_allowed and self.noting
+        self.learning = (learn or guess_allowed) and self.noting
         self.guesses: dict[guess.Name, guess.Seen | None] | None = None
         self.pipe: contextlib.ExitStack | None = None
         self.pipeline: Any = None
@@ -504,8 +508,9 @@ class PgTransaction:
                 batch.learn(self.store)
 
     def _send_puts(self, kept: list[PutOp]) -> None:
-        if self.learning:
-            self.written.append(guess.send_puts(self.store, self.conn, kept))
+        if self.noting:
+            written = guess.send_puts(self.store, self.conn, kept, learn=self.learning)
+            self.written.append(written)
         else:
             with self.conn.cursor(binary=True, row_factory=dict_row) as cur:
                 self.store._batch_put_ops(list(enumerate(kept)), cur)
