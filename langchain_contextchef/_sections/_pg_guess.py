@@ -68,14 +68,14 @@ Name = tuple[str, str]  # (prefix, key): a row of LangGraph's `store` table
 
 FUNCTION = "pg_temp.contextchef_guarded_write_v1"
 # The lock, the checks of the guesses (each a primary-key lookup: no plan may scan the
-# table), the deletes, the inserts, and what they wrote. Statuses: `ok`; `busy` (another
+# table; a guess without a version is an absence), the writes (a value of `NULL` deletes),
+# and what they wrote. Statuses: `ok`; `busy` (another
 # session holds the scope); `stale` (a guess is wrong); `isolation` (not read committed, where
 # the checks could miss the lock's last holder). Only `ok` writes anything.
 _CREATE = f"""
 CREATE OR REPLACE FUNCTION {FUNCTION}(
-    lock_key bigint, seen_p text[], seen_k text[], seen_x text[], seen_u timestamptz[],
-    absent_p text[], absent_k text[], put_p text[], put_k text[], put_v text[],
-    del_p text[], del_k text[],
+    lock_key bigint, g_p text[], g_k text[], g_x text[], g_u timestamptz[],
+    w_p text[], w_k text[], w_v text[],
     OUT status text, OUT xid text, OUT created timestamptz[], OUT written timestamptz)
 LANGUAGE plpgsql VOLATILE AS $contextchef$
 DECLARE
@@ -90,34 +90,33 @@ BEGIN
         status := 'busy';
         RETURN;
     END IF;
-    FOR i IN 1 .. coalesce(cardinality(seen_p), 0) LOOP
-        IF NOT EXISTS (SELECT 1 FROM store s WHERE s.prefix = seen_p[i] AND s.key = seen_k[i]
-                       AND s.xmin::text = seen_x[i] AND s.updated_at = seen_u[i]) THEN
+    FOR i IN 1 .. coalesce(cardinality(g_p), 0) LOOP
+        IF g_x[i] IS NULL THEN
+            IF EXISTS (SELECT 1 FROM store s WHERE s.prefix = g_p[i] AND s.key = g_k[i]) THEN
+                status := 'stale';
+                RETURN;
+            END IF;
+        ELSIF NOT EXISTS (SELECT 1 FROM store s WHERE s.prefix = g_p[i] AND s.key = g_k[i]
+                          AND s.xmin::text = g_x[i] AND s.updated_at = g_u[i]) THEN
             status := 'stale';
             RETURN;
         END IF;
-    END LOOP;
-    FOR i IN 1 .. coalesce(cardinality(absent_p), 0) LOOP
-        IF EXISTS (SELECT 1 FROM store s WHERE s.prefix = absent_p[i] AND s.key = absent_k[i])
-        THEN
-            status := 'stale';
-            RETURN;
-        END IF;
-    END LOOP;
-    FOR i IN 1 .. coalesce(cardinality(del_p), 0) LOOP
-        DELETE FROM store s WHERE s.prefix = del_p[i] AND s.key = del_k[i];
     END LOOP;
     created := '{{}}';
-    FOR i IN 1 .. coalesce(cardinality(put_p), 0) LOOP
-        INSERT INTO store AS s (prefix, key, value, created_at, updated_at, expires_at,
-                                ttl_minutes)
-        VALUES (put_p[i], put_k[i], put_v[i]::jsonb, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP,
-                NULL, NULL)
-        ON CONFLICT (prefix, key) DO UPDATE SET value = EXCLUDED.value,
-            updated_at = CURRENT_TIMESTAMP, expires_at = EXCLUDED.expires_at,
-            ttl_minutes = EXCLUDED.ttl_minutes
-        RETURNING s.xmin::text, s.created_at INTO xid, c;
-        created := created || c;
+    FOR i IN 1 .. coalesce(cardinality(w_p), 0) LOOP
+        IF w_v[i] IS NULL THEN
+            DELETE FROM store s WHERE s.prefix = w_p[i] AND s.key = w_k[i];
+        ELSE
+            INSERT INTO store AS s (prefix, key, value, created_at, updated_at, expires_at,
+                                    ttl_minutes)
+            VALUES (w_p[i], w_k[i], w_v[i]::jsonb, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP,
+                    NULL, NULL)
+            ON CONFLICT (prefix, key) DO UPDATE SET value = EXCLUDED.value,
+                updated_at = CURRENT_TIMESTAMP, expires_at = EXCLUDED.expires_at,
+                ttl_minutes = EXCLUDED.ttl_minutes
+            RETURNING s.xmin::text, s.created_at INTO xid, c;
+            created := created || c;
+        END IF;
     END LOOP;
     written := CURRENT_TIMESTAMP;
     status := 'ok';
@@ -126,8 +125,7 @@ $contextchef$
 """
 _CALL = (
     f"SELECT status, xid, created, written FROM {FUNCTION}(%b, %b::text[], %b::text[],"
-    " %b::text[], %b::timestamptz[], %b::text[], %b::text[], %b::text[], %b::text[],"
-    " %b::text[], %b::text[], %b::text[])"
+    " %b::text[], %b::timestamptz[], %b::text[], %b::text[], %b::text[])"
 )
 # LangGraph's `INSERT` of puts without TTL or vectors, with what it wrote.
 _INSERT = (
@@ -352,39 +350,35 @@ def send_guarded(
     Inside an open pipeline the call joins its transaction (the lock then stays held);
     otherwise the autocommit connection commits it at once.
     """
-    seen = [(name, row) for name, row in guesses.items() if row is not None]
-    absent = [name for name, row in guesses.items() if row is None]
+    names = list(guesses)
+    rows = [guesses[name] for name in names]
     last = _last_of_each(ops)
     texts = _texts(conn, last)
-    puts = [name for name, op in last.items() if op.value is not None]
-    deletes = [name for name, op in last.items() if op.value is None]
+    writes = list(last)
     cur = conn.cursor(binary=True, row_factory=dict_row)
     cur.execute(
         _CALL,
         (
             key,
-            [n[0] for n, _ in seen],
-            [n[1] for n, _ in seen],
-            [r.xmin for _, r in seen],
-            [r.updated_at for _, r in seen],
-            [n[0] for n in absent],
-            [n[1] for n in absent],
-            [n[0] for n in puts],
-            [n[1] for n in puts],
-            [texts[n] for n in puts],
-            [n[0] for n in deletes],
-            [n[1] for n in deletes],
+            [n[0] for n in names],
+            [n[1] for n in names],
+            [r.xmin if r is not None else None for r in rows],
+            [r.updated_at if r is not None else None for r in rows],
+            [n[0] for n in writes],
+            [n[1] for n in writes],
+            [texts.get(n) for n in writes],  # `None`: a delete
         ),
     )
     with cur:
         row = cur.fetchone()
     if row is None or row["status"] != "ok":
         return Guessed(row["status"] if row else "stale", [])
+    puts = [name for name in writes if name in texts]
     written: list[tuple[Name, Seen | None]] = [
         (name, Seen(texts[name], created, row["written"], row["xid"]))
         for name, created in zip(puts, row["created"], strict=True)
     ]
-    written += [(name, None) for name in deletes]
+    written += [(name, None) for name in writes if name not in texts]
     return Guessed("ok", [*guesses.items(), *written])
 
 

@@ -576,3 +576,25 @@ def test_a_session_outside_read_committed_never_guesses(
     assert _tool(a, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
     assert (_pg_guess.GUESSES["held"], _pg_guess.GUESSES["failed"]) == (held, failed + 1)
     assert {e.key: e.version for e in b.get_memory().list()} == {"k1": 1, "k2": 1, "k3": 1}
+
+
+def test_a_guessed_delete_removes_the_entry_and_keeps_its_history(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, _ = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    assert _tool(a, "create_memory", {"key": "gone", "value": "Soon gone."}).startswith("Created")
+    held = _pg_guess.GUESSES["held"]
+    reply = _tool(a, "modify_memory", {"action": "delete", "key": "gone"})
+    assert "Error" not in reply, reply
+    assert _pg_guess.GUESSES["held"] == held + 1  # every row it read was one a wrote
+    memory = b.get_memory()
+    assert memory.get("gone") is None
+    assert [r.version for r in memory.history("gone")] == [1]
+    # The deleted row is now known absent: a create of the same key guesses right again.
+    assert _tool(a, "create_memory", {"key": "gone", "value": "Back."}).startswith("Created")
+    assert _pg_guess.GUESSES["held"] == held + 2
+    assert memory.get("gone") == "Back."
+    assert memory.get_entry("gone").version == 2  # type: ignore[union-attr]
