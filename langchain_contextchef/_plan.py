@@ -105,7 +105,7 @@ class Exclusive(NamedTuple):
     plan, and sends back the nested plan's result. Sections are re-entrant. `wrap`, when given,
     transforms the plan before it runs (the memory engine tracks its writes this way).
     `again`, when given, builds the same plan anew: the sync driver may then run the section
-    on guessed reads (one PostgreSQL round trip, see `_sections._pg_txn`) and, when the
+    on guessed reads (one PostgreSQL statement, see `_sections._pg_guess`) and, when the
     guess was wrong, run it again from its start with real reads.
     """
 

@@ -3,7 +3,7 @@
 The package (this face holds the sections of every backend)::
 
     _pg_txn        the plan driver's sections on one PostgreSQL connection, as one transaction
-    _pg_guess      guessed reads for those sections: lock, guard, writes, commit in one round trip
+    _pg_guess      guessed reads for those sections: lock, checks and writes in one statement
     _sqlite_lock   the SQLite sections' lock file beside the database, kept open per scope
     _waiting       what every backend's lock shares: polling pauses, the timeout error, the key
 

@@ -87,9 +87,9 @@ def guessable(
     """`exclusive`, for a plan that may run on guessed reads and be run again.
 
     On a sync `PostgresStore` over one connection, the section's first reads may be answered
-    from what this process last saw, checked on the server by a guard in the same round trip
-    as the lock, the writes and the commit (see `_sections._pg_txn`); when the guard fails
-    nothing was written and the plan runs again from its start with real reads. The plan
+    from what this process last wrote, checked on the server in the one statement that also
+    takes the lock and writes (see `_sections._pg_guess`); when a guess is wrong nothing was
+    written and the plan runs again from its start with real reads. The plan
     must do nothing outside the store before its section ends but through plan steps (a hook
     or a runnable confirms the guess before it runs).
     """
