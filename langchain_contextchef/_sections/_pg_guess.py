@@ -23,6 +23,7 @@ and a batch that asks for an unknown row is read, never guessed.
 
 from __future__ import annotations
 
+import logging
 import threading
 import weakref
 from collections import OrderedDict
@@ -34,6 +35,7 @@ from langgraph.store.base import GetOp, Item, PutOp
 
 try:
     from langgraph.store.postgres.base import _namespace_to_text, _row_to_item
+    from psycopg import Error as PgError
     from psycopg import errors as pg_errors
     from psycopg.adapt import PyFormat
     from psycopg.pq import Format
@@ -41,10 +43,14 @@ try:
     from psycopg.types.json import Jsonb
 except ImportError:  # pragma: no cover - the postgres extra is not installed
     _namespace_to_text = _row_to_item = pg_errors = None  # type: ignore[assignment]
+    PgError = Exception  # type: ignore[assignment,misc]
     PyFormat = Format = dict_row = Jsonb = None  # type: ignore[assignment,misc]
+
+logger = logging.getLogger("langchain_contextchef.guess")
 
 __all__ = [
     "GUESSES",
+    "LOST_LIMIT",
     "Guessed",
     "Mispredicted",
     "Seen",
@@ -174,22 +180,29 @@ _ROWS: weakref.WeakKeyDictionary[Any, OrderedDict[Name, Seen | _Unknown | None]]
 _LOCK = threading.Lock()
 # Per connection: whether the function is there (True), or cannot be made (False).
 _READY: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
+# Per connection: how often its session lost the function; at `LOST_LIMIT` it never guesses
+# again (behind a transaction-mode pooler each statement may land on another session).
+LOST_LIMIT = 3
+_LOST: weakref.WeakKeyDictionary[Any, int] = weakref.WeakKeyDictionary()
 
 
 def ready(conn: Any) -> bool:
     """Whether `conn`'s session has the function, making it the first time (one statement).
 
-    Call with the store's lock held and no transaction open. A session that cannot make it
-    (no temporary objects allowed, a read-only server) never guesses.
+    Call with the store's lock held and no transaction open. A session whose server refuses
+    to make it (no temporary objects allowed, a read-only server: any error PostgreSQL or
+    psycopg raises) never guesses; why is logged at debug level.
     """
     state = _READY.get(conn)
     if state is None:
         try:
             conn.execute(_CREATE)
             state = True
-        except Exception:  # any refusal only means: do not guess in this session
+        except PgError as exc:  # a refusal only means: do not guess in this session
+            logger.debug("Not guessing on this connection: making %s failed: %s", FUNCTION, exc)
             state = False
-        _READY[conn] = state
+        with _LOCK:
+            _READY[conn] = state
     return state
 
 
@@ -233,7 +246,13 @@ def guesses_for(store: Any, names: Sequence[Name]) -> list[Seen | None] | None:
 
 
 def answer(store: Any, conn: Any, op: GetOp, row: Seen | None) -> Item | None:
-    """The item a real get of `op` would return, were the guess `row` right."""
+    """The item a real get of `op` would return, were the guess `row` right.
+
+    Its value is loaded from the JSON this process sent (`Seen.text`), not from the text
+    PostgreSQL would return for the stored `jsonb`: equal in value, not byte for byte (the
+    server may order keys differently, and gives a float such as `1e16` back as the integer
+    `10000000000000000`, which the sent text kept a float).
+    """
     if row is None:
         return None
     value = conn.adapters.get_loader(_jsonb_oid(conn), Format.TEXT)(_jsonb_oid(conn), conn).load(
@@ -425,12 +444,24 @@ def is_missing_function(exc: BaseException) -> bool:
 
 
 def lost(conn: Any) -> None:
-    """The session lost the function: make it again next time (a failed guess, no back-off)."""
+    """The session lost the function: a failed guess (no back-off), then make it again.
+
+    The `LOST_LIMIT`-th loss on one connection refuses guessing on it for good: its
+    statements may be reaching sessions without the function (a transaction-mode pooler),
+    where every guess would cost a round trip for nothing.
+    """
     with _LOCK:
         GUESSES["failed"] += 1
-        _READY.pop(conn, None)
+        count = _LOST[conn] = _LOST.get(conn, 0) + 1
+        if count >= LOST_LIMIT:
+            _READY[conn] = False
+        else:
+            _READY.pop(conn, None)
+    if count >= LOST_LIMIT:
+        logger.debug("Not guessing on this connection: it lost %s %d times", FUNCTION, count)
 
 
 def refuse(conn: Any) -> None:
     """Never guess on `conn` again (its session is not read committed)."""
-    _READY[conn] = False
+    with _LOCK:
+        _READY[conn] = False

@@ -598,3 +598,75 @@ def test_a_guessed_delete_removes_the_entry_and_keeps_its_history(
     assert _pg_guess.GUESSES["held"] == held + 2
     assert memory.get("gone") == "Back."
     assert memory.get_entry("gone").version == 2  # type: ignore[union-attr]
+
+
+def test_a_connection_that_keeps_losing_the_function_stops_guessing(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, store = two_writers
+    values = {"k0": "Zero."}
+    assert _tool(a, "create_memory", {"key": "k0", "value": "Zero."}).startswith("Created")
+    for i in range(1, _pg_guess.LOST_LIMIT + 1):
+        # A write that guesses right (the session has the function, made if need be) ...
+        held = _pg_guess.GUESSES["held"]
+        values[f"p{i}"] = f"P{i}."
+        assert _tool(a, "create_memory", {"key": f"p{i}", "value": f"P{i}."}).startswith("Created")
+        assert _pg_guess.GUESSES["held"] == held + 1
+        # ... then the session loses it: the next guess fails, the write runs again.
+        with store.lock:  # type: ignore[attr-defined]
+            store.conn.execute("DISCARD TEMP")  # type: ignore[attr-defined]
+        failed = _pg_guess.GUESSES["failed"]
+        values[f"k{i}"] = f"K{i}."
+        assert _tool(a, "create_memory", {"key": f"k{i}", "value": f"K{i}."}).startswith("Created")
+        assert _pg_guess.GUESSES["failed"] == failed + 1
+    # At the limit this connection (as if behind a transaction-mode pooler) no longer
+    # guesses at all, and its writes stay exact.
+    counts = dict(_pg_guess.GUESSES)
+    for i in range(3):
+        values[f"n{i}"] = f"N{i}."
+        assert _tool(a, "create_memory", {"key": f"n{i}", "value": f"N{i}."}).startswith("Created")
+    reply = _tool(a, "modify_memory", {"action": "update", "key": "k1", "value": "Changed."})
+    assert "Error" not in reply, reply
+    values["k1"] = "Changed."
+    assert dict(_pg_guess.GUESSES) == counts
+    memory = b.get_memory()
+    assert {e.key: e.value for e in memory.list()} == values
+    assert {e.key: e.version for e in memory.list()} == {k: 2 if k == "k1" else 1 for k in values}
+    # Another connection of the same database still guesses.
+    held = _pg_guess.GUESSES["held"]
+    assert _tool(b, "create_memory", {"key": "b1", "value": "B1."}).startswith("Created")
+    assert _tool(b, "create_memory", {"key": "b2", "value": "B2."}).startswith("Created")
+    assert _pg_guess.GUESSES["held"] == held + 1
+
+
+def test_a_model_update_of_an_outdated_version_with_a_hook_is_refused_as_stale(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    _, b, store = two_writers
+    changes: list[Any] = []
+    a = ContextChef(
+        store=store,
+        memory=MemoryConfig(on_memory_changed=changes.append),
+        scope=b.get_memory().scope,
+    )
+    ma, mb = a.get_memory(), b.get_memory()
+    assert _tool(a, "create_memory", {"key": "n", "value": "1"}).startswith("Created")
+    reply = _tool(a, "modify_memory", {"action": "update", "key": "n", "value": "2"})
+    assert "Error" not in reply, reply  # a has now written version 2 (and guesses it)
+    assert len(changes) == 2
+    assert mb.update_memory("n", "3").status == "updated"
+    # a's guess of `n` (version 2) is wrong: the section runs again on real reads, where
+    # the compare-and-set finds version 3 and refuses the write.
+    failed = _pg_guess.GUESSES["failed"]
+    reply = _tool(a, "modify_memory", {"action": "update", "key": "n", "value": "4", "version": 2})
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    assert reply.startswith("Error: "), reply
+    assert "changed since you read it" in reply, reply
+    assert len(changes) == 2  # nothing changed, nothing reported
+    assert ma.get("n") == mb.get("n") == "3"
+    assert [r.version for r in mb.history("n")] == [1, 2, 3]
+    assert mb.get_entry("n").version == 3  # type: ignore[union-attr]
