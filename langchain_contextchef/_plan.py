@@ -55,6 +55,7 @@ from langgraph.store.base import (
 from typing_extensions import assert_never
 
 from langchain_contextchef._sections import (
+    Mispredicted,
     abatch_unsynced,
     aexclusive,
     batch_unsynced,
@@ -103,11 +104,15 @@ class Exclusive(NamedTuple):
     The driver holds the store's lock for the scope (see `_sections`) while it runs the nested
     plan, and sends back the nested plan's result. Sections are re-entrant. `wrap`, when given,
     transforms the plan before it runs (the memory engine tracks its writes this way).
+    `again`, when given, builds the same plan anew: the sync driver may then run the section
+    on guessed reads (one PostgreSQL statement, see `_sections._pg_guess`) and, when the
+    guess was wrong, run it again from its start with real reads.
     """
 
     scope: tuple[str, ...]
     plan: Generator[Any, Any, Any]
     wrap: Callable[[Generator[Any, Any, Any]], Generator[Any, Any, Any]] | None = None
+    again: Callable[[], Generator[Any, Any, Any]] | None = None
 
 
 class Call(NamedTuple):
@@ -243,12 +248,21 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
             if txn is not None:
                 return txn.batch(ops)
             return store.batch(ops) if synced else batch_unsynced(store, ops)
-        case Exclusive(scope, inner, wrap):
+        case Exclusive(scope, inner, wrap, again):
             txn = transaction_of(store)
             if txn is not None and txn.scope != scope:
                 settle(store)
-            with exclusive(store, scope, transaction=True):
-                return run_sync(wrap(inner) if wrap else inner, store)
+            plan = wrap(inner) if wrap else inner
+            try:
+                with exclusive(store, scope, transaction=True, guess=again is not None):
+                    return run_sync(plan, store)
+            except Mispredicted:
+                # Nothing of the guessed run was written, and no user code ran in it.
+                plan.close()
+                assert again is not None
+                retry = again()
+                with exclusive(store, scope, transaction=True, guess="learn"):
+                    return run_sync(wrap(retry) if wrap else retry, store)
         case Invoke(runnable, value, config):
             settle(store)
             return runnable.invoke(value, config)
@@ -279,7 +293,7 @@ async def _execute_async(step: Step, store: BaseStore) -> Any:
     match step:
         case Io(ops, synced):
             return await (store.abatch(ops) if synced else abatch_unsynced(store, ops))
-        case Exclusive(scope, inner, wrap):
+        case Exclusive(scope, inner, wrap, _):
             async with aexclusive(store, scope):
                 return await run_async(wrap(inner) if wrap else inner, store)
         case Invoke(runnable, value, config):

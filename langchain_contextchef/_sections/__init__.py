@@ -3,6 +3,7 @@
 The package (this face holds the sections of every backend)::
 
     _pg_txn        the plan driver's sections on one PostgreSQL connection, as one transaction
+    _pg_guess      guessed reads for those sections: lock, checks and writes in one statement
     _sqlite_lock   the SQLite sections' lock file beside the database, kept open per scope
     _waiting       what every backend's lock shares: polling pauses, the timeout error, the key
 
@@ -55,7 +56,7 @@ from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 from langgraph.store.base import BaseStore, Op, PutOp, Result
 
 from langchain_contextchef._sections import _pg_txn
-from langchain_contextchef._sections._pg_txn import settle, transaction_of
+from langchain_contextchef._sections._pg_txn import Mispredicted, settle, transaction_of
 from langchain_contextchef._sections._sqlite_lock import (
     asqlite_path as _asqlite_path,
 )
@@ -87,6 +88,7 @@ except ImportError:  # pragma: no cover - the sqlite extra is not installed
 __all__ = [
     "DEFAULT_TIMEOUT",
     "Guarantee",
+    "Mispredicted",
     "SupportsScopeLock",
     "abatch_unsynced",
     "aexclusive",
@@ -359,13 +361,27 @@ def _backend_section(store: BaseStore, scope: tuple[str, ...], timeout: float) -
 class _Section:
     """The context manager `exclusive` returns (a class: it sits on every write's path)."""
 
-    __slots__ = ("_backend", "_local", "_marker", "scope", "store", "timeout", "transaction")
+    __slots__ = (
+        "_backend",
+        "_local",
+        "_marker",
+        "guess",
+        "scope",
+        "store",
+        "timeout",
+        "transaction",
+    )
 
     def __init__(
-        self, store: BaseStore, scope: tuple[str, ...], timeout: float, transaction: bool
+        self,
+        store: BaseStore,
+        scope: tuple[str, ...],
+        timeout: float,
+        transaction: bool,
+        guess: bool | Literal["learn"] = False,
     ) -> None:
         self.store, self.scope, self.timeout = store, scope, timeout
-        self.transaction = transaction
+        self.transaction, self.guess = transaction, guess
         self._local: threading.Lock | None = None
         self._marker: Any = None
         self._backend: contextlib.AbstractContextManager[Any] | None = None
@@ -385,7 +401,15 @@ class _Section:
             backend: contextlib.AbstractContextManager[Any]
             if self.transaction and kind == "postgres" and _pg_txn.eligible(store):
                 key = _advisory_key(scope)
-                backend = _pg_txn.PgTransaction(store, scope, key, timeout, _timed_out)
+                backend = _pg_txn.PgTransaction(
+                    store,
+                    scope,
+                    key,
+                    timeout,
+                    _timed_out,
+                    guess_allowed=self.guess is True,
+                    learn=bool(self.guess),
+                )
             else:
                 backend = _backend_section(store, scope, timeout)
             try:
@@ -417,18 +441,23 @@ def exclusive(
     *,
     timeout: float = DEFAULT_TIMEOUT,
     transaction: bool = False,
+    guess: bool | Literal["learn"] = False,
 ) -> contextlib.AbstractContextManager[bool]:
     """Hold `scope` exclusively on `store` for the `with` block (re-entrant).
 
     The `with` target is `True` when this block took the section, `False` when the context
     already held it. With `transaction`, a section on a sync `PostgresStore` over one
     connection runs as one transaction (see `_pg_txn`); only the plan driver asks for it,
-    since it then sends the section's batches through `_pg_txn.transaction_of(store)`.
+    since it then sends the section's batches through `_pg_txn.transaction_of(store)`. With
+    `guess` too, such a section may answer its first batch from what the process saw and
+    raise `_pg_txn.Mispredicted` (having written nothing) when the server finds it wrong: the
+    caller must then run the section again. With `guess="learn"` (that run again) it never
+    guesses, but notes its writes so that the next section may.
 
     Raises:
         TimeoutError: If another writer holds the scope for longer than `timeout` seconds.
     """
-    return _Section(store, scope, timeout, transaction)
+    return _Section(store, scope, timeout, transaction, guess)
 
 
 @contextlib.asynccontextmanager

@@ -33,6 +33,15 @@ data-modifying CTE that refreshes TTLs; a get that asks for a TTL refresh keeps 
 query. A model write is then three statements in two round trips: the lock and the read;
 the writes, committed by the Sync.
 
+A section the plan driver can build again (a tool's write, `model_write`) may answer its
+first batch from what this process last wrote of those rows (`_pg_guess`), keep its writes,
+and end with one statement: a function of the session's own that takes the lock, checks
+every guess against the row versions and writes (one round trip, as LangGraph's own `put`).
+A wrong guess writes nothing and raises `Mispredicted`: the driver runs the section again,
+as above. A later read, or user code, checks the guesses first (the same function, without
+writes, opening the transaction of step 1). So that its writes can be guessed from, such a
+section sends its plain puts with an `INSERT` that returns the row versions.
+
 Every batch a plan was told succeeded is committed, even when the section ends with an
 exception (as with the general section, where each batch commits when it returns); a batch
 that fails rolls the transaction back (nothing the section kept is written) and the error
@@ -69,7 +78,10 @@ except ImportError:  # pragma: no cover - the postgres extra is not installed
     _row_to_item = _row_to_search_item = _decode_ns_bytes = None  # type: ignore[assignment]
     _namespace_to_text = None  # type: ignore[assignment]
 
-__all__ = ["PgTransaction", "eligible", "settle", "transaction_of"]
+from langchain_contextchef._sections import _pg_guess as guess
+from langchain_contextchef._sections._pg_guess import Mispredicted
+
+__all__ = ["Mispredicted", "PgTransaction", "eligible", "settle", "transaction_of"]
 
 _POLL = (0.0005, 0.01)  # first and longest pause between tries of the lock
 _NEEDS = (
@@ -83,7 +95,7 @@ _NEEDS = (
     "conn",
 )
 
-Mode = Literal["idle", "txn", "session", "broken"]
+Mode = Literal["idle", "guess", "txn", "session", "broken"]
 
 # Every key a batch gets, in one statement: LangGraph's own query is one statement per
 # namespace, each with a data-modifying CTE that refreshes TTLs (which no op of these asks).
@@ -145,17 +157,22 @@ class PgTransaction:
         "conn",
         "deadline",
         "guard",
+        "guesses",
         "held",
         "implicit",
         "key",
         "kept",
+        "learning",
+        "may_guess",
         "mode",
+        "noting",
         "pipe",
         "pipeline",
         "scope",
         "store",
         "timed_out",
         "timeout",
+        "written",
     )
 
     def __init__(
@@ -165,6 +182,8 @@ class PgTransaction:
         key: int,
         timeout: float,
         timed_out: Any,
+        guess_allowed: bool = False,
+        learn: bool = False,
     ) -> None:
         self.store, self.scope, self.key, self.timeout = store, scope, key, timeout
         self.timed_out = timed_out  # scope, timeout -> the TimeoutError to raise
@@ -176,6 +195,16 @@ class PgTransaction:
         self.implicit = bool(getattr(self.conn, "autocommit", False))
         self.mode: Mode = "idle"
         self.kept: list[PutOp] = []
+        # Writes sent in the transaction, noted once it commits: on a store where sections
+        # may guess (autocommit, no TTL config), a section that may guess sends its plain
+        # puts so that they return their row versions; other sections' rows become unknown.
+        self.written: list[guess.Written] = []
+        self.noting = self.implicit and not getattr(store, "ttl_config", None)
+        # Whether the first batch may be answered from what this process wrote (the caller
+        # can run the section again when the guess fails; see `Mispredicted`).
+        self.may_guess = guess_allowed and self.noting
+        self.learning = (learn or guess_allowed) and self.noting
+        self.guesses: dict[guess.Name, guess.Seen | None] | None = None
         self.pipe: contextlib.ExitStack | None = None
         self.pipeline: Any = None
         self.deadline = 0.0
@@ -191,7 +220,9 @@ class PgTransaction:
 
     def __exit__(self, *exc: object) -> None:
         try:
-            if self.mode == "txn":
+            if self.mode == "guess":
+                self._commit_guessed()  # or `Mispredicted`: nothing written, run it again
+            elif self.mode == "txn":
                 self._finish(("COMMIT",))  # every write the plan was told of is kept
                 self._release()
             elif self.mode == "session":
@@ -219,6 +250,13 @@ class PgTransaction:
         reads = [(i, op) for i, op in enumerate(ops) if type(op) is not PutOp]
         puts = [op for op in ops if type(op) is PutOp]
         results: list[Result] = [None] * len(ops)
+        if self.mode == "idle" and self.may_guess and not puts and self._guess(ops, results):
+            return results
+        if self.mode == "guess":
+            if not reads:
+                self.kept.extend(puts)
+                return results
+            self._confirm()  # a read past the guess: check it first
         if reads or self.mode == "idle":
             self._read(reads, results)
         self.kept.extend(puts)
@@ -226,6 +264,8 @@ class PgTransaction:
 
     def to_session(self) -> None:
         """Hold the scope with the session lock, commit what the section did (one round trip)."""
+        if self.mode == "guess":
+            self._confirm()  # user code runs only after the guesses are known right
         if self.mode == "txn":
             self._finish(("SELECT pg_advisory_lock(%s)", "COMMIT"))
             self._release()
@@ -244,11 +284,7 @@ class PgTransaction:
         while True:
             opening = self.mode == "idle"
             if opening:
-                if not self.held:
-                    self.guard.acquire()
-                    self.held = True
-                self.pipe = contextlib.ExitStack()
-                self.pipeline = self.pipe.enter_context(self.conn.pipeline())
+                self._open()
             with self._failing():
                 ok = self._pipelined_reads(reads, results, opening=opening)
             if ok:
@@ -273,8 +309,7 @@ class PgTransaction:
         store, conn = self.store, self.conn
         kept, self.kept = self.kept, []
         if kept:
-            with conn.cursor(binary=True, row_factory=dict_row) as cur:
-                store._batch_put_ops(list(enumerate(kept)), cur)
+            self._send_puts(kept)
         gets = [(i, op) for i, op in reads if isinstance(op, GetOp)]
         searches = [(i, op) for i, op in reads if type(op) is SearchOp]
         listings = [(i, op) for i, op in reads if type(op) is ListNamespacesOp]
@@ -321,6 +356,95 @@ class PgTransaction:
                     store._batch_list_namespaces_ops(listings, results, cur)
         return True
 
+    def _open(self) -> None:
+        if not self.held:
+            self.guard.acquire()
+            self.held = True
+        self.pipe = contextlib.ExitStack()
+        self.pipeline = self.pipe.enter_context(self.conn.pipeline())
+
+    # ---- guessed reads ---------------------------------------------------------------------
+    #
+    # A section whose caller can run it again (the plan driver, for the plans that ask) may
+    # answer its first batch from what this process last wrote of those rows (`_pg_guess`).
+    # Its writes are kept, and the section ends with one statement that locks, checks every
+    # guess and writes; the autocommit connection commits it. A failed guess writes nothing
+    # and raises `Mispredicted`. Before a later read or any user code, the guesses are
+    # checked first (the same statement without writes, opening the section's transaction)
+    # and the section goes on as usual.
+
+    def _guess(self, ops: Sequence[Op], results: list[Result]) -> bool:
+        if not all(type(op) is GetOp and not op.refresh_ttl for op in ops):
+            return False
+        if not guess.worth_guessing(self.store, self.scope):
+            self.may_guess = False
+            return False
+        gets: list[GetOp] = list(ops)  # type: ignore[arg-type]
+        names = [(_namespace_to_text(tuple(op.namespace)), op.key) for op in gets]
+        rows = guess.guesses_for(self.store, names)
+        if rows is None:
+            return False  # a row this process did not write, or none it did: read
+        with self.guard:
+            ready = guess.ready(self.conn)
+        if not ready:
+            self.may_guess = False
+            return False
+        for idx, (op, row) in enumerate(zip(gets, rows, strict=True)):
+            results[idx] = guess.answer(self.store, self.conn, op, row)
+        self.guesses = dict(zip(names, rows, strict=True))
+        self.mode = "guess"
+        return True
+
+    def _check(self, kept: list[PutOp]) -> guess.Guessed:
+        """Call the function with the guesses and `kept` (with the store's lock held)."""
+        guesses, self.guesses = self.guesses or {}, None
+        self.mode = "idle"
+        try:
+            with self._failing():
+                outcome = guess.send_guarded(self.conn, self.key, guesses, kept)
+        except Exception as exc:
+            if not guess.is_missing_function(exc):
+                raise
+            guess.lost(self.conn)  # a `DISCARD TEMP`, say: nothing was written
+            raise Mispredicted from exc
+        if outcome.status == "isolation":
+            self.may_guess = False
+            guess.refuse(self.conn)  # not read committed: this session never guesses
+        return outcome
+
+    def _confirm(self) -> None:
+        """Check the guesses (one round trip); the section goes on in its transaction."""
+        self._open()
+        outcome = self._check([])
+        if outcome.status == "ok":
+            guess.record(self.store, self.scope, outcome)
+            self.mode = "txn"
+            return
+        self.kept = []
+        with self._failing():
+            self._close_pipe()  # the Sync ends a transaction that wrote nothing
+        self._release()
+        guess.record(self.store, self.scope, outcome)
+        raise Mispredicted
+
+    def _commit_guessed(self) -> None:
+        """Lock, check, write and commit: one statement."""
+        if not all(guess.plain(self.store, op) for op in self.kept):
+            self._confirm()  # writes LangGraph's own statements must make
+            self._finish(("COMMIT",))
+            return
+        kept, self.kept = self.kept, []
+        if not self.held:
+            self.guard.acquire()
+            self.held = True
+        try:
+            outcome = self._check(kept)
+        finally:
+            self._release()
+        guess.record(self.store, self.scope, outcome)
+        if outcome.status != "ok":
+            raise Mispredicted
+
     def _send_gets(self, gets: list[tuple[int, GetOp]]) -> _Gets:
         """Send one statement that reads every key of `gets` (LangGraph's own to refresh TTLs)."""
         store, conn = self.store, self.conn
@@ -355,6 +479,9 @@ class PgTransaction:
                 results[idx] = (
                     _row_to_item(namespace, row, loader=store._deserializer) if row else None
                 )
+            if self.learning:
+                asked = {(_namespace_to_text(tuple(op.namespace)), op.key) for _, op in gets}
+                guess.learn_reads(store, rows, asked.difference(rows))
             return
         for cur, namespace, items in pending:
             with cur:
@@ -370,13 +497,23 @@ class PgTransaction:
         kept, self.kept = self.kept, []
         with self._failing():
             if kept:
-                with self.conn.cursor(binary=True, row_factory=dict_row) as cur:
-                    self.store._batch_put_ops(list(enumerate(kept)), cur)
+                self._send_puts(kept)
             for statement in statements:
                 if statement == "COMMIT" and self.implicit:
                     continue  # the pipeline's Sync, as it closes, commits
                 self.conn.execute(statement, (self.key,) if "%s" in statement else None)
             self._close_pipe()
+            written, self.written = self.written, []
+            for batch in written:
+                batch.learn(self.store)
+
+    def _send_puts(self, kept: list[PutOp]) -> None:
+        if self.noting:
+            written = guess.send_puts(self.store, self.conn, kept, learn=self.learning)
+            self.written.append(written)
+        else:
+            with self.conn.cursor(binary=True, row_factory=dict_row) as cur:
+                self.store._batch_put_ops(list(enumerate(kept)), cur)
 
     def _close_pipe(self) -> None:
         pipe, self.pipe, self.pipeline = self.pipe, None, None
@@ -389,7 +526,8 @@ class PgTransaction:
         try:
             yield
         except BaseException:
-            self.kept = []
+            self.kept, self.written = [], []
+            guess.forget(self.store)  # what it noted may include writes now rolled back
             with contextlib.suppress(Exception):
                 self._close_pipe()
             if self.conn.info.transaction_status != 0:

@@ -20,7 +20,7 @@ from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory import _consent
 from langchain_contextchef.memory._checks import UNSET, check_key, check_text
 from langchain_contextchef.memory._context import MemoryContext, read_one
-from langchain_contextchef.memory._section import exclusive
+from langchain_contextchef.memory._section import exclusive, guessable
 from langchain_contextchef.memory._texts import Refusal
 from langchain_contextchef.memory._write import (
     gate_check,
@@ -66,7 +66,7 @@ def check_writable(existing: MemoryEntry, expected_version: int | None) -> Write
     return None
 
 
-@exclusive
+@guessable
 def model_write(
     ctx: MemoryContext,
     key: str,

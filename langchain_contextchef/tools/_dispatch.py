@@ -423,9 +423,14 @@ def dispatch_plan(
         plan = TOOL_HANDLERS[name](ctx, args, provenance)
         if not _writes(name, args):
             return (yield from plan)
+
         # A command that may write reads, checks and writes alone in its scope: a rename's
         # copy and delete, or a note's create-if-absent, cannot interleave with another call.
-        return (yield from exclusively(ctx, plan))
+        # It can be built again, so its section may run on guessed reads (`guessable`).
+        def again() -> Plan[str]:
+            return TOOL_HANDLERS[name](ctx, args, provenance)
+
+        return (yield from exclusively(ctx, plan, again))
     except _args.Refusal as refusal:
         return refusal.text
     except DamagedEntryError as damaged:  # read by view, recall or an edit

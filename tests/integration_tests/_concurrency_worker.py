@@ -234,3 +234,16 @@ def arun(
 ) -> Any:
     """Run one scenario through the async API in this process."""
     return asyncio.run(_arun(kind, where, scope, scenario, worker, n, barrier))
+
+
+def counted(target: Any, *args: Any) -> tuple[Any, dict[str, int]]:
+    """Run `target(*args)` and return its result with the guesses it made in this process.
+
+    The counts of guessed PostgreSQL sections that held (one round trip) and that failed
+    (run again), so a test can show the guessed path really ran under concurrency.
+    """
+    from langchain_contextchef._sections import _pg_guess
+
+    before = dict(_pg_guess.GUESSES)
+    result = target(*args)
+    return result, {k: _pg_guess.GUESSES[k] - before[k] for k in before}

@@ -4,7 +4,9 @@ On a sync `PostgresStore` over one connection the plan driver runs each exclusiv
 one transaction that holds the store's connection between round trips. These tests show what
 must still hold: user code inside a section (hooks that use the same store directly) runs on
 a free connection and sees the section's writes; writers on two connections stay exclusive;
-a section that raises keeps the writes it was told succeeded. The sync SQLite sections keep
+a section that raises keeps the writes it was told succeeded; a write guessed from what the
+process saw last is run again, exactly, when another connection changed those rows. The sync
+SQLite sections keep
 one lock descriptor per scope; two store objects of one process still exclude each other.
 """
 
@@ -12,13 +14,14 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from langchain_core.messages import ToolMessage
+from langchain_core.messages import HumanMessage, ToolMessage
 from langgraph.store.base import BaseStore
 
 from langchain_contextchef import Memory, MemoryConfig
@@ -318,3 +321,352 @@ def test_two_sqlite_store_objects_of_one_process_exclude_each_other(tmp_path: Pa
     memory = Memory(stores[0], scope=("s",))
     assert memory.get("n") == str(WRITERS * ROUNDS)
     assert len(memory.history("n")) == WRITERS * ROUNDS + 1
+
+
+# ---- guessed reads: one round trip, and a wrong guess run again ------------------------------
+
+
+def _tool(chef: ContextChef, name: str, args: dict[str, Any]) -> str:
+    result = chef.handle_tool({"name": name, "args": args, "id": uuid.uuid4().hex[:8]})
+    assert isinstance(result, ToolMessage)
+    return str(result.content)
+
+
+@pytest.fixture
+def two_writers(pg_database: str) -> Iterator[tuple[ContextChef, ContextChef, BaseStore]]:
+    """Two chefs on one scope over two connections, as two processes would write it."""
+    from langgraph.store.postgres import PostgresStore
+
+    scope = ("guess", uuid.uuid4().hex)
+    with (
+        PostgresStore.from_conn_string(pg_database) as a,
+        PostgresStore.from_conn_string(pg_database) as b,
+    ):
+        a.setup()
+        yield (ContextChef(store=a, scope=scope), ContextChef(store=b, scope=scope), a)
+
+
+def test_a_write_guessed_from_a_stale_stamp_is_run_again_and_is_exact(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, _ = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    held = _pg_guess.GUESSES["held"]
+    assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
+    assert _pg_guess.GUESSES["held"] == held + 1  # a's own stamp, guessed right: one round trip
+    assert _tool(b, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
+    failed = _pg_guess.GUESSES["failed"]
+    # a guesses the stamp it wrote last; b has advanced it since, so the guard fails, nothing
+    # of the guessed run is written, and the write runs again on real reads.
+    assert _tool(a, "create_memory", {"key": "k4", "value": "Four."}).startswith("Created")
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    for chef in (a, b):
+        memory = chef.get_memory()
+        assert {e.key: e.value for e in memory.list()} == {
+            "k1": "One.",
+            "k2": "Two.",
+            "k3": "Three.",
+            "k4": "Four.",
+        }
+        assert [e.version for e in memory.list()] == [1, 1, 1, 1]
+    # The stamp counted every write once, in order: a compile of either side is current.
+    from langchain_contextchef.memory._stamp import STAMP_KEY
+
+    a_store = two_writers[2]
+    stored = a_store.get(a.get_memory().context.meta_ns, STAMP_KEY)
+    assert stored is not None
+    # (The first write starts the stamp's epoch with an empty log.)
+    assert stored.value["stamp"] == 4
+    assert stored.value["log"] == [[2, "k2"], [3, "k3"], [4, "k4"]]
+    assert sorted(a.compile([HumanMessage("Which numbers?")]).meta.injected_keys) == [
+        "k1",
+        "k2",
+        "k3",
+        "k4",
+    ]
+
+
+def test_a_create_guessed_absent_after_another_writer_made_the_key_reports_it_exists(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, _ = two_writers
+    assert _tool(a, "create_memory", {"key": "seed", "value": "Seed."}).startswith("Created")
+    assert _tool(b, "create_memory", {"key": "x", "value": "From b."}).startswith("Created")
+    # a never saw `x` and guesses it absent: the guard fails, the create runs again and
+    # finds b's entry, which it leaves alone.
+    failed = _pg_guess.GUESSES["failed"]
+    reply = _tool(a, "create_memory", {"key": "x", "value": "From a."})
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    assert not reply.startswith("Created"), reply
+    assert a.get_memory().get("x") == "From b."
+    assert [r.version for r in a.get_memory().history("x")] == [1]
+
+
+def test_an_update_guessed_from_an_entry_another_writer_changed_is_exact(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, _ = two_writers
+    ma, mb = a.get_memory(), b.get_memory()
+    assert _tool(a, "create_memory", {"key": "n", "value": "1"}).startswith("Created")
+    assert ma.update_memory("n", "2").status == "updated"  # a has now seen version 2
+    assert mb.update_memory("n", "3").status == "updated"
+    # a's guess of `n` (version 2) is wrong: run again, the compare-and-set sees version 3.
+    failed = _pg_guess.GUESSES["failed"]
+    stale = ma.update_memory("n", "4", version=2)
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    assert stale.status == "stale", stale
+    # The scope is not guessed right after a failed guess (a back-off): this one reads.
+    held = _pg_guess.GUESSES["held"]
+    assert ma.update_memory("n", "4", version=3).status == "updated"
+    assert _pg_guess.GUESSES["held"] == held
+    assert mb.get("n") == "4"
+    assert [r.version for r in mb.history("n")] == [1, 2, 3, 4]
+    reply = _tool(a, "modify_memory", {"action": "update", "key": "n", "value": "5"})
+    assert "Error" not in reply, reply
+    assert mb.get("n") == "5" and [r.version for r in mb.history("n")] == [1, 2, 3, 4, 5]
+
+
+def test_a_delete_by_another_writer_defeats_the_guess(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, _ = two_writers
+    ma, mb = a.get_memory(), b.get_memory()
+    assert _tool(a, "create_memory", {"key": "d", "value": "Here."}).startswith("Created")
+    assert ma.update_memory("d", "Still here.").status == "updated"
+    assert mb.delete_memory("d").status == "deleted"
+    # a guesses `d` present: run again, it is gone.
+    failed = _pg_guess.GUESSES["failed"]
+    result = ma.update_memory("d", "Back?")
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    assert result.status == "not_found", result
+    assert mb.get("d") is None
+
+
+# ---- the guessed write's one statement: the server-side check and what it may meet ---------
+
+
+def _stamp_of(chef: ContextChef, store: BaseStore) -> Any:
+    from langchain_contextchef.memory._stamp import STAMP_KEY
+
+    return store.get(chef.get_memory().meta_namespace, STAMP_KEY)
+
+
+def test_a_guess_is_answered_as_the_store_would_answer_it(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langgraph.store.base import GetOp
+    from langgraph.store.postgres.base import _namespace_to_text
+
+    from langchain_contextchef._sections import _pg_guess
+    from langchain_contextchef.memory._stamp import STAMP_KEY
+
+    a, _, store = two_writers
+    held = _pg_guess.GUESSES["held"]
+    for i in range(3):
+        assert _tool(a, "create_memory", {"key": f"k{i}", "value": f"V{i}."}).startswith("Created")
+    assert _pg_guess.GUESSES["held"] == held + 2  # the first write read; the next two guessed
+    namespace = a.get_memory().meta_namespace
+    name = (_namespace_to_text(namespace), STAMP_KEY)
+    guessed = _pg_guess.guesses_for(store, [name])
+    assert guessed is not None and guessed[0] is not None
+    answer = _pg_guess.answer(store, store.conn, GetOp(namespace, STAMP_KEY), guessed[0])  # type: ignore[attr-defined]
+    stored = store.get(namespace, STAMP_KEY)
+    assert answer is not None and stored is not None
+    assert (answer.value, answer.created_at, answer.updated_at) == (
+        stored.value,
+        stored.created_at,
+        stored.updated_at,
+    )
+
+
+def test_a_row_rewritten_with_the_same_value_defeats_the_guess(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, store = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
+    stamp = _stamp_of(a, store)
+    # A plain put of the very same stamp value: the row's version changed, its value
+    # did not. The check compares versions, so the guess fails and the write reads.
+    store.put(tuple(stamp.namespace), stamp.key, dict(stamp.value))
+    failed = _pg_guess.GUESSES["failed"]
+    assert _tool(a, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    assert _stamp_of(a, store).value["log"] == [[2, "k2"], [3, "k3"]]
+    assert [e.version for e in b.get_memory().list()] == [1, 1, 1]
+
+
+def test_a_guessed_write_waits_for_another_session_holding_the_scope(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+    pg_database: str,
+) -> None:
+    from langchain_contextchef._sections import _advisory_key, _pg_guess
+
+    a, b, _ = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
+    other = psycopg_connection(pg_database)
+    try:
+        other.execute("SELECT pg_advisory_lock(%s)", (_advisory_key(a.get_memory().scope),))
+        release = threading.Timer(0.3, lambda: other.execute("SELECT pg_advisory_unlock_all()"))
+        release.start()
+        failed = _pg_guess.GUESSES["failed"]
+        # The function finds the scope held ("busy"): nothing written, and the write runs
+        # again on the ordinary path, which waits for the lock.
+        started = time.monotonic()
+        assert _tool(a, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
+        waited = time.monotonic() - started
+        release.join()
+        assert waited >= 0.25  # it waited for the other session's lock
+        assert _pg_guess.GUESSES["failed"] == failed + 1
+    finally:
+        other.close()
+    memory = b.get_memory()
+    assert {e.key: e.version for e in memory.list()} == {"k1": 1, "k2": 1, "k3": 1}
+
+
+def test_a_session_that_lost_the_function_makes_it_again(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, store = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
+    with store.lock:  # type: ignore[attr-defined]
+        store.conn.execute("DISCARD TEMP")  # type: ignore[attr-defined]
+    failed, held = _pg_guess.GUESSES["failed"], _pg_guess.GUESSES["held"]
+    assert _tool(a, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
+    assert _pg_guess.GUESSES["failed"] == failed + 1  # the call failed; nothing was written
+    assert _tool(a, "create_memory", {"key": "k4", "value": "Four."}).startswith("Created")
+    assert _pg_guess.GUESSES["held"] == held + 1  # made again, and guessed right
+    assert {e.key: e.version for e in b.get_memory().list()} == {
+        "k1": 1,
+        "k2": 1,
+        "k3": 1,
+        "k4": 1,
+    }
+
+
+def test_a_session_outside_read_committed_never_guesses(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, store = two_writers
+    with store.lock:  # type: ignore[attr-defined]
+        store.conn.execute("SET default_transaction_isolation = 'repeatable read'")  # type: ignore[attr-defined]
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    failed = _pg_guess.GUESSES["failed"]
+    # The function refuses to check guesses there (its checks could miss the lock's last
+    # holder): nothing written, the write runs again, and the session never guesses again.
+    assert _tool(a, "create_memory", {"key": "k2", "value": "Two."}).startswith("Created")
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    held = _pg_guess.GUESSES["held"]
+    assert _tool(a, "create_memory", {"key": "k3", "value": "Three."}).startswith("Created")
+    assert (_pg_guess.GUESSES["held"], _pg_guess.GUESSES["failed"]) == (held, failed + 1)
+    assert {e.key: e.version for e in b.get_memory().list()} == {"k1": 1, "k2": 1, "k3": 1}
+
+
+def test_a_guessed_delete_removes_the_entry_and_keeps_its_history(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, _ = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    assert _tool(a, "create_memory", {"key": "gone", "value": "Soon gone."}).startswith("Created")
+    held = _pg_guess.GUESSES["held"]
+    reply = _tool(a, "modify_memory", {"action": "delete", "key": "gone"})
+    assert "Error" not in reply, reply
+    assert _pg_guess.GUESSES["held"] == held + 1  # every row it read was one a wrote
+    memory = b.get_memory()
+    assert memory.get("gone") is None
+    assert [r.version for r in memory.history("gone")] == [1]
+    # The deleted row is now known absent: a create of the same key guesses right again.
+    assert _tool(a, "create_memory", {"key": "gone", "value": "Back."}).startswith("Created")
+    assert _pg_guess.GUESSES["held"] == held + 2
+    assert memory.get("gone") == "Back."
+    assert memory.get_entry("gone").version == 2  # type: ignore[union-attr]
+
+
+def test_a_connection_that_keeps_losing_the_function_stops_guessing(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    a, b, store = two_writers
+    values = {"k0": "Zero."}
+    assert _tool(a, "create_memory", {"key": "k0", "value": "Zero."}).startswith("Created")
+    for i in range(1, _pg_guess.LOST_LIMIT + 1):
+        # A write that guesses right (the session has the function, made if need be) ...
+        held = _pg_guess.GUESSES["held"]
+        values[f"p{i}"] = f"P{i}."
+        assert _tool(a, "create_memory", {"key": f"p{i}", "value": f"P{i}."}).startswith("Created")
+        assert _pg_guess.GUESSES["held"] == held + 1
+        # ... then the session loses it: the next guess fails, the write runs again.
+        with store.lock:  # type: ignore[attr-defined]
+            store.conn.execute("DISCARD TEMP")  # type: ignore[attr-defined]
+        failed = _pg_guess.GUESSES["failed"]
+        values[f"k{i}"] = f"K{i}."
+        assert _tool(a, "create_memory", {"key": f"k{i}", "value": f"K{i}."}).startswith("Created")
+        assert _pg_guess.GUESSES["failed"] == failed + 1
+    # At the limit this connection (as if behind a transaction-mode pooler) no longer
+    # guesses at all, and its writes stay exact.
+    counts = dict(_pg_guess.GUESSES)
+    for i in range(3):
+        values[f"n{i}"] = f"N{i}."
+        assert _tool(a, "create_memory", {"key": f"n{i}", "value": f"N{i}."}).startswith("Created")
+    reply = _tool(a, "modify_memory", {"action": "update", "key": "k1", "value": "Changed."})
+    assert "Error" not in reply, reply
+    values["k1"] = "Changed."
+    assert dict(_pg_guess.GUESSES) == counts
+    memory = b.get_memory()
+    assert {e.key: e.value for e in memory.list()} == values
+    assert {e.key: e.version for e in memory.list()} == {k: 2 if k == "k1" else 1 for k in values}
+    # Another connection of the same database still guesses.
+    held = _pg_guess.GUESSES["held"]
+    assert _tool(b, "create_memory", {"key": "b1", "value": "B1."}).startswith("Created")
+    assert _tool(b, "create_memory", {"key": "b2", "value": "B2."}).startswith("Created")
+    assert _pg_guess.GUESSES["held"] == held + 1
+
+
+def test_a_model_update_of_an_outdated_version_with_a_hook_is_refused_as_stale(
+    two_writers: tuple[ContextChef, ContextChef, BaseStore],
+) -> None:
+    from langchain_contextchef._sections import _pg_guess
+
+    _, b, store = two_writers
+    changes: list[Any] = []
+    a = ContextChef(
+        store=store,
+        memory=MemoryConfig(on_memory_changed=changes.append),
+        scope=b.get_memory().scope,
+    )
+    ma, mb = a.get_memory(), b.get_memory()
+    assert _tool(a, "create_memory", {"key": "n", "value": "1"}).startswith("Created")
+    reply = _tool(a, "modify_memory", {"action": "update", "key": "n", "value": "2"})
+    assert "Error" not in reply, reply  # a has now written version 2 (and guesses it)
+    assert len(changes) == 2
+    assert mb.update_memory("n", "3").status == "updated"
+    # a's guess of `n` (version 2) is wrong: the section runs again on real reads, where
+    # the compare-and-set finds version 3 and refuses the write.
+    failed = _pg_guess.GUESSES["failed"]
+    reply = _tool(a, "modify_memory", {"action": "update", "key": "n", "value": "4", "version": 2})
+    assert _pg_guess.GUESSES["failed"] == failed + 1
+    assert reply.startswith("Error: "), reply
+    assert "changed since you read it" in reply, reply
+    assert len(changes) == 2  # nothing changed, nothing reported
+    assert ma.get("n") == mb.get("n") == "3"
+    assert [r.version for r in mb.history("n")] == [1, 2, 3]
+    assert mb.get_entry("n").version == 3  # type: ignore[union-attr]
