@@ -27,11 +27,24 @@ transaction is the pipeline's own: every statement up to the pipeline's Sync run
 implicit transaction, a read's answers are fetched with a flush request (which leaves that
 transaction and its lock held), and the Sync that closes the pipeline commits it, or rolls it
 back when a statement failed. No `BEGIN` or `COMMIT` statement is sent; on a connection that
-is not autocommit they are. The gets of a batch are one statement of the section's own over
-every (namespace, key) asked, where LangGraph's store sends one per namespace with a
-data-modifying CTE that refreshes TTLs; a get that asks for a TTL refresh keeps LangGraph's
-query. A model write is then three statements in two round trips: the lock and the read;
-the writes, committed by the Sync.
+is not autocommit they are.
+
+The section's reads must see the last holder's commit, so its transaction runs under read
+committed, whatever the session's default: there each read after the lock takes a fresh
+snapshot, where under repeatable read or serializable the lock statement itself would take
+the transaction's snapshot, before the lock is held. On a connection that is not autocommit
+the statement after psycopg's `BEGIN` sets the level (a transaction left open there is
+committed first, as the section's own commit would, and the section's begun at read
+committed). On an autocommit connection the lock statement also tells the level the
+pipeline's transaction runs under; when it is not read committed, that transaction is let
+go before anything is read or written, and every section on that connection from then on
+sends `BEGIN ISOLATION LEVEL READ COMMITTED` and `COMMIT`.
+
+The gets of a batch are one statement of the section's own over every (namespace, key)
+asked, where LangGraph's store sends one per namespace with a data-modifying CTE that
+refreshes TTLs; a get that asks for a TTL refresh keeps LangGraph's query. A model write
+is then three statements in two round trips: the lock and the read; the writes, committed
+by the Sync.
 
 A section the plan driver can build again (a tool's write, `model_write`) may answer its
 first batch from what this process last wrote of those rows (`_pg_guess`), keep its writes,
@@ -58,6 +71,7 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
+import weakref
 from collections.abc import Iterator, Sequence
 from contextvars import ContextVar
 from typing import Any, Literal
@@ -72,11 +86,15 @@ try:
         _row_to_item,
         _row_to_search_item,
     )
+    from psycopg.pq import TransactionStatus
     from psycopg.rows import dict_row
+
+    _IDLE: Any = TransactionStatus.IDLE
 except ImportError:  # pragma: no cover - the postgres extra is not installed
     PostgresStore = dict_row = None  # type: ignore[assignment,misc]
     _row_to_item = _row_to_search_item = _decode_ns_bytes = None  # type: ignore[assignment]
     _namespace_to_text = None  # type: ignore[assignment]
+    _IDLE = None
 
 from langchain_contextchef._sections import _pg_guess as guess
 from langchain_contextchef._sections._pg_guess import Mispredicted
@@ -96,6 +114,16 @@ _NEEDS = (
 )
 
 Mode = Literal["idle", "guess", "txn", "session", "broken"]
+
+# The lock statement of the pipeline's own transaction, which also tells its isolation level.
+_LOCK_IMPLICIT = (
+    "SELECT pg_try_advisory_xact_lock(%s) AS ok,"
+    " current_setting('transaction_isolation') = 'read committed' AS rc"
+)
+_LOCK = "SELECT pg_try_advisory_xact_lock(%s) AS ok"
+# Autocommit connections whose sessions were found outside read committed: their sections
+# open their transaction with an explicit `BEGIN` at read committed (see the module docstring).
+_EXPLICIT: weakref.WeakKeyDictionary[Any, bool] = weakref.WeakKeyDictionary()
 
 # Every key a batch gets, in one statement: LangGraph's own query is one statement per
 # namespace, each with a data-modifying CTE that refreshes TTLs (which no op of these asks).
@@ -192,7 +220,9 @@ class PgTransaction:
         self.held = False  # whether this section holds the store's lock
         # On an autocommit connection the pipeline's own transaction holds the section (see
         # the module docstring); otherwise psycopg opens one itself and BEGIN/COMMIT are sent.
-        self.implicit = bool(getattr(self.conn, "autocommit", False))
+        # (Not on a connection whose session was found outside read committed.)
+        autocommit = bool(getattr(self.conn, "autocommit", False))
+        self.implicit = autocommit and self.conn not in _EXPLICIT
         self.mode: Mode = "idle"
         self.kept: list[PutOp] = []
         # Writes sent in the transaction, noted once it commits: on a store where sections
@@ -286,10 +316,18 @@ class PgTransaction:
             if opening:
                 self._open()
             with self._failing():
-                ok = self._pipelined_reads(reads, results, opening=opening)
-            if ok:
+                outcome = self._pipelined_reads(reads, results, opening=opening)
+            if outcome == "ok":
                 self.mode = "txn"
                 return
+            if outcome == "isolation":
+                # The pipeline's transaction is not read committed: it only took the lock,
+                # so its Sync lets it go; the section opens its own transaction instead.
+                with self._failing():
+                    self._close_pipe()
+                self._release()
+                self.implicit = self.noting = self.may_guess = self.learning = False
+                continue
             # Someone else holds the scope: let go, wait, try again. The transaction only
             # read, so it ends with a commit: a rollback would make psycopg forget (and drop
             # on the server) every prepared statement of the connection, pipelined ones too.
@@ -305,7 +343,7 @@ class PgTransaction:
 
     def _pipelined_reads(
         self, reads: list[tuple[int, Op]], results: list[Result], *, opening: bool
-    ) -> bool:
+    ) -> Literal["ok", "busy", "isolation"]:
         store, conn = self.store, self.conn
         kept, self.kept = self.kept, []
         if kept:
@@ -316,8 +354,9 @@ class PgTransaction:
         lock_cursor = None
         if opening:
             if not self.implicit:
-                conn.execute("BEGIN")
-            lock_cursor = conn.execute("SELECT pg_try_advisory_xact_lock(%s) AS ok", (self.key,))
+                self._begin_read_committed()
+            lock = _LOCK_IMPLICIT if self.implicit else _LOCK
+            lock_cursor = conn.execute(lock, (self.key,))
         got = self._send_gets(gets) if gets else None
         found = []
         if searches and not any(op.query for _, op in searches):  # no query to embed first
@@ -334,10 +373,15 @@ class PgTransaction:
             self.pipeline.sync()
         if lock_cursor is not None:
             row = lock_cursor.fetchone()
-            if not (row["ok"] if isinstance(row, dict) else row[0]):
+            busy = not (row["ok"] if isinstance(row, dict) else row[0])
+            isolated = self.implicit and not (row["rc"] if isinstance(row, dict) else row[1])
+            if busy or isolated:
                 for cur in _cursors(got) + [f[1] for f in found]:
                     cur.close()
-                return False
+                if isolated:
+                    _EXPLICIT[conn] = True
+                    return "isolation"
+                return "busy"
         if got is not None:
             self._answer_gets(got, gets, results)
         for idx, cur in found:
@@ -354,7 +398,22 @@ class PgTransaction:
                     store._batch_search_ops(searches, results, cur)
                 if listings:
                     store._batch_list_namespaces_ops(listings, results, cur)
-        return True
+        return "ok"
+
+    def _begin_read_committed(self) -> None:
+        """Open the section's transaction at read committed, whatever the session's default."""
+        conn = self.conn
+        if getattr(conn, "autocommit", False):
+            conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
+        elif conn.info.transaction_status == _IDLE:
+            # psycopg sends its own BEGIN first; the level is set before any query runs.
+            conn.execute("SET TRANSACTION ISOLATION LEVEL READ COMMITTED")
+        else:
+            # A transaction left open on the connection (psycopg opens one at a read outside
+            # a section) may hold a snapshot already: commit it, as the section's own commit
+            # would, and open the section's.
+            conn.execute("COMMIT")
+            conn.execute("BEGIN ISOLATION LEVEL READ COMMITTED")
 
     def _open(self) -> None:
         if not self.held:

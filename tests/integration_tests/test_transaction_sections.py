@@ -5,7 +5,8 @@ one transaction that holds the store's connection between round trips. These tes
 must still hold: user code inside a section (hooks that use the same store directly) runs on
 a free connection and sees the section's writes; writers on two connections stay exclusive;
 a section that raises keeps the writes it was told succeeded; a write guessed from what the
-process saw last is run again, exactly, when another connection changed those rows. The sync
+process saw last is run again, exactly, when another connection changed those rows; a
+session whose default isolation is repeatable read still checks versions exactly. The sync
 SQLite sections keep
 one lock descriptor per scope; two store objects of one process still exclude each other.
 """
@@ -564,9 +565,11 @@ def test_a_session_outside_read_committed_never_guesses(
     from langchain_contextchef._sections import _pg_guess
 
     a, b, store = two_writers
+    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
+    # Changed after a section ran under read committed (one that finds the session outside
+    # it stops guessing on that connection before it tries).
     with store.lock:  # type: ignore[attr-defined]
         store.conn.execute("SET default_transaction_isolation = 'repeatable read'")  # type: ignore[attr-defined]
-    assert _tool(a, "create_memory", {"key": "k1", "value": "One."}).startswith("Created")
     failed = _pg_guess.GUESSES["failed"]
     # The function refuses to check guesses there (its checks could miss the lock's last
     # holder): nothing written, the write runs again, and the session never guesses again.
@@ -670,3 +673,125 @@ def test_a_model_update_of_an_outdated_version_with_a_hook_is_refused_as_stale(
     assert ma.get("n") == mb.get("n") == "3"
     assert [r.version for r in mb.history("n")] == [1, 2, 3]
     assert mb.get_entry("n").version == 3  # type: ignore[union-attr]
+
+
+# ---- sessions whose default isolation is not read committed ----------------------------------
+#
+# A write's section takes the scope's lock in its transaction's first statement and then reads
+# the row versions it checks. Under repeatable read (or serializable) the transaction's snapshot
+# would be the lock statement's, taken before the lock is held, so the reads could miss what the
+# lock's last holder committed. The section runs its own transaction under read committed
+# whatever the session's default: this test widens that window on purpose (the lock call sleeps
+# first, through a function of the same name earlier on the session's `search_path`) and lets
+# another connection commit a write inside it.
+
+PAUSE = 0.4  # how long each lock call of the repeatable-read session sleeps first
+
+_SCHEMA = "CREATE SCHEMA IF NOT EXISTS slowlock"
+_SLOW_LOCK = f"""
+CREATE OR REPLACE FUNCTION slowlock.pg_try_advisory_xact_lock(k bigint) RETURNS boolean
+LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+    PERFORM pg_sleep({PAUSE});
+    RETURN pg_catalog.pg_try_advisory_xact_lock(k);
+END $$;
+"""
+
+
+@pytest.fixture
+def plain_store(pg_database: str) -> Iterator[Any]:
+    """A store on an autocommit read-committed connection (the other writer)."""
+    from langgraph.store.postgres import PostgresStore
+
+    with PostgresStore.from_conn_string(pg_database) as store:
+        store.setup()
+        store.conn.execute(_SCHEMA)
+        store.conn.execute(_SLOW_LOCK)
+        yield store
+
+
+def _repeatable_read_store(uri: str, autocommit: bool) -> Any:
+    """A store whose session defaults to repeatable read, with the slow lock call."""
+    import psycopg
+    from langgraph.store.postgres import PostgresStore
+    from psycopg.rows import dict_row
+
+    conn = psycopg.connect(uri, autocommit=autocommit, row_factory=dict_row)
+    conn.execute("SET search_path = slowlock, pg_catalog, public")
+    if autocommit:
+        conn.execute("SET default_transaction_isolation = 'repeatable read'")
+    else:
+        conn.commit()
+        conn.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+    return PostgresStore(conn)
+
+
+def _wait_until_sleeping_in_lock(store: Any, pid: int) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        row = store.conn.execute(
+            "SELECT count(*) AS n FROM pg_stat_activity WHERE pid = %s"
+            " AND wait_event = 'PgSleep' AND query LIKE %s",
+            (pid, "%pg_try_advisory_xact_lock%"),
+        ).fetchone()
+        if row["n"]:
+            return
+        time.sleep(0.01)
+    pytest.fail("the repeatable-read session never reached its lock call")
+
+
+@pytest.mark.parametrize("autocommit", [True, False], ids=["autocommit", "transactional"])
+def test_a_commit_inside_the_lock_call_is_seen_by_the_version_check(
+    plain_store: Any, pg_database: str, autocommit: bool
+) -> None:
+    scope = ("iso", uuid.uuid4().hex)
+    b = Memory(plain_store, scope=scope)
+    b.set("n", "0")
+    first = b.get_entry("n")
+    assert first is not None
+    rr_store = _repeatable_read_store(pg_database, autocommit)
+    try:
+        a = Memory(rr_store, scope=scope)
+        pid = rr_store.conn.info.backend_pid
+        answers: list[Any] = []
+        errors: list[BaseException] = []
+
+        def write_a(value: str, version: int) -> None:
+            try:
+                answers.append(a.update_memory("n", value, version=version))
+            except BaseException as exc:  # reported by the main thread
+                errors.append(exc)
+
+        versions = [first.version]
+        for round_ in range(3):
+            current = versions[-1]
+            # a's write at the current version is underway (its transaction has begun) when
+            # b writes at that same version and commits: exactly one of them may win.
+            thread = threading.Thread(target=write_a, args=(f"a{round_}", current))
+            thread.start()
+            _wait_until_sleeping_in_lock(plain_store, pid)
+            won = b.update_memory("n", f"b{round_}", version=current)
+            assert won.status == "updated", won
+            thread.join(timeout=60)
+            assert not errors, errors
+            assert answers[-1].status == "stale", answers[-1]  # a read b's commit
+            versions.append(current + 1)
+            # Then a writes at the version it now reads: b's is the one a must find.
+            entry = a.get_entry("n")
+            assert (
+                entry is not None and entry.version == current + 1 and entry.value == f"b{round_}"
+            )
+            thread = threading.Thread(target=write_a, args=(f"a{round_}", current + 1))
+            thread.start()
+            thread.join(timeout=60)
+            assert not errors, errors
+            assert answers[-1].status == "updated", answers[-1]
+            versions.append(current + 2)
+            # An outdated version from b is refused.
+            assert b.update_memory("n", "late", version=current + 1).status == "stale"
+        final = b.get_entry("n")
+        assert final is not None and final.version == versions[-1] and final.value == "a2"
+        history = b.history("n")
+        assert [r.version for r in history] == list(range(first.version, versions[-1] + 1))
+    finally:
+        rr_store.conn.close()
