@@ -45,8 +45,8 @@ class LazyScores(Mapping[str, float]):
         checked: The keys scored one by one.
         commons: The common query words scored per joint shape (empty: every entry explicit).
         shape_scores: Relevance per joint shape of those words, for entries not in `explicit`.
-        groups: The entries per joint shape, each group in creation order (with one common
-            word, the index's own groups, which may hold keys of `checked`).
+        groups: The entries per joint shape, each group in creation order (keys of
+            `checked` included: they are skipped when read).
     """
 
     def __init__(
@@ -146,39 +146,42 @@ class LazyScores(Mapping[str, float]):
         for joint, value in self.shape_scores.items():
             if value > floor:
                 count += len(self.groups[joint])
-        if len(self.commons) == 1:  # the index's groups: their checked keys counted twice
-            for key in self.checked:
-                held = self._joint(key)
-                if held is not None and self.shape_scores.get(held, 0.0) > floor:
-                    count -= 1
+        for key in self.checked:  # in `groups` too, but counted one by one
+            held = self._joint(key)
+            if held is not None and self.shape_scores.get(held, 0.0) > floor:
+                count -= 1
         return count
 
 
-def _joint_groups(
-    index: KeywordIndex, commons: tuple[str, ...], checked: Mapping[str, None]
-) -> Mapping[_Joint, list[str]]:
-    """The entries holding a common word and none of `checked`, by joint shape.
+def _joint_groups(index: KeywordIndex, commons: tuple[str, ...]) -> Mapping[_Joint, list[str]]:
+    """The entries holding a common word, by joint shape (keys of `checked` included).
 
     Each group takes its keys from one group of the first common word an entry holds, in
-    that group's order, so each stays in creation order.
+    that group's order, so each stays in creation order. The lookups run in C (`map`,
+    `filterfalse`): this pass is over every entry holding a common word.
     """
     if len(commons) == 1:  # the index keeps these groups up to date: nothing to build
         return {(shape,): keys for shape, keys in index.groups(commons[0]).items()}
     held: list[dict[str, _Shape]] = []
     for term in commons:
-        held.append({key: shape for shape, keys in index.groups(term).items() for key in keys})
+        shape_of: dict[str, _Shape] = {}
+        for shape, keys in index.groups(term).items():
+            shape_of.update(zip(keys, itertools.repeat(shape)))
+        held.append(shape_of)
     out: dict[_Joint, list[str]] = {}
     for at, term in enumerate(commons):
         before, after = held[:at], held[at + 1 :]
         for shape, keys in index.groups(term).items():
-            for key in keys:
-                if key in checked or any(key in earlier for earlier in before):
-                    continue
-                joint = (
-                    *((None,) * at),
-                    shape,
-                    *(later.get(key) for later in after),
-                )
+            for earlier in before:  # grouped with the first common word they hold
+                keys = list(itertools.filterfalse(earlier.__contains__, keys))
+            lead: _Joint = (*((None,) * at), shape)
+            if not after:
+                if keys:
+                    out[lead] = keys
+                continue
+            tails = zip(*(map(later.get, keys) for later in after), strict=True)
+            for key, tail in zip(keys, tails, strict=True):
+                joint = lead + tail
                 group = out.get(joint)
                 if group is None:
                     out[joint] = [key]
@@ -255,7 +258,7 @@ def lazy_relevance(
                 if score > 0:
                     keyword[key] = keyword.get(key, 0.0) + score * share
         # The rest: one score per joint shape, the same sums in the same order.
-        groups = _joint_groups(index, commons, checked) if commons else {}
+        groups = _joint_groups(index, commons) if commons else {}
         position = {term: at for at, term in enumerate(commons)}
         for joint in groups:
             summed: float | None = None
