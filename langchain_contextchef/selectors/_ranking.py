@@ -68,8 +68,8 @@ class LazyScores(Mapping[str, float]):
         self._by_shape: dict[str, float] = {}  # keys scored per shape, once looked up
 
     def _joint(self, key: str) -> _Joint | None:
-        joint = tuple(posting.get(key) for posting in self._postings)
-        return None if all(shape is None for shape in joint) else joint
+        joint = tuple([posting.get(key) for posting in self._postings])
+        return None if joint.count(None) == len(joint) else joint
 
     def __getitem__(self, key: str) -> float:
         found = self.explicit.get(key)
