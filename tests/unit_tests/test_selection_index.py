@@ -335,5 +335,14 @@ def test_entries_holding_several_common_words_score_as_from_scratch(seed: int) -
         by_score = sorted(scratch, key=lambda k: (-scratch[k], slot.entries[k].created_at, k))
         assert list(lazy.ranked(0.0)) == by_score
         assert lazy.count_above(0.0) == len(by_score)
-        indexed, fresh = _both(selector, slot, query, relevance)
-        assert indexed == fresh
+        indexed, scratch_keys = _both(selector, slot, query, relevance)
+        assert indexed == scratch_keys
+        # The same as an index built afresh from the scope (a whole read), not followed.
+        reread = ScopeSlot()
+        reread.reset(("epoch", 1), entries, [])
+        again = index_of(reread, FeatureCache(), None)
+        fresh = lazy_relevance(
+            again, context.weighted_query(), relevance, selector.semantic_weight, again.cache
+        )
+        assert list(fresh.ranked(0.0)) == list(lazy.ranked(0.0))
+        assert dict(fresh) == dict(lazy)
