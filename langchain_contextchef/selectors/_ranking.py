@@ -2,10 +2,12 @@
 
 A question that shares a common word with thousands of entries ("test" in a scope of project
 conventions) matches them all, yet a compile shows a few dozen. `lazy_relevance` scores
-entry by entry only the entries that hold a query word other than the most common one (and
-the ones the semantic search returned); the entries that hold only the most common word score
-the same whenever they have the same shape for it (counts and field lengths), so they are
-scored per shape and ranked shape by shape. `RankedEntries` hands the ranking out as a
+entry by entry only the entries that hold a rare query word (one held by at most `_BIG`
+entries) and the ones the semantic search returned; the entries whose only query words are
+common ones score the same whenever they have the same shapes for them (counts and field
+lengths, absent words having none), so they are scored per joint shape and ranked group by
+group. Two common words ("test" and "fix") would otherwise put every entry in the explicit
+path after each write. `RankedEntries` hands the ranking out as a
 sequence that computes its items as they are read: the scores and the order are exactly those
 of `Relevant` without the index (the same arithmetic, in the same order of operations; ties
 broken by creation order).
@@ -28,18 +30,23 @@ from langchain_contextchef.selectors._text_features import FeatureCache
 __all__ = ["LazyScores", "RankedEntries", "lazy_relevance"]
 
 _Order = tuple[datetime, str]
+_Shape = tuple[int, ...]
+_Joint = tuple[_Shape | None, ...]
+"""The shapes of the common query words in an entry, in `commons` order (`None`: absent)."""
 _BIG = 64
 """A query word held by more entries than this is scored per shape, not per entry."""
 
 
 class LazyScores(Mapping[str, float]):
-    """The relevance of every scored entry, by key: some per entry, the rest per shape.
+    """The relevance of every scored entry, by key: some per entry, the rest per joint shape.
 
     Attributes:
         explicit: Key -> relevance of the entries scored one by one (when they have some).
         checked: The keys scored one by one.
-        common: The most common query word scored per shape (`None`: every entry is explicit).
-        shape_scores: Relevance per shape of that word, for entries not in `explicit`.
+        commons: The common query words scored per joint shape (empty: every entry explicit).
+        shape_scores: Relevance per joint shape of those words, for entries not in `explicit`.
+        groups: The entries per joint shape, each group in creation order (keys of
+            `checked` included: they are skipped when read).
     """
 
     def __init__(
@@ -47,16 +54,22 @@ class LazyScores(Mapping[str, float]):
         index: KeywordIndex,
         explicit: dict[str, float],
         checked: Mapping[str, None],
-        common: str | None,
-        shape_scores: dict[tuple[int, ...], float],
+        commons: tuple[str, ...],
+        shape_scores: dict[_Joint, float],
+        groups: Mapping[_Joint, list[str]],
     ) -> None:
         self.index = index
         self.explicit = explicit
         self.checked = checked
-        self.common = common
+        self.commons = commons
         self.shape_scores = shape_scores
-        self._posting = index.posting(common) if common is not None else {}
+        self.groups = groups
+        self._postings = [index.posting(term) for term in commons]
         self._by_shape: dict[str, float] = {}  # keys scored per shape, once looked up
+
+    def _joint(self, key: str) -> _Joint | None:
+        joint = tuple([posting.get(key) for posting in self._postings])
+        return None if joint.count(None) == len(joint) else joint
 
     def __getitem__(self, key: str) -> float:
         found = self.explicit.get(key)
@@ -67,9 +80,9 @@ class LazyScores(Mapping[str, float]):
             return found
         if key in self.checked:
             raise KeyError(key)
-        shape = self._posting.get(key)
-        if shape is not None:
-            value = self.shape_scores.get(shape)
+        joint = self._joint(key)
+        if joint is not None:
+            value = self.shape_scores.get(joint)
             if value is not None:
                 self._by_shape[key] = value
                 return value
@@ -86,10 +99,9 @@ class LazyScores(Mapping[str, float]):
 
     def __iter__(self) -> Iterator[str]:
         yield from self.explicit
-        if self.common is not None:
-            for key, shape in self._posting.items():
-                if key not in self.checked and shape in self.shape_scores:
-                    yield key
+        for joint, keys in self.groups.items():
+            if joint in self.shape_scores:
+                yield from (key for key in keys if key not in self.checked)
 
     def __len__(self) -> int:
         return sum(1 for _ in self)
@@ -104,7 +116,7 @@ class LazyScores(Mapping[str, float]):
             ((-v, shape) for shape, v in self.shape_scores.items() if v > floor),
             key=lambda band: band[0],
         )
-        groups = self.index.groups(self.common) if self.common is not None else {}
+        groups = self.groups
         checked = self.checked
         at = 0
         for negated, same in itertools.groupby(bands, key=lambda band: band[0]):
@@ -130,19 +142,52 @@ class LazyScores(Mapping[str, float]):
 
     def count_above(self, floor: float) -> int:
         """How many keys score above `floor`."""
-        explicit = self.explicit
-        count = sum(1 for v in explicit.values() if v > floor)
-        if self.common is None:
-            return count
-        groups = self.index.groups(self.common)
-        for shape, value in self.shape_scores.items():
+        count = sum(1 for v in self.explicit.values() if v > floor)
+        for joint, value in self.shape_scores.items():
             if value > floor:
-                count += len(groups[shape])
-        for key in self.checked:  # entries of those groups counted one by one
-            held = self._posting.get(key)
+                count += len(self.groups[joint])
+        for key in self.checked:  # in `groups` too, but counted one by one
+            held = self._joint(key)
             if held is not None and self.shape_scores.get(held, 0.0) > floor:
                 count -= 1
         return count
+
+
+def _joint_groups(index: KeywordIndex, commons: tuple[str, ...]) -> Mapping[_Joint, list[str]]:
+    """The entries holding a common word, by joint shape (keys of `checked` included).
+
+    Each group takes its keys from one group of the first common word an entry holds, in
+    that group's order, so each stays in creation order. The lookups run in C (`map`,
+    `filterfalse`): this pass is over every entry holding a common word.
+    """
+    if len(commons) == 1:  # the index keeps these groups up to date: nothing to build
+        return {(shape,): keys for shape, keys in index.groups(commons[0]).items()}
+    held: list[dict[str, _Shape]] = []
+    for term in commons:
+        shape_of: dict[str, _Shape] = {}
+        for shape, keys in index.groups(term).items():
+            shape_of.update(zip(keys, itertools.repeat(shape)))
+        held.append(shape_of)
+    out: dict[_Joint, list[str]] = {}
+    for at, term in enumerate(commons):
+        before, after = held[:at], held[at + 1 :]
+        for shape, keys in index.groups(term).items():
+            for earlier in before:  # grouped with the first common word they hold
+                keys = list(itertools.filterfalse(earlier.__contains__, keys))
+            lead: _Joint = (*((None,) * at), shape)
+            if not after:
+                if keys:
+                    out[lead] = keys
+                continue
+            tails = zip(*(map(later.get, keys) for later in after), strict=True)
+            for key, tail in zip(keys, tails, strict=True):
+                joint = lead + tail
+                group = out.get(joint)
+                if group is None:
+                    out[joint] = [key]
+                else:
+                    group.append(key)
+    return out
 
 
 def lazy_relevance(
@@ -153,7 +198,7 @@ def lazy_relevance(
     store: FeatureCache,
     params: BM25Params | None = None,
 ) -> LazyScores:
-    """`relevance_scores` (score fusion) over the index, the common word scored per shape."""
+    """`relevance_scores` (score fusion) over the index, common words scored per shape."""
     params = params or BM25Params()
     parts = [(query_terms(((text, 1.0),)), w) for text, w in queries if w > 0]
     parts = [(terms_, w) for terms_, w in parts if terms_]
@@ -162,8 +207,9 @@ def lazy_relevance(
     wanted = frozenset().union(*expanded) if expanded else frozenset()
     found = index.statistics(wanted, params) if parts else None
     keyword: dict[str, float] = {}
-    common: str | None = None
-    shape_keyword: dict[tuple[int, ...], float] = {}
+    commons: tuple[str, ...] = ()
+    groups: Mapping[_Joint, list[str]] = {}
+    shape_keyword: dict[_Joint, float] = {}
     semantic: dict[str, float] = {}
     if relevance is not None:
         semantic = {k: float(v) for k, v in relevance.items() if k in index.entries}
@@ -175,14 +221,13 @@ def lazy_relevance(
             ceiling = sum(weights[t] * idf[t] for t in weights)
             shares.append(weight / total_weight / ceiling if ceiling > 0 else None)
         sizes = {t: len(index.posting(t)) for t in wanted}
-        biggest = max(sizes, key=lambda t: (sizes[t], t))
-        common = biggest if sizes[biggest] > _BIG else None
+        commons = tuple(sorted(t for t in wanted if sizes[t] > _BIG))
         for term in wanted:
-            if term != common:
+            if term not in commons:
                 checked.update(dict.fromkeys(index.posting(term)))
-        memo: dict[str, dict[tuple[int, ...], float]] = {t: {} for t in wanted}
+        memo: dict[str, dict[_Shape, float]] = {t: {} for t in wanted}
 
-        def strength(term: str, shape: tuple[int, ...]) -> float:
+        def strength(term: str, shape: _Shape) -> float:
             held = memo[term]
             value = held.get(shape)
             if value is None:
@@ -196,7 +241,7 @@ def lazy_relevance(
             for term, w in weights.items():
                 if not index.has(term):
                     continue
-                if term == common:
+                if term in commons:
                     posting = index.posting(term)
                     for key in checked:
                         shape = posting.get(key)
@@ -212,20 +257,24 @@ def lazy_relevance(
             for key, score in scores.items():
                 if score > 0:
                     keyword[key] = keyword.get(key, 0.0) + score * share
-        if common is not None:  # the rest: one score per shape of the common word
-            for shape in index.groups(common):
-                summed: float | None = None
-                for weights, share in zip(expanded, shares, strict=True):
-                    weight_of_common = weights.get(common)
-                    if weight_of_common is None:
-                        continue
-                    score = 0.0 + weight_of_common * strength(common, shape)
-                    if score > 0 and share is not None:
-                        summed = (0.0 if summed is None else summed) + score * share
-                if summed is not None:
-                    shape_keyword[shape] = summed
+        # The rest: one score per joint shape, the same sums in the same order.
+        groups = _joint_groups(index, commons) if commons else {}
+        position = {term: at for at, term in enumerate(commons)}
+        for joint in groups:
+            summed: float | None = None
+            for weights, share in zip(expanded, shares, strict=True):
+                part: float | None = None
+                for term, w in weights.items():
+                    at = position.get(term)
+                    shape = None if at is None else joint[at]
+                    if shape is not None:
+                        part = (0.0 if part is None else part) + w * strength(term, shape)
+                if part is not None and part > 0 and share is not None:
+                    summed = (0.0 if summed is None else summed) + part * share
+            if summed is not None:
+                shape_keyword[joint] = summed
     if relevance is None:
-        return LazyScores(index, keyword, checked, common, shape_keyword)
+        return LazyScores(index, keyword, checked, commons, shape_keyword, groups)
     top = max(max(keyword.values(), default=0.0), max(shape_keyword.values(), default=0.0))
     semantic_norm = _min_max(semantic)
     explicit: dict[str, float] = {}
@@ -234,13 +283,13 @@ def lazy_relevance(
         score = (1.0 - semantic_weight) * kn + (semantic_weight * semantic_norm.get(key, 0.0))
         if score > 0:
             explicit[key] = score
-    shapes: dict[tuple[int, ...], float] = {}
-    for shape, value in shape_keyword.items():
+    shapes: dict[_Joint, float] = {}
+    for joint, value in shape_keyword.items():
         kn = value / top if top > 0 else 0.0
         score = (1.0 - semantic_weight) * kn + (semantic_weight * 0.0)
         if score > 0:
-            shapes[shape] = score
-    return LazyScores(index, explicit, checked, common, shapes)
+            shapes[joint] = score
+    return LazyScores(index, explicit, checked, commons, shapes, groups)
 
 
 class RankedEntries(Sequence[MemoryEntry]):

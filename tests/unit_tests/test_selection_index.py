@@ -26,6 +26,9 @@ from langchain_contextchef.memory import clear_cache
 from langchain_contextchef.memory._cache import ScopeSlot
 from langchain_contextchef.query import question_facets
 from langchain_contextchef.selectors import RankedEntries, Relevant, Rerank, SelectionContext
+from langchain_contextchef.selectors._index import index_of
+from langchain_contextchef.selectors._ranking import lazy_relevance
+from langchain_contextchef.selectors._relevance import _cache_of, relevance_scores
 from langchain_contextchef.selectors._text_features import FeatureCache
 
 T0 = datetime(2026, 5, 1, tzinfo=timezone.utc)
@@ -254,3 +257,92 @@ def test_postings_built_for_the_first_query_follow_changes_exactly(seed: int) ->
                 slot.drop(rng.choice(keys))
             indexed, scratch = _both(selector, slot, query, None)
             assert indexed == scratch
+
+
+# Several words held by most entries (more than `_ranking._BIG`), each entry holding some
+# subset of them, a few rare words: the entries holding only common words are scored per
+# joint shape, which must give exactly the scores and order of a selection from scratch.
+COMMON = ("test", "fix", "parser")
+RARE = ("lisbon", "dentist", "garden")
+COMMON_QUERIES = (
+    "Add a test for the fix.",
+    "test the parser fix",
+    "fix the parser test in lisbon",
+    "test test fix",
+)
+
+
+def _common_text(rng: random.Random) -> str:
+    held = [w for w in COMMON if rng.random() < 0.75]
+    if rng.random() < 0.05:
+        held.append(rng.choice(RARE))
+    filler = ["note"] * rng.randint(0, 4)
+    words = [w for w in held for _ in range(rng.randint(1, 3))] + filler
+    rng.shuffle(words)
+    return " ".join(words) or "note"
+
+
+def _common_entry(rng: random.Random, key: str, at: datetime, version: int = 0) -> MemoryEntry:
+    return MemoryEntry(
+        key=key,
+        value=_common_text(rng),
+        description=_common_text(rng) if rng.random() < 0.3 else None,
+        created_at=at,
+        updated_at=at + timedelta(minutes=version),
+        update_count=version,
+    )
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_entries_holding_several_common_words_score_as_from_scratch(seed: int) -> None:
+    rng = random.Random(seed)
+    selector = Relevant(cache=FeatureCache())
+    slot = ScopeSlot()
+    start = [
+        _common_entry(rng, f"k{i:03d}", T0 + timedelta(seconds=rng.randint(0, 60)))
+        for i in range(200)
+    ]
+    slot.reset(("epoch", 1), start, [])
+    for step in range(10):
+        keys = list(slot.entries)
+        action = rng.random()
+        if action < 0.4:  # created, sometimes before existing entries
+            at = T0 + timedelta(seconds=rng.randint(0, 90))
+            slot.put(_common_entry(rng, f"n{step:03d}", at))
+        elif action < 0.75:
+            key = rng.choice(keys)
+            old = slot.entries[key]
+            slot.put(_common_entry(rng, key, old.created_at, old.update_count + 1))
+        else:
+            slot.drop(rng.choice(keys))
+        query = rng.choice(COMMON_QUERIES)
+        relevance = None
+        if rng.random() < 0.5:
+            sample = rng.sample(list(slot.entries), 10)
+            relevance = {key: rng.choice((0.1, 0.4, 0.8)) for key in sample}
+        context = SelectionContext(query=query, relevance=relevance)
+        entries = slot.ordered()
+        index = index_of(slot, _cache_of(selector.cache), None)
+        lazy = lazy_relevance(
+            index, context.weighted_query(), relevance, selector.semantic_weight, index.cache
+        )
+        assert len(lazy.commons) >= 2  # the joint path, not one word per shape
+        scratch = relevance_scores(
+            entries, context, semantic_weight=selector.semantic_weight, cache=selector.cache
+        )
+        assert dict(lazy) == scratch
+        by_score = sorted(scratch, key=lambda k: (-scratch[k], slot.entries[k].created_at, k))
+        assert list(lazy.ranked(0.0)) == by_score
+        assert lazy.count_above(0.0) == len(by_score)
+        indexed, scratch_keys = _both(selector, slot, query, relevance)
+        assert indexed == scratch_keys
+        # The same as an index built afresh from the scope (a whole read), not followed.
+        reread = ScopeSlot()
+        reread.reset(("epoch", 1), entries, [])
+        again = index_of(reread, FeatureCache(), None)
+        fresh = lazy_relevance(
+            again, context.weighted_query(), relevance, selector.semantic_weight, again.cache
+        )
+        assert list(fresh.ranked(0.0)) == list(lazy.ranked(0.0))
+        assert dict(fresh) == dict(lazy)
