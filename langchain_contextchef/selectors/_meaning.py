@@ -3,7 +3,9 @@
 `prefer_newer` (in `_relevance`) groups the best entries by subject; with the entries' stored
 vectors (`SelectionContext.entry_vectors`) two of them that are each other's closest in
 meaning are versions of one subject even when they share no word, and a newer version found
-below the best entries can be brought in above the old one (`by_meaning`).
+below the best entries can be brought in above the old one (`by_meaning`). A newer entry that
+says that something changed (`states_change`) needs only to be closest to the old one, or
+the old one closest to it: one direction, not both.
 """
 
 from __future__ import annotations
@@ -110,8 +112,9 @@ def by_meaning(
     even when they share no word, while a herd of similar entries does not chain into one
     group; a floor: an entry alone on its subject has no version). Returns the pairs within
     `top` (indexes) and, for the best `_PULL_RANK` entries, their version from `extra` when
-    it is newer (index of the entry in `top`, the newer entry), at most `_PULLS`. Unit
-    vectors are kept with each entry version (`entry_data`).
+    it is newer (index of the entry in `top`, the newer entry), at most `_PULLS`; and the
+    one-way versions of `_one_way`. Unit vectors are kept with each entry version
+    (`entry_data`).
     """
     np = _numpy()
     if np is None:
