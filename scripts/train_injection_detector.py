@@ -376,7 +376,7 @@ def train(data: Path = DATA, kind: str = MODEL) -> tuple[list[array[int]], dict[
 
 
 def _model(parts: list[array[int]], meta: dict[str, object]) -> Fitted:
-    if meta["kind"] == "combined":
+    if meta.get("kind") == "combined":
         linear, network = meta["linear"], meta["network"]
         assert isinstance(linear, dict) and isinstance(network, dict)
         both = (_model([parts[0]], linear | {"kind": "linear"}), _model([parts[1]], network))
