@@ -68,7 +68,7 @@ from langchain_contextchef.gate._learned import (  # noqa: E402
 from langchain_contextchef.gate._normalize import fold  # noqa: E402
 
 SEED = 20261201
-MODEL = "linear"  # the kind shipped in the package: "linear" or "network"
+MODEL = "combined"  # the kind shipped in the package: "linear", "network" or "combined"
 C = 4.0
 HIDDEN = 16
 EPOCHS = 4
