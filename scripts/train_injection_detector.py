@@ -342,8 +342,11 @@ def _network_meta(scales: list[float], model: Network) -> dict[str, object]:
 
 
 def train(data: Path = DATA, kind: str = MODEL) -> tuple[list[array[int]], dict[str, object]]:
-    """Fit the model; return its weights as the package stores them (one array per part, in
-    the file's order) and the metadata."""
+    """Fit the model; return its weights as the package stores them, and the metadata.
+
+    The weights are one array per part, in the file's order (a combined model: the linear
+    part's int16 weights, then the network's int8 rows).
+    """
     train_rows, tune_rows = load(data)
     model = _fit(train_rows, kind)
     threshold = choose_threshold(_probabilities(model, tune_rows), tune_rows)
