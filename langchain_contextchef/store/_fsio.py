@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import ctypes.util
 import errno
 import os
 import secrets
@@ -133,8 +132,8 @@ def _load_renameat2() -> Callable[[int, bytes, int, bytes, int], int] | None:
     if not sys.platform.startswith("linux"):
         return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
-        function = libc.renameat2  # glibc 2.28 and later
+        # The process's own symbols hold the C library's (no `find_library` search at import).
+        function = ctypes.CDLL(None, use_errno=True).renameat2  # glibc 2.28 and later
     except (OSError, AttributeError):
         return None
     function.argtypes = [
