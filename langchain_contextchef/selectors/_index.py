@@ -42,7 +42,7 @@ from datetime import datetime, timezone
 from typing import Any, cast
 
 from langchain_contextchef.entry import MemoryEntry, collector_paused
-from langchain_contextchef.selectors._bm25 import BM25Params
+from langchain_contextchef.selectors._bm25 import BM25Params, average_length, corpus_size
 from langchain_contextchef.selectors._packed import (
     EntryFeatures,
     by_shape,
@@ -424,8 +424,9 @@ class KeywordIndex:
         if not any(frequency.values()):
             return None
         n_fields = len(params.field_weights)
-        averages = [max(s / total, 1e-9) for s in self._length_sums]
-        idf = {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+        averages = [average_length(s, total) for s in self._length_sums]
+        size = corpus_size(total)
+        idf = {t: math.log(1.0 + (size - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
         k1, b, field_weights = params.k1, params.b, params.field_weights
         norms: dict[_Shape, list[float]] = {}
 
