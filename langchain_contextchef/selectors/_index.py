@@ -446,6 +446,29 @@ class KeywordIndex:
 
         return idf, strength_of
 
+    def signature(self, wanted: Iterable[str]) -> tuple[Any, ...]:
+        """What `statistics` of `wanted` depend on besides the entries holding them.
+
+        The entry count and average field lengths on BM25's grid, and each term's document
+        frequency: while these and the entries holding the terms stay the same, so does
+        every score.
+        """
+        total = len(self.entries)
+        if not total:
+            return ()
+        ordered = sorted(wanted)
+        self._ensure(ordered)
+        return (
+            corpus_size(total),
+            tuple(average_length(s, total) for s in self._length_sums),
+            tuple(self._df(t) for t in ordered),
+        )
+
+    def holds_any(self, key: str, wanted: Iterable[str]) -> bool:
+        """Whether the indexed entry `key` holds one of `wanted` (`False` when not indexed)."""
+        features = self._features.get(key)
+        return features is not None and bool(features.holding((t, needle(t)) for t in wanted))
+
     def posting(self, term: str) -> Mapping[str, _Shape]:
         """The entries holding `term`, with the term's shape in each (empty when none)."""
         return _Posting(self, term)

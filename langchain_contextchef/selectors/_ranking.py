@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import overload
 
@@ -27,7 +27,15 @@ from langchain_contextchef.selectors._index import KeywordIndex
 from langchain_contextchef.selectors._relevance import _min_max
 from langchain_contextchef.selectors._text_features import FeatureCache
 
-__all__ = ["LazyScores", "RankedEntries", "lazy_relevance"]
+__all__ = [
+    "KeptHead",
+    "LazyScores",
+    "RankedEntries",
+    "SharedKeys",
+    "kept_head",
+    "lazy_relevance",
+    "query_parts",
+]
 
 _Order = tuple[datetime, str]
 _Shape = tuple[int, ...]
@@ -190,6 +198,16 @@ def _joint_groups(index: KeywordIndex, commons: tuple[str, ...]) -> Mapping[_Joi
     return out
 
 
+_Prepared = tuple[list[tuple[dict[str, float], float]], list[dict[str, float]]]
+
+
+def query_parts(queries: Sequence[tuple[str, float]], store: FeatureCache) -> _Prepared:
+    """The query's parts as weighted terms (with a weight), and each part's terms expanded."""
+    parts = [(query_terms(((text, 1.0),)), w) for text, w in queries if w > 0]
+    parts = [(terms_, w) for terms_, w in parts if terms_]
+    return parts, [store.expand(terms_) for terms_, _ in parts]
+
+
 def lazy_relevance(
     index: KeywordIndex,
     queries: Sequence[tuple[str, float]],
@@ -197,12 +215,14 @@ def lazy_relevance(
     semantic_weight: float,
     store: FeatureCache,
     params: BM25Params | None = None,
+    prepared: _Prepared | None = None,
 ) -> LazyScores:
-    """`relevance_scores` (score fusion) over the index, common words scored per shape."""
+    """`relevance_scores` (score fusion) over the index, common words scored per shape.
+
+    `prepared` is `query_parts(queries, store)` when the caller has it already.
+    """
     params = params or BM25Params()
-    parts = [(query_terms(((text, 1.0),)), w) for text, w in queries if w > 0]
-    parts = [(terms_, w) for terms_, w in parts if terms_]
-    expanded = [store.expand(terms_) for terms_, _ in parts]
+    parts, expanded = prepared if prepared is not None else query_parts(queries, store)
     total_weight = sum(w for _, w in parts)
     wanted = frozenset().union(*expanded) if expanded else frozenset()
     found = index.statistics(wanted, params) if parts else None
@@ -344,3 +364,108 @@ class RankedEntries(Sequence[MemoryEntry]):
         if limit is None or limit >= self._length:
             return self
         return RankedEntries(self._items, self._rest, limit, complete=False)
+
+
+class SharedKeys:
+    """One ranking's keys in order, computed as far as any of its readers has read.
+
+    Args:
+        source: The keys in order (read once, by whichever reader first goes that far).
+    """
+
+    def __init__(self, source: Iterator[str]) -> None:
+        self._keys: list[str] = []
+        self._source = source
+
+    def after(self, start: int) -> Iterator[str]:
+        """The keys from position `start` on."""
+        keys = self._keys
+        at = start
+        while True:
+            if at < len(keys):
+                yield keys[at]
+                at += 1
+                continue
+            following = next(self._source, None)
+            if following is None:
+                return
+            keys.append(following)
+
+
+class KeptHead:
+    """A ranking's head, reordered (coverage, newer over older), kept across harmless writes.
+
+    A write whose entry (before and after it) holds no query word leaves every score as it
+    was while the index's `signature` of the query's terms stands (BM25's statistics are on
+    a grid, `_bm25.corpus_size`): the scored entries, their order, and so the head and its
+    reordering are then what a selection from scratch computes, as long as the reordering's
+    other reads (the rare words among the head's, `_relevance.rare_words`) answer the same.
+
+    Attributes:
+        signature: What the scores depend on besides the entries holding a query term.
+        mark: The scope's change mark the head was last checked at.
+        scores: The relevance of the scored entries.
+        ranking: The scored keys in ranked order, shared by every compile that reuses it.
+        head: The head after its reordering.
+        read: How many ranked keys the head was taken from.
+        shown: The head's keys when entries came up from below it (skipped later), else `None`.
+        words: The words `prefer_newer` may judge rare for the head (`subject_words`).
+        rare: Those it judged rare.
+        wanted: Every query term (expanded).
+    """
+
+    def __init__(
+        self,
+        signature: tuple[object, ...],
+        mark: tuple[int, int],
+        scores: LazyScores,
+        ranking: SharedKeys,
+        head: list[MemoryEntry],
+        read: int,
+        shown: frozenset[str] | None,
+        words: tuple[frozenset[str], frozenset[str]],
+        rare: tuple[frozenset[str], frozenset[str]],
+        wanted: frozenset[str],
+    ) -> None:
+        self.signature = signature
+        self.mark = mark
+        self.scores = scores
+        self.ranking = ranking
+        self.head = head
+        self.read = read
+        self.shown = shown
+        self.words = words
+        self.rare = rare
+        self.wanted = wanted
+        self.count: int | None = None  # `scores.count_above(floor)`, once asked for
+
+
+def kept_head(
+    found: object,
+    signature: tuple[object, ...],
+    index: KeywordIndex,
+    changes: Callable[[tuple[int, int] | None], tuple[tuple[int, int], list[str] | None]],
+    rare: Callable[[tuple[frozenset[str], frozenset[str]]], tuple[frozenset[str], frozenset[str]]],
+) -> KeptHead | None:
+    """`found` when it is a `KeptHead` for `signature` that no change since has touched.
+
+    A changed key touches it when its entry holds a query term now, or it is in the head (a
+    key that held one before and holds none now lowers a document frequency: the signature
+    differs); the head's rare words (`rare` of its `words`) must be the same too. The head is then marked
+    as checked up to now.
+    """
+    if not isinstance(found, KeptHead) or found.signature != signature:
+        return None
+    mark, changed = changes(found.mark)
+    if changed is None:
+        return None
+    if changed:
+        head = {e.key for e in found.head}
+        wanted = found.wanted
+        for key in set(changed):
+            if key in head or index.holds_any(key, wanted):
+                return None
+    if rare(found.words) != found.rare:
+        return None
+    found.mark = mark
+    return found
