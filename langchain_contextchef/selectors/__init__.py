@@ -64,10 +64,9 @@ from langchain_contextchef.selectors._coverage import _HEAD as _COVER_HEAD
 from langchain_contextchef.selectors._coverage import cover_facets, facet_relevance
 from langchain_contextchef.selectors._index import KeywordIndex, index_of
 from langchain_contextchef.selectors._ranking import (
-    KeptHead,
+    HeadMemo,
     RankedEntries,
     SharedKeys,
-    kept_head,
     lazy_relevance,
     query_parts,
 )
@@ -79,9 +78,7 @@ from langchain_contextchef.selectors._relevance import (
     fallback_order,
     keyword_scores,
     prefer_newer,
-    rare_words,
     relevance_scores,
-    subject_words,
 )
 from langchain_contextchef.selectors._selection import (
     EntryVectors,
@@ -542,26 +539,10 @@ class Relevant(MemorySelector):
         floor = self.min_score
         held = index.entries
         scope = context.scope
-        keep = scope is not None and context.relevance is None and context.entry_vectors is None
-        memo = kept = None
-        if keep and scope is not None:
-            wanted = frozenset().union(*prepared[1])
-            signature = (
-                self.cover,
-                floor,
-                queries,
-                [tuple(terms_.items()) for terms_ in prepared[1]],
-                [w for _, w in prepared[0]],
-                index.signature(wanted),
-            )
-            memo_key = (_KEPT_HEAD, id(store))
-            kept = kept_head(
-                scope.state.get(memo_key),
-                signature,
-                index,
-                scope.changes,
-                lambda words: rare_words(words, store),
-            )
+        memo = None
+        if scope is not None and context.relevance is None and context.entry_vectors is None:
+            memo = HeadMemo(scope, index, store, (self.cover, floor, queries), prepared)
+        kept = memo.found if memo is not None else None
         if kept is not None:
             scores, head, shown = kept.scores, list(kept.head), kept.shown
             rest: Iterator[MemoryEntry] = (held[key] for key in kept.ranking.after(kept.read))
@@ -579,22 +560,8 @@ class Relevant(MemorySelector):
             shown = None
             if len(head) > read or context.entry_vectors is not None:
                 shown = frozenset(e.key for e in head)
-            if keep and not facets and scope is not None:
-                # Facet relevance reads the feature cache's counts: not kept.
-                words = subject_words(head, store, context.entry_data, index)
-                memo = KeptHead(
-                    signature,
-                    scope.changes(None)[0],
-                    scores,
-                    ranking,
-                    list(head),
-                    read,
-                    shown,
-                    words,
-                    rare_words(words, store),
-                    wanted,
-                )
-                scope.state[memo_key] = memo
+            if memo is not None and not facets:  # facet relevance reads the cache's counts
+                memo.keep(scores, ranking, head, read, shown, context.entry_data)
             rest = (held[key] for key in ranking.after(read))
         kept_rest: Iterator[MemoryEntry] = rest
         if shown is not None:
@@ -613,8 +580,6 @@ class Relevant(MemorySelector):
         return RankedEntries(head, tail, len(index), complete=True).capped(self.limit)
 
 
-_KEPT_HEAD = "relevant-head"
-"""The first part of the key under which a scope's state keeps `Relevant`'s `KeptHead`."""
 _DEDUP_WINDOW = 40
 """How many top-ranked entries are checked for near-duplicates (quadratic, so bounded)."""
 _DEDUP_OVERLAP = 0.5

@@ -23,8 +23,9 @@ from typing import overload
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, query_terms
-from langchain_contextchef.selectors._index import KeywordIndex
-from langchain_contextchef.selectors._relevance import _min_max
+from langchain_contextchef.selectors._index import EntryData, KeywordIndex
+from langchain_contextchef.selectors._relevance import _min_max, rare_words, subject_words
+from langchain_contextchef.selectors._selection import ScopeChanges
 from langchain_contextchef.selectors._text_features import FeatureCache
 
 __all__ = [
@@ -201,10 +202,25 @@ def _joint_groups(index: KeywordIndex, commons: tuple[str, ...]) -> Mapping[_Joi
 _Prepared = tuple[list[tuple[dict[str, float], float]], list[dict[str, float]]]
 
 
+_PARTS: dict[tuple[tuple[str, float], ...], list[tuple[dict[str, float], float]]] = {}
+"""The last queries' parts as weighted terms (a compile after a write asks the same question)."""
+_KEPT_PARTS = 64
+
+
 def query_parts(queries: Sequence[tuple[str, float]], store: FeatureCache) -> _Prepared:
-    """The query's parts as weighted terms (with a weight), and each part's terms expanded."""
-    parts = [(query_terms(((text, 1.0),)), w) for text, w in queries if w > 0]
-    parts = [(terms_, w) for terms_, w in parts if terms_]
+    """The query's parts as weighted terms (with a weight), and each part's terms expanded.
+
+    The terms of a question are kept for the next compiles (a few questions); the expansion
+    reads the feature cache's vocabulary and is made anew.
+    """
+    asked = tuple(queries)
+    parts = _PARTS.get(asked)
+    if parts is None:
+        parts = [(query_terms(((text, 1.0),)), w) for text, w in asked if w > 0]
+        parts = [(terms_, w) for terms_, w in parts if terms_]
+        if len(_PARTS) >= _KEPT_PARTS:
+            _PARTS.clear()
+        _PARTS[asked] = parts
     return parts, [store.expand(terms_) for terms_, _ in parts]
 
 
@@ -451,8 +467,8 @@ def kept_head(
 
     A changed key touches it when its entry holds a query term now, or it is in the head (a
     key that held one before and holds none now lowers a document frequency: the signature
-    differs); the head's rare words (`rare` of its `words`) must be the same too. The head is then marked
-    as checked up to now.
+    differs); the head's rare words (`rare` of its `words`) must be the same too. The head is
+    then marked as checked up to now.
     """
     if not isinstance(found, KeptHead) or found.signature != signature:
         return None
@@ -469,3 +485,69 @@ def kept_head(
         return None
     found.mark = mark
     return found
+
+
+_KEPT_HEAD = "relevant-head"
+"""The first part of the key under which a scope's state keeps `Relevant`'s `KeptHead`."""
+
+
+class HeadMemo:
+    """Where `Relevant` finds the head it kept for a question, and keeps a new one.
+
+    Args:
+        scope: The scope the index follows (its `state` keeps the head).
+        index: The scope's keyword index, up to date.
+        store: The feature cache the selector reads.
+        fixed: What else the head depends on (the selector's settings, the query).
+        prepared: `query_parts` of the query.
+    """
+
+    def __init__(
+        self,
+        scope: ScopeChanges,
+        index: KeywordIndex,
+        store: FeatureCache,
+        fixed: tuple[object, ...],
+        prepared: _Prepared,
+    ) -> None:
+        self._scope = scope
+        self._store = store
+        self.wanted = frozenset().union(*prepared[1])
+        self.signature = (
+            *fixed,
+            [tuple(terms_.items()) for terms_ in prepared[1]],
+            [w for _, w in prepared[0]],
+            index.signature(self.wanted),
+        )
+        self._key = (_KEPT_HEAD, id(store))
+        self.found = kept_head(
+            scope.state.get(self._key),
+            self.signature,
+            index,
+            scope.changes,
+            lambda words: rare_words(words, store),
+        )
+
+    def keep(
+        self,
+        scores: LazyScores,
+        ranking: SharedKeys,
+        head: list[MemoryEntry],
+        read: int,
+        shown: frozenset[str] | None,
+        entry_data: EntryData | None,
+    ) -> None:
+        """Keep `head` (computed from scratch just now) for the next compiles."""
+        words = subject_words(head, self._store, entry_data, scores.index)
+        self._scope.state[self._key] = KeptHead(
+            self.signature,
+            self._scope.changes(None)[0],
+            scores,
+            ranking,
+            list(head),
+            read,
+            shown,
+            words,
+            rare_words(words, self._store),
+            self.wanted,
+        )

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from langchain_core.messages import HumanMessage
 from langgraph.store.memory import InMemoryStore
 
-import langchain_contextchef.selectors as selectors
+import langchain_contextchef.selectors._ranking as ranking
 from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.selectors import Relevant
 from langchain_contextchef.selectors._bm25 import average_length, corpus_size
@@ -34,14 +34,14 @@ _OTHER = ["toronto", "noor", "sister", "moved", "office", "lease", "car", "blue"
 def _counting(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     # Whether each indexed selection reused a kept head.
     outcomes: list[bool] = []
-    original = selectors.kept_head
+    original = ranking.kept_head
 
     def counted(*args: object, **kwargs: object) -> KeptHead | None:
         found = original(*args, **kwargs)  # type: ignore[arg-type]
         outcomes.append(found is not None)
         return found
 
-    monkeypatch.setattr(selectors, "kept_head", counted)
+    monkeypatch.setattr(ranking, "kept_head", counted)
     return outcomes
 
 
