@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import overload
@@ -392,6 +393,7 @@ class SharedKeys:
     def __init__(self, source: Iterator[str]) -> None:
         self._keys: list[str] = []
         self._source = source
+        self._lock = threading.Lock()  # compiles in several threads may read it at once
 
     def after(self, start: int) -> Iterator[str]:
         """The keys from position `start` on."""
@@ -402,10 +404,12 @@ class SharedKeys:
                 yield keys[at]
                 at += 1
                 continue
-            following = next(self._source, None)
-            if following is None:
-                return
-            keys.append(following)
+            with self._lock:
+                if at >= len(keys):
+                    following = next(self._source, None)
+                    if following is None:
+                        return
+                    keys.append(following)
 
 
 class KeptHead:
@@ -470,7 +474,9 @@ def kept_head(
     differs); the head's rare words (`rare` of its `words`) must be the same too. The head is
     then marked as checked up to now.
     """
-    if not isinstance(found, KeptHead) or found.signature != signature:
+    if not isinstance(found, KeptHead) or found.scores.index is not index:
+        return None
+    if found.signature != signature:
         return None
     mark, changed = changes(found.mark)
     if changed is None:
