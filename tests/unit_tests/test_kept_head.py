@@ -11,6 +11,7 @@ check that the reuse really happened.
 from __future__ import annotations
 
 import random
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from hypothesis import given, settings
@@ -163,3 +164,23 @@ def test_a_word_turning_rare_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> Non
         _same(cached, fresh.compile(_QUESTION))
     mine = outcomes[1::2]
     assert mine == [True, False, True]  # kept, then "zanzibar" is common: not kept
+
+
+def test_compiles_in_several_threads_share_a_kept_head(monkeypatch: pytest.MonkeyPatch) -> None:
+    # After a harmless write, compiles in four threads read one kept ranking at once.
+    outcomes = _counting(monkeypatch)
+    shared = InMemoryStore()
+    config = MemoryConfig(token_budget=400, selector=Relevant(cache=FeatureCache()))
+    chef = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
+    memory = chef.get_memory()
+    for i in range(300):
+        memory.set(f"note_{i:03d}", f"The date parser test {i} the team added, part {i % 7}.")
+    chef.compile(_QUESTION)
+    memory.set("quiet", "Lunch in the blue office.")
+    with ThreadPoolExecutor(4) as pool:
+        payloads = list(pool.map(lambda _: chef.compile(_QUESTION), range(4)))
+    fresh = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
+    expected = fresh.compile(_QUESTION)
+    for payload in payloads:
+        _same(payload, expected)
+    assert any(outcomes[1:5])  # at least one of the threads reused the kept head
