@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from concurrent.futures import ThreadPoolExecutor
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -20,7 +21,7 @@ from langchain_core.messages import HumanMessage
 from langgraph.store.memory import InMemoryStore
 
 import langchain_contextchef.selectors._ranking as ranking
-from langchain_contextchef import ContextChef, MemoryConfig
+from langchain_contextchef import CompiledPayload, ContextChef, MemoryConfig
 from langchain_contextchef.selectors import Relevant
 from langchain_contextchef.selectors._bm25 import average_length, corpus_size
 from langchain_contextchef.selectors._ranking import KeptHead
@@ -37,8 +38,8 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     outcomes: list[bool] = []
     original = ranking.kept_head
 
-    def counted(*args: object, **kwargs: object) -> KeptHead | None:
-        found = original(*args, **kwargs)  # type: ignore[arg-type]
+    def counted(*args: Any, **kwargs: Any) -> KeptHead | None:
+        found = original(*args, **kwargs)
         outcomes.append(found is not None)
         return found
 
@@ -46,11 +47,12 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
     return outcomes
 
 
-def _same(cached: object, again: object) -> None:
-    assert cached.messages == again.messages  # type: ignore[attr-defined]
-    for field in ("injected_keys", "indexed_keys", "tokens"):
-        assert getattr(cached.meta, field) == getattr(again.meta, field)  # type: ignore[attr-defined]
-    assert dict(cached.meta.omitted) == dict(again.meta.omitted)  # type: ignore[attr-defined]
+def _same(cached: CompiledPayload, again: CompiledPayload) -> None:
+    assert cached.messages == again.messages
+    assert cached.meta.injected_keys == again.meta.injected_keys
+    assert cached.meta.indexed_keys == again.meta.indexed_keys
+    assert cached.meta.tokens == again.meta.tokens
+    assert dict(cached.meta.omitted) == dict(again.meta.omitted)
 
 
 def test_the_grid_keeps_small_scopes_exact_and_moves_rarely() -> None:
@@ -134,9 +136,9 @@ def test_harmless_writes_reuse_the_head_and_match_a_fresh_process(
         cached = chef.compile(_QUESTION)
         fresh = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
         _same(cached, fresh.compile(_QUESTION))
-    mine, fresh = outcomes[1::2], outcomes[2::2]  # outcomes[0]: the first compile
-    assert len(mine) == len(fresh) == 40
-    assert not any(fresh)  # a new store object reads the scope whole: nothing kept
+    mine, theirs = outcomes[1::2], outcomes[2::2]  # outcomes[0]: the first compile
+    assert len(mine) == len(theirs) == 40
+    assert not any(theirs)  # a new store object reads the scope whole: nothing kept
     assert not any(mine[i] for i in range(40) if i % 10 == 9)  # question words: not kept
     # Most harmless writes reused the head. At 300 entries the grid's steps are 4 entries and
     # under 1% of an average length, so about a third of the writes here cross one.
