@@ -42,7 +42,7 @@ from datetime import datetime, timezone
 from typing import Any, cast
 
 from langchain_contextchef.entry import MemoryEntry, collector_paused
-from langchain_contextchef.selectors._bm25 import BM25Params
+from langchain_contextchef.selectors._bm25 import BM25Params, average_length, corpus_size
 from langchain_contextchef.selectors._packed import (
     EntryFeatures,
     by_shape,
@@ -424,8 +424,9 @@ class KeywordIndex:
         if not any(frequency.values()):
             return None
         n_fields = len(params.field_weights)
-        averages = [max(s / total, 1e-9) for s in self._length_sums]
-        idf = {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+        averages = [average_length(s, total) for s in self._length_sums]
+        size = corpus_size(total)
+        idf = {t: math.log(1.0 + (size - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
         k1, b, field_weights = params.k1, params.b, params.field_weights
         norms: dict[_Shape, list[float]] = {}
 
@@ -444,6 +445,29 @@ class KeywordIndex:
             return idf[term] * tf / (k1 + tf)
 
         return idf, strength_of
+
+    def signature(self, wanted: Iterable[str]) -> tuple[Any, ...]:
+        """What `statistics` of `wanted` depend on besides the entries holding them.
+
+        The entry count and average field lengths on BM25's grid, and each term's document
+        frequency: while these and the entries holding the terms stay the same, so does
+        every score.
+        """
+        total = len(self.entries)
+        if not total:
+            return ()
+        ordered = sorted(wanted)
+        self._ensure(ordered)
+        return (
+            corpus_size(total),
+            tuple(average_length(s, total) for s in self._length_sums),
+            tuple(self._df(t) for t in ordered),
+        )
+
+    def holds_any(self, key: str, wanted: Iterable[str]) -> bool:
+        """Whether the indexed entry `key` holds one of `wanted` (`False` when not indexed)."""
+        features = self._features.get(key)
+        return features is not None and bool(features.holding((t, needle(t)) for t in wanted))
 
     def posting(self, term: str) -> Mapping[str, _Shape]:
         """The entries holding `term`, with the term's shape in each (empty when none)."""
