@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._packed import (
     EntryFeatures,
+    needle,
     shared,
 )
 
@@ -170,22 +171,6 @@ def _tokenised(entry: MemoryEntry) -> tuple[EntryFeatures, tuple[str, ...], list
 
 _CacheKey = tuple[str, str | None, str]
 _PENDING = 256
-_NUMBER_DIGITS = 18
-"""The longest number the vocabulary counts under an int key (see `_counted_as`)."""
-
-
-def _counted_as(term: str) -> str | int:
-    """The key the vocabulary counts `term` under: an int for a short ASCII number.
-
-    Numbers are most of a scope's terms held by one entry each (ids, dates, quantities), and
-    a small int costs about half the memory of the string it stands for. The leading `1`
-    keeps `"5"`, `"05"` and `"005"` apart. Prefix expansion never reads numbers (it expands
-    words of letters only, and a number never begins with one), so they stay out of the
-    sorted vocabulary (`FeatureCache._sorted`).
-    """
-    if len(term) <= _NUMBER_DIGITS and term.isdigit() and term.isascii():
-        return int("1" + term)
-    return term
 
 
 _HELD = 100
@@ -242,15 +227,20 @@ class FeatureCache:
         self._lock = threading.Lock()
         # How many cached entries hold each term, and the terms sorted (rebuilt lazily when a
         # new term arrives), for prefix matching of query terms.
-        # Numbers are counted under ints (`_counted_as`) and are not in `_sorted`.
-        self._vocabulary: dict[str | int, int] = {}
+        # Words only: numbers (terms of digits) are counted from the held features when
+        # asked for (`_numbers`). They are most of a scope's terms held by one entry each
+        # (ids, dates, amounts: about 70 bytes each in these dicts), and prefix expansion
+        # never reads them (it expands words of letters, and no number begins with one).
+        self._vocabulary: dict[str, int] = {}
         self._sorted: list[str] = []
         # New terms `_sorted` does not hold yet: a few are inserted when `expand` next reads
         # it; past `_PENDING` (a whole scope read at once) it is sorted again instead.
         self._pending: list[str] = []
         self._unsorted = False
         # How many cached entries hold each term in their key.
-        self._key_terms: dict[str | int, int] = {}
+        self._key_terms: dict[str, int] = {}
+        # Numbers' counts (all, in keys) as asked for since the held entries last changed.
+        self._number_counts: dict[str, tuple[int, int]] = {}
 
     def __len__(self) -> int:
         return len(self._items)
@@ -292,19 +282,24 @@ class FeatureCache:
                 self._forget(previous)
             self._items[key] = made
             self._bytes += made.size + _HELD
+            self._number_counts.clear()
+            numbered = False
             for term, in_key in zip(found, keyed, strict=True):
-                counted = _counted_as(term)
-                count = self._vocabulary.get(counted, 0)
-                if not count:  # a new word: `_sorted` learns it when next read (not numbers)
-                    if counted is term:
-                        if len(self._pending) < _PENDING:
-                            self._pending.append(term)
-                        else:
-                            self._unsorted = True
+                if term.isdigit():
+                    numbered = True
+                    continue
+                count = self._vocabulary.get(term, 0)
+                if not count:  # a new word: `_sorted` learns it when next read
+                    if len(self._pending) < _PENDING:
+                        self._pending.append(term)
+                    else:
+                        self._unsorted = True
                     self.terms_version += 1
-                self._vocabulary[counted] = count + 1
+                self._vocabulary[term] = count + 1
                 if in_key:
-                    self._key_terms[counted] = self._key_terms.get(counted, 0) + 1
+                    self._key_terms[term] = self._key_terms.get(term, 0) + 1
+            if numbered:  # numbers are not counted: any of them may be new to the cache
+                self.terms_version += 1
             if self._bytes > self.max_bytes and len(self._items) > 1:
                 self._evict(key)
         return made
@@ -325,29 +320,32 @@ class FeatureCache:
 
     def _forget(self, features: EntryFeatures) -> None:
         self._bytes -= features.size + _HELD
+        self._number_counts.clear()
         for term, shape in zip(features.terms, features.shapes, strict=True):
-            counted = _counted_as(term)
-            if shape[0]:
-                left = self._key_terms.get(counted, 0) - 1
-                if left <= 0:
-                    self._key_terms.pop(counted, None)
-                else:
-                    self._key_terms[counted] = left
-            count = self._vocabulary.get(counted, 0) - 1
-            if count <= 0:
-                self._vocabulary.pop(counted, None)
+            if term.isdigit():  # not counted: any of them may leave the cache now
                 self.terms_version += 1
-                if not self._unsorted and counted is term:
+                continue
+            if shape[0]:
+                left = self._key_terms.get(term, 0) - 1
+                if left <= 0:
+                    self._key_terms.pop(term, None)
+                else:
+                    self._key_terms[term] = left
+            count = self._vocabulary.get(term, 0) - 1
+            if count <= 0:
+                self._vocabulary.pop(term, None)
+                self.terms_version += 1
+                if not self._unsorted:
                     at = bisect.bisect_left(self._sorted, term)
                     if at < len(self._sorted) and self._sorted[at] == term:
                         del self._sorted[at]
             else:
-                self._vocabulary[counted] = count
+                self._vocabulary[term] = count
 
     def _sort(self) -> None:
         # Under the lock: bring `_sorted` up to the vocabulary.
         if self._unsorted:
-            self._sorted = sorted(t for t in self._vocabulary if type(t) is str)
+            self._sorted = sorted(self._vocabulary)
         else:
             ordered = self._sorted
             for term in self._pending:
@@ -359,7 +357,25 @@ class FeatureCache:
 
     def frequency(self, term: str, *, in_key: bool = False) -> int:
         """How many cached entries hold `term` (in their key, with `in_key`)."""
-        return (self._key_terms if in_key else self._vocabulary).get(_counted_as(term), 0)
+        if term.isdigit():
+            return self._numbers(term)[in_key]
+        return (self._key_terms if in_key else self._vocabulary).get(term, 0)
+
+    def _numbers(self, term: str) -> tuple[int, int]:
+        """How many held entries hold the number `term`, and in their key: counted once."""
+        found = self._number_counts.get(term)
+        if found is not None:
+            return found
+        spelled = needle(term)
+        held = keyed = 0
+        with self._lock:
+            for features in self._items.values():
+                shape = features.shape_at(spelled)
+                if shape is not None:
+                    held += 1
+                    keyed += shape[0] > 0
+            found = self._number_counts[term] = (held, keyed)
+        return found
 
     def expand(
         self, weights: Mapping[str, float], *, min_length: int = 5, factor: float = 0.6
@@ -402,6 +418,7 @@ class FeatureCache:
             self._pending.clear()
             self._unsorted = False
             self._key_terms.clear()
+            self._number_counts.clear()
             self.terms_version += 1
 
 
