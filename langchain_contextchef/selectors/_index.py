@@ -251,6 +251,7 @@ class KeywordIndex:
         entry_data: EntryData | None,
         *,
         ordered: bool = False,
+        by_key: dict[str, MemoryEntry] | None = None,
     ) -> None:
         """Index exactly `entries` (the scope's active entries), dropping what was held.
 
@@ -258,14 +259,16 @@ class KeywordIndex:
         yet: the first query builds those of its own terms in one pass over the features,
         the next one that asks for another term builds all of them (see `_ensure`).
         `entry_data` is not used: features are looked up in the cache, which keeps them in
-        a compact form, instead of being kept a second time with each entry.
+        a compact form, instead of being kept a second time with each entry. `by_key`, when
+        given, is `entries` by key, a dict the index may keep as its own (a scope's cache
+        lends its own: `ScopeSlot.lend_entries`).
         """
         # Postings come out in creation order when the entries do: a scope's cache hands
         # them over in that order (`ordered`); other callers' are sorted here.
         ordered_entries = list(entries) if ordered else sorted(entries, key=_CREATION)
         keys = list(map(_BY_KEY, ordered_entries))
         found_features = self.cache.get_all(ordered_entries)
-        held = dict(zip(keys, ordered_entries, strict=True))
+        held = by_key if by_key is not None else dict(zip(keys, ordered_entries, strict=True))
         features_of = dict(zip(keys, found_features, strict=True))
         sums = [0, 0, 0]
         lengths = read_lengths(len(sums))
@@ -341,7 +344,11 @@ class KeywordIndex:
             listed: list[MemoryEntry] | None = in_order() if callable(in_order) else None
             with collector_paused():  # the whole scope: many small objects and no cycles
                 if listed is not None and list(map(_STATUS, listed)).count("active") == len(listed):
-                    self.rebuild(listed, entry_data, ordered=True)
+                    # Every entry active: the slot's dict by key is the index's, lent until
+                    # the slot next changes (it then copies its own; see `lend_entries`).
+                    lend = getattr(scope, "lend_entries", None)
+                    lent = lend() if callable(lend) and len(scope.entries) == len(listed) else None
+                    self.rebuild(listed, entry_data, ordered=True, by_key=lent)
                 else:
                     stored = scope.entries.values()
                     self.rebuild((e for e in stored if e.status == "active"), entry_data)
