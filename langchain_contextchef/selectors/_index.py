@@ -159,8 +159,10 @@ class KeywordIndex:
         self._features: dict[str, EntryFeatures] = {}
         self._postings: dict[str, _Postings] = {}
         # Postings are built as queries need them: after a whole read, for the first query's
-        # terms only (`_known`, one pass over the features), then for every term at the next
+        # terms only (`_known`, one pass over the features), then for every word at the next
         # query that asks for another one (`_complete`), and kept up to date from then on.
+        # Numbers (terms of digits) stay as asked for even then (`_known`): most are held by
+        # one entry each, and a query seldom holds one.
         self._complete = True
         self._known: set[str] = set()
         self._in_order = True  # `_features` iterates in creation order (no `_add` since)
@@ -190,10 +192,10 @@ class KeywordIndex:
         order = (entry.created_at, key)
         place = self._order_of
         postings, grouped = self._postings, self._groups
-        known = None if self._complete else self._known
+        known, complete = self._known, self._complete
         self._in_order = False
         for term, shape in zip(features.terms, features.shapes, strict=True):
-            if known is not None and term not in known:
+            if (not complete or term.isdigit()) and term not in known:
                 continue  # no postings kept for it yet
             held = postings.get(term)
             if held is None:
@@ -227,9 +229,9 @@ class KeywordIndex:
         order = (entry.created_at, key)
         place = self._order_of  # reads `entries`: the entry leaves it after its postings
         postings, grouped = self._postings, self._groups
-        known = None if self._complete else self._known
+        known, complete = self._known, self._complete
         for term, shape in zip(features.terms, features.shapes, strict=True):
-            if known is not None and term not in known:
+            if (not complete or term.isdigit()) and term not in known:
                 continue
             held = postings[term]
             if isinstance(held, str) or len(held) == 1:
@@ -282,20 +284,22 @@ class KeywordIndex:
 
     def _ensure(self, terms: Iterable[str]) -> None:
         """Make the postings of `terms` exact (see `_known`)."""
-        if self._complete:
-            return
-        missing = [t for t in terms if t not in self._known]
+        known = self._known
+        missing = [t for t in terms if (not self._complete or t.isdigit()) and t not in known]
         if not missing:
             return
-        if self._known:  # a second query after a whole read: every term from now on
+        if known and not self._complete:  # a second query after a whole read: every word
             self._build(None)
-            self._complete, self._known = True, set()
-        else:
-            self._build(frozenset(missing))
-            self._known.update(missing)
+            self._complete = True
+            self._known = known = {t for t in known if t.isdigit()}
+            missing = [t for t in missing if t.isdigit()]
+            if not missing:
+                return
+        self._build(frozenset(missing))
+        known.update(missing)
 
     def _build(self, wanted: frozenset[str] | None) -> None:
-        """The postings of `wanted` (of every term: `None`), in one pass over the features.
+        """The postings of `wanted` (of every word: `None`), in one pass over the features.
 
         For `wanted` terms (a query's, the first after a whole read) the same pass groups
         their entries by shape too, which scoring asks for next (`groups`).
@@ -305,6 +309,8 @@ class KeywordIndex:
             get = lists.get
             for key, features in self._features.items():
                 for term in features.terms:
+                    if term.isdigit():  # numbers: as asked for (`_known`)
+                        continue
                     found = get(term)
                     if found is None:
                         lists[term] = [key]
