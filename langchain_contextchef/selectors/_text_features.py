@@ -283,10 +283,8 @@ class FeatureCache:
             self._items[key] = made
             self._bytes += made.size + _HELD
             self._number_counts.clear()
-            numbered = False
             for term, in_key in zip(found, keyed, strict=True):
-                if term.isdigit():
-                    numbered = True
+                if term.isdigit():  # counted when asked for; `expand` never reads numbers
                     continue
                 count = self._vocabulary.get(term, 0)
                 if not count:  # a new word: `_sorted` learns it when next read
@@ -298,8 +296,6 @@ class FeatureCache:
                 self._vocabulary[term] = count + 1
                 if in_key:
                     self._key_terms[term] = self._key_terms.get(term, 0) + 1
-            if numbered:  # numbers are not counted: any of them may be new to the cache
-                self.terms_version += 1
             if self._bytes > self.max_bytes and len(self._items) > 1:
                 self._evict(key)
         return made
@@ -322,8 +318,7 @@ class FeatureCache:
         self._bytes -= features.size + _HELD
         self._number_counts.clear()
         for term, shape in zip(features.terms, features.shapes, strict=True):
-            if term.isdigit():  # not counted: any of them may leave the cache now
-                self.terms_version += 1
+            if term.isdigit():  # not in the vocabulary (`frequency` counts them when asked)
                 continue
             if shape[0]:
                 left = self._key_terms.get(term, 0) - 1

@@ -154,3 +154,17 @@ def test_threads_pausing_together_leave_the_collector_on() -> None:
         assert gc.isenabled()
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_numbers_leave_the_vocabulary_version_alone() -> None:
+    # `terms_version` keys kept selections; `expand` (its only reader) never reads numbers,
+    # so an entry bringing or taking only numbers must not throw every kept choice away.
+    cache = FeatureCache(max_bytes=1_000_000)
+    cache.get(_entry("order_note", "order shipped", None))
+    version = cache.terms_version
+    numbered = _entry("order_note_2", "order 88123 shipped 2026", None)
+    cache.get(numbered)
+    assert cache.terms_version == version
+    assert cache.frequency("88123") == 1
+    cache.get(_entry("parcel", "parcel", None))
+    assert cache.terms_version == version + 1  # a new word still moves it

@@ -20,7 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts
+from langchain_contextchef.selectors._bm25 import (
+    BM25Params,
+    average_length,
+    bm25f_parts,
+    corpus_size,
+)
 from langchain_contextchef.selectors._index import KeywordIndex
 from langchain_contextchef.selectors._packed import (
     EntryFeatures,
@@ -159,7 +164,8 @@ def _reference(
         for e in entries
     ]
     total = len(entries)
-    averages = [max(sum(sum(f[i].values()) for f in fields) / total, 1e-9) for i in range(3)]
+    # BM25's corpus statistics on their documented grid (`_bm25.corpus_size`, `average_length`).
+    averages = [average_length(sum(sum(f[i].values()) for f in fields), total) for i in range(3)]
     scores: dict[str, float] = {}
     for entry, counts in zip(entries, fields, strict=True):
         norms = [
@@ -170,7 +176,7 @@ def _reference(
             df = sum(1 for f in fields if any(term in c for c in f))
             if not any(term in c for c in counts):
                 continue
-            idf = math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+            idf = math.log(1.0 + (corpus_size(total) - df + 0.5) / (df + 0.5))
             tf = sum(
                 params.field_weights[i] * counts[i][term] / norms[i]
                 for i in range(3)
