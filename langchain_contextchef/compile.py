@@ -58,6 +58,7 @@ from langchain_contextchef.render import (
     render_dynamic_state,
     render_implicit_context,
     render_memory_block,
+    unlisted_line,
 )
 from langchain_contextchef.splice import Spliced, place
 
@@ -249,12 +250,6 @@ def user_message_marker(messages: Sequence[BaseMessage]) -> str:
     return "none"
 
 
-def _unlisted_line(count: int, vocabulary: ToolVocabulary) -> str:
-    # The block's line about `count` entries neither shown nor indexed: its last line when
-    # nothing else is in it.
-    return render_memory_block((), unlisted=count, vocabulary=vocabulary).rsplit("\n", 1)[-1]
-
-
 _FIT_MEMO = "fit_memo"
 """The first part of the key under which a scope's slot keeps its `FitMemo`s."""
 
@@ -325,7 +320,8 @@ def fit_block(
         counts=counts,
         entry_counts=entry_counts,
         row_counts=row_counts,
-        unlisted_line=lambda n: _unlisted_line(n, vocabulary),
+        # The block's line about `n` entries neither shown nor indexed, as it renders it.
+        unlisted_line=lambda n: unlisted_line(n, vocabulary),
         memo=memo,
     )
     shown = {e.key for e in fitted.full} | {e.key for e in fitted.index}

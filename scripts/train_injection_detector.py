@@ -21,7 +21,9 @@ shipped one):
   as little-endian int16 with one scale;
 - `network`: one hidden layer of rectified units over the L2-normalised binary bag of features,
   trained with Adagrad on mini-batches in an order drawn from the pinned seed (numpy only,
-  single precision); its hidden-layer weights stored as int8, one scale per hidden unit.
+  single precision); its hidden-layer weights stored as int8, one scale per hidden unit;
+- `combined`: both, fitted separately on the same rows, their scores joined by `RULE` (one of
+  the package's `COMBINATION_RULES`); the file holds the linear weights, then the network's.
 
 The threshold is the lowest on a fixed grid at which the tuning rows refuse at most 0.5% of
 benign memories and at most 3% of the public benign texts. The test splits of the public
@@ -33,7 +35,8 @@ datasets and the held-back memory set are not read here.
 each later memory wave, each written by writers the others never saw; each public dataset's
 validation split, its train split left out), then the full training rows on the tuning rows,
 and prints the injections caught at 1% and at 3% of benign rows refused and the AUC (see
-benchmarks/README.md, issue 24).
+benchmarks/README.md, issue 24). With `--model combined` each fold fits both parts once and
+prints a row for each part and for every combination rule.
 """
 
 from __future__ import annotations
@@ -56,18 +59,24 @@ from sklearn.linear_model import LogisticRegression
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from langchain_contextchef.gate._learned import _RUN_CAP, FEATURE_BITS, feature_ids  # noqa: E402
+from langchain_contextchef.gate._learned import (  # noqa: E402
+    _RUN_CAP,
+    COMBINATION_RULES,
+    FEATURE_BITS,
+    feature_ids,
+)
 from langchain_contextchef.gate._normalize import fold  # noqa: E402
 
 SEED = 20261201
-MODEL = "linear"  # the kind shipped in the package: "linear" or "network"
+MODEL = "combined"  # the kind shipped in the package: "linear", "network" or "combined"
 C = 4.0
 HIDDEN = 16
 EPOCHS = 4
 BATCH = 64
 LEARNING_RATE = 0.05
 INIT_SCALE = 0.05
-WAVES = ("wave3", "wave4", "wave5", "wave6")  # memory folders scored by a fold of --dev
+WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7")  # memory folders scored by a fold of --dev
+RULE = "mean_probability"  # how a combined model joins its parts (gate._learned's rules)
 MEMORY_BENIGN_WEIGHT = 6.0
 MEMORY_INJECTION_WEIGHT = 6.0
 THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(4, 20))
@@ -154,7 +163,7 @@ def _weight(row: Row) -> float:
 class Linear:
     """The linear model as the package reads it: int16 weights times one scale, a bias."""
 
-    weights: array
+    weights: array[int]
     scale: float
     bias: float
 
@@ -175,6 +184,30 @@ class Network:
     def margins(self, matrix: csr_matrix) -> np.ndarray:
         units = np.maximum(matrix.astype(np.float32) @ self.rows + self.hidden_bias, 0.0)
         return np.asarray(units @ self.output_weights + self.output_bias, dtype=np.float64)
+
+
+def _joined(first: np.ndarray, second: np.ndarray, rule: str) -> np.ndarray:
+    """The log-odds of the two parts' probabilities joined by `rule` (computed stably)."""
+    if rule == "mean_margin":
+        return np.asarray((first + second) / 2.0, dtype=np.float64)
+    if rule == "min_probability":
+        return np.asarray(np.minimum(first, second), dtype=np.float64)
+    # log((s(a) + s(b)) / (s(-a) + s(-b))) with log s(x) = -log(1 + e^-x)
+    up = np.logaddexp(-np.logaddexp(0.0, -first), -np.logaddexp(0.0, -second))
+    down = np.logaddexp(-np.logaddexp(0.0, first), -np.logaddexp(0.0, second))
+    return np.asarray(up - down, dtype=np.float64)
+
+
+@dataclass
+class Combined:
+    """Both models over the same features, their probabilities joined by `rule`."""
+
+    linear: Linear
+    network: Network
+    rule: str = RULE
+
+    def margins(self, matrix: csr_matrix) -> np.ndarray:
+        return _joined(self.linear.margins(matrix), self.network.margins(matrix), self.rule)
 
 
 def fit_linear(rows: list[Row]) -> Linear:
@@ -232,7 +265,7 @@ def fit_network(rows: list[Row], seed: int = SEED) -> Network:
     return _quantised(Network(w1, b1, w2, float(b2[0])))
 
 
-def _int8(network: Network) -> tuple[array, list[float]]:
+def _int8(network: Network) -> tuple[array[int], list[float]]:
     """The int8 hidden-layer rows (row-major bytes) and each unit's scale."""
     scales = np.abs(network.rows).max(axis=0) / 127.0
     scales[scales == 0] = 1.0
@@ -240,7 +273,7 @@ def _int8(network: Network) -> tuple[array, list[float]]:
     return array("b", quantised.tobytes()), [float(s) for s in scales]
 
 
-def _from_int8(weights: array, scales: list[float], network: Network) -> Network:
+def _from_int8(weights: array[int], scales: list[float], network: Network) -> Network:
     rows = np.frombuffer(weights.tobytes(), dtype=np.int8).reshape(-1, len(scales))
     return Network(
         rows.astype(np.float32) * np.array(scales, dtype=np.float32),
@@ -255,11 +288,18 @@ def _quantised(network: Network) -> Network:
     return _from_int8(*_int8(network), network)
 
 
-def _fit(rows: list[Row], kind: str) -> Linear | Network:
-    return fit_linear(rows) if kind == "linear" else fit_network(rows)
+Fitted = Linear | Network | Combined
 
 
-def _probabilities(model: Linear | Network, rows: list[Row]) -> list[float]:
+def _fit(rows: list[Row], kind: str) -> Fitted:
+    if kind == "linear":
+        return fit_linear(rows)
+    if kind == "network":
+        return fit_network(rows)
+    return Combined(fit_linear(rows), fit_network(rows))
+
+
+def _probabilities(model: Fitted, rows: list[Row]) -> list[float]:
     return list(1.0 / (1.0 + np.exp(-model.margins(_matrix(rows)))))
 
 
@@ -284,27 +324,48 @@ def choose_threshold(probabilities: list[float], rows: list[Row]) -> float:
     return THRESHOLDS[-1]
 
 
-def train(data: Path = DATA, kind: str = MODEL) -> tuple[array, dict[str, object]]:
-    """Fit the model; return its weights as the package stores them and the metadata."""
+def _linear_meta(model: Linear) -> dict[str, object]:
+    return {"scale": model.scale, "bias": model.bias, "C": C}
+
+
+def _network_meta(scales: list[float], model: Network) -> dict[str, object]:
+    return {
+        "hidden": HIDDEN,
+        "lane_scales": scales,
+        "hidden_bias": [float(b) for b in model.hidden_bias],
+        "output_weights": [float(w) for w in model.output_weights],
+        "output_bias": model.output_bias,
+        "epochs": EPOCHS,
+        "batch": BATCH,
+        "learning_rate": LEARNING_RATE,
+    }
+
+
+def train(data: Path = DATA, kind: str = MODEL) -> tuple[list[array[int]], dict[str, object]]:
+    """Fit the model; return its weights as the package stores them, and the metadata.
+
+    The weights are one array per part, in the file's order (a combined model: the linear
+    part's int16 weights, then the network's int8 rows).
+    """
     train_rows, tune_rows = load(data)
     model = _fit(train_rows, kind)
     threshold = choose_threshold(_probabilities(model, tune_rows), tune_rows)
     meta: dict[str, object] = {"kind": kind, "feature_bits": FEATURE_BITS, "digit_runs": _RUN_CAP}
     if isinstance(model, Linear):
-        weights = model.weights
-        meta |= {"version": f"ngram-lr-{SEED}", "scale": model.scale, "bias": model.bias, "C": C}
-    else:
+        parts = [model.weights]
+        meta |= {"version": f"ngram-lr-{SEED}"} | _linear_meta(model)
+    elif isinstance(model, Network):
         weights, scales = _int8(model)
+        parts = [weights]
+        meta |= {"version": f"ngram-mlp{HIDDEN}-{SEED}"} | _network_meta(scales, model)
+    else:
+        weights, scales = _int8(model.network)
+        parts = [model.linear.weights, weights]
         meta |= {
-            "version": f"ngram-mlp{HIDDEN}-{SEED}",
-            "hidden": HIDDEN,
-            "lane_scales": scales,
-            "hidden_bias": [float(b) for b in model.hidden_bias],
-            "output_weights": [float(w) for w in model.output_weights],
-            "output_bias": model.output_bias,
-            "epochs": EPOCHS,
-            "batch": BATCH,
-            "learning_rate": LEARNING_RATE,
+            "version": f"ngram-lr+mlp{HIDDEN}-{SEED}",
+            "rule": model.rule,
+            "linear": _linear_meta(model.linear),
+            "network": _network_meta(scales, model.network),
         }
     meta |= {
         "threshold": threshold,
@@ -314,11 +375,18 @@ def train(data: Path = DATA, kind: str = MODEL) -> tuple[array, dict[str, object
         "training_rows": len(train_rows),
         "tuning_rows": len(tune_rows),
     }
-    return weights, meta
+    return parts, meta
 
 
-def _model(weights: array, meta: dict[str, object]) -> Linear | Network:
-    if meta["kind"] == "linear":
+def _model(parts: list[array[int]], meta: dict[str, object]) -> Fitted:
+    if meta.get("kind") == "combined":
+        linear, network = meta["linear"], meta["network"]
+        assert isinstance(linear, dict) and isinstance(network, dict)
+        both = (_model([parts[0]], linear | {"kind": "linear"}), _model([parts[1]], network))
+        assert isinstance(both[0], Linear) and isinstance(both[1], Network)
+        return Combined(both[0], both[1], str(meta["rule"]))
+    weights = parts[0]
+    if meta.get("kind") == "linear":
         return Linear(weights, float(str(meta["scale"])), float(str(meta["bias"])))
     floats = Network(
         np.zeros((0, 0), np.float32),
@@ -329,10 +397,10 @@ def _model(weights: array, meta: dict[str, object]) -> Linear | Network:
     return _from_int8(weights, list(meta["lane_scales"]), floats)  # type: ignore[call-overload]
 
 
-def report(weights: array, meta: dict[str, object], data: Path = DATA) -> None:
+def report(parts: list[array[int]], meta: dict[str, object], data: Path = DATA) -> None:
     """Print the tuning figures (validation splits and tuning memory rows) per threshold."""
     _, tune_rows = load(data)
-    probabilities = _probabilities(_model(weights, meta), tune_rows)
+    probabilities = _probabilities(_model(parts, meta), tune_rows)
     print(
         "threshold  public inj caught  public benign refused  memory inj caught  memory benign refused"
     )
@@ -366,8 +434,11 @@ def _wave_fold(wave: str) -> tuple[str, Callable[[Row], bool], Callable[[Row], b
     return (wave, lambda r: r.origin != wave, lambda r: r.origin == wave)
 
 
-def development(data: Path = DATA, kind: str = MODEL) -> None:
-    """The leave-one-source-out protocol: recall at 1% and 3% benign refused, and the AUC."""
+def development(data: Path = DATA, kind: str = MODEL, only: frozenset[str] = frozenset()) -> None:
+    """The leave-one-source-out protocol: recall at 1% and 3% benign refused, and the AUC.
+
+    `only`, when not empty, names the folds to run (the others are skipped).
+    """
     train_rows, tune_rows = load(data)
     every = train_rows + tune_rows
     origins = {r.origin for r in every}
@@ -382,25 +453,37 @@ def development(data: Path = DATA, kind: str = MODEL) -> None:
         ("tuning rows", lambda r: True, lambda r: r in tune_set),
     ]
     tune_set = set(tune_rows)
-    print(f"{kind}: fold     recall@1%  recall@3%  AUC", flush=True)
+    print("model                     fold         recall@1%  recall@3%  AUC", flush=True)
     for name, keep, scored in folds:
+        if only and name not in only:
+            continue
         model = _fit([r for r in train_rows if keep(r)], kind)
         rows = [r for r in every if scored(r)]
         labels = np.array([r.label for r in rows])
-        margins = model.margins(_matrix(rows))
-        print(
-            f"{name:12s}  {_recall_at(labels, margins, 0.01):9.3f}  "
-            f"{_recall_at(labels, margins, 0.03):9.3f}  {_auc(labels, margins):.4f}",
-            flush=True,
-        )
+        matrix = _matrix(rows)
+        if isinstance(model, Combined):
+            first, second = model.linear.margins(matrix), model.network.margins(matrix)
+            scored_by = {"linear": first, "network": second}
+            scored_by |= {rule: _joined(first, second, rule) for rule in COMBINATION_RULES}
+        else:
+            scored_by = {kind: model.margins(matrix)}
+        for label, margins in scored_by.items():
+            print(
+                f"{label:24s}  {name:12s}  {_recall_at(labels, margins, 0.01):9.3f}  "
+                f"{_recall_at(labels, margins, 0.03):9.3f}  {_auc(labels, margins):.4f}",
+                flush=True,
+            )
 
 
-def write(weights: array, meta: dict[str, object], out: Path = OUT) -> None:
+def write(parts: list[array[int]], meta: dict[str, object], out: Path = OUT) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    little = array(weights.typecode, weights)
-    if sys.byteorder != "little":  # int16 is stored little-endian; int8 has no byte order
-        little.byteswap()
-    (out / "injection_model.bin").write_bytes(little.tobytes())
+    raw = b""
+    for weights in parts:
+        little = array(weights.typecode, weights)
+        if sys.byteorder != "little":  # int16 is stored little-endian; int8 has no byte order
+            little.byteswap()
+        raw += little.tobytes()
+    (out / "injection_model.bin").write_bytes(raw)
     (out / "injection_model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
 
@@ -410,18 +493,24 @@ def main() -> None:
     parser.add_argument("--dry-run", action="store_true", help="do not write the model")
     parser.add_argument("--dev", action="store_true", help="run the development protocol only")
     parser.add_argument(
-        "--model", choices=("linear", "network"), default=MODEL, help="the kind of model"
+        "--folds", default="", help="with --dev: the folds to run, comma-separated (default all)"
+    )
+    parser.add_argument(
+        "--model",
+        choices=("linear", "network", "combined"),
+        default=MODEL,
+        help="the kind of model (with --dev, combined also prints each part and every rule)",
     )
     args = parser.parse_args()
     if args.dev:
-        development(kind=args.model)
+        development(kind=args.model, only=frozenset(filter(None, args.folds.split(","))))
         return
-    weights, meta = train(kind=args.model)
+    parts, meta = train(kind=args.model)
     if not args.dry_run:
-        write(weights, meta)
-    print(json.dumps({k: v for k, v in meta.items() if not isinstance(v, list)}, indent=2))
+        write(parts, meta)
+    print(json.dumps({k: v for k, v in meta.items() if not isinstance(v, list | dict)}, indent=2))
     if args.report:
-        report(weights, meta)
+        report(parts, meta)
 
 
 if __name__ == "__main__":

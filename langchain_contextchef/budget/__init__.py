@@ -584,9 +584,18 @@ def fit_memory(
                 sizes[(n_full, n_index)] = summed.size(n_full, n_index, unlisted)
             elif kept is not None and not (n_full or n_index) and unlisted in blanks:
                 sizes[(0, 0)] = blanks[unlisted]  # the same settings: the same empty block
+            elif (
+                summed is not None
+                and not (n_full or n_index)
+                and (blank := summed.blank(unlisted)) is not None
+            ):
+                sizes[(0, 0)] = blank  # the empty block differs only in its unlisted line
             else:
                 rows = rows_after(n_full)[:n_index]
-                sizes[(n_full, n_index)] = count(render(selected[:n_full], rows, unlisted))
+                text = render(selected[:n_full], rows, unlisted)
+                sizes[(n_full, n_index)] = count(text)
+                if summed is not None and not (n_full or n_index):
+                    summed.learn_blank(text, unlisted, sizes[(0, 0)])
                 if kept is not None and not (n_full or n_index):
                     blanks[unlisted] = sizes[(0, 0)]
         return sizes[(n_full, n_index)]

@@ -102,6 +102,7 @@ class FitMemo:
         self.lines: dict[int, Counts] = {}
         self.blanks: dict[int, int] = {}  # tokens of the block with no entry, by unlisted
         self.bases: dict[bool, Counts] = {}  # frames without their unlisted line
+        self.blank_base: Counts | None = None  # the block with no entry, without that line
 
     def kept(self, name: Hashable) -> Kept | None:
         """The items and prefix sums kept under `name`, if any."""
@@ -114,6 +115,7 @@ class FitMemo:
         lines: dict[int, Counts],
         blanks: dict[int, int],
         bases: dict[bool, Counts],
+        blank_base: Counts | None = None,
     ) -> None:
         """Keep what a confirmed fit read (new dicts: a concurrent fit keeps its own copies)."""
         merged = {**self._sums, **{name: made.kept() for name, made in sums.items()}}
@@ -124,6 +126,8 @@ class FitMemo:
         self.lines = lines if len(lines) <= _KEPT_FRAMES else {}
         self.blanks = blanks if len(blanks) <= _KEPT_FRAMES else {}
         self.bases = bases
+        if blank_base is not None:
+            self.blank_base = blank_base
 
 
 class BlockSizes:
@@ -166,12 +170,36 @@ class BlockSizes:
         # The frame without its unlisted line, with and without an index: every frame with
         # some entries unlisted is this plus that line.
         self._bases: dict[bool, Counts] = dict(memo.bases) if memo else {}
+        # The block with no entry and no row, without its unlisted line: that block for any
+        # number of unlisted entries is this plus that line.
+        self._blank_base = memo.blank_base if memo else None
         self.sums: dict[Hashable, PrefixSums[Counts]] = {}
 
     def keep(self, more: dict[Hashable, PrefixSums[Any]], blanks: dict[int, int]) -> None:
         """Hand what this fit learned to the memo (with the sums and blanks the caller read)."""
         if self._memo is not None:
-            self._memo.keep({**self.sums, **more}, self._frames, self._lines, blanks, self._bases)
+            self._memo.keep(
+                {**self.sums, **more},
+                self._frames,
+                self._lines,
+                blanks,
+                self._bases,
+                self._blank_base,
+            )
+
+    def blank(self, unlisted: int) -> int | None:
+        """The tokens of the block with no entry and no row, when known without rendering it."""
+        if not unlisted or self._unlisted_line is None or self._blank_base is None:
+            return None
+        return self._counts.tokens(_add(self._blank_base, self._line(unlisted)))
+
+    def learn_blank(self, block: str, unlisted: int, tokens: int) -> None:
+        """Learn `blank`'s base from the rendered block with no entry (counted: `tokens`)."""
+        if not unlisted or not block or self._unlisted_line is None:
+            return
+        counts = self._counts.text(block)
+        if self._counts.tokens(counts) == tokens:  # the counter is this sum: keep its base
+            self._blank_base = _sub(counts, self._line(unlisted))
 
     def _sums_of(
         self,

@@ -51,9 +51,10 @@ What each family of findings gets (the `secrets` and `injection` policies; defau
 
 The trained classifier (on by default, `WriteGate(injection_threshold=None)` turns it off)
 reads what no detector recognised: paraphrases, other languages, instructions dressed as
-preferences. It is a linear model over hashed n-grams whose weights ship with the package
-(no network, no dependency), trained by `scripts/train_injection_detector.py`; the README
-gives its measured precision and recall at several thresholds.
+preferences. It is a linear model and a small one-hidden-layer network over hashed n-grams,
+their probabilities averaged, whose weights ship with the package (no network access, no
+dependency), trained by `scripts/train_injection_detector.py`; the README gives its measured
+precision and recall at several thresholds.
 
 It is hygiene against common leaks and injections, not a security boundary: a determined
 writer can phrase an instruction neither the patterns nor the classifier know. `ModelCheck` adds an optional second line,

@@ -4,12 +4,13 @@ A text becomes a set of hashed features (CRC-32 of each feature string, modulo a
 two): its word unigrams and bigrams, character 2- to 5-grams inside each word (with the word
 boundaries marked), and runs of punctuation, all on the lower-cased folded view with every
 digit read as `0` and every run of more than four digits read as `0000`. The shipped model is
-one of two kinds, named in its metadata: a linear model (the logistic function of the bias plus
-the summed weights of the features present, divided by the square root of their number: a
-binary bag of features, L2-normalised) or a network with one hidden layer of rectified units
-over the same bag (each feature has one int8 weight per hidden unit; the score is the logistic
-function of a weighted sum of the rectified units). The weights are a data file in the package
-(`_data/injection_model.bin`, described by `_data/injection_model.json`), written by
+one of three kinds, named in its metadata: a linear model (the logistic function of the bias
+plus the summed weights of the features present, divided by the square root of their number: a
+binary bag of features, L2-normalised), a network with one hidden layer of rectified units over
+the same bag (each feature has one int8 weight per hidden unit; the score is the logistic
+function of a weighted sum of the rectified units), or both, combined (each scores the same
+features; a rule named in the metadata joins the two scores). The weights are a data file in
+the package (`_data/injection_model.bin`, described by `_data/injection_model.json`), written by
 `scripts/train_injection_detector.py` from the training data committed under `data/gate/`;
 training needs scikit-learn and numpy, scoring needs nothing but the standard library.
 
@@ -37,12 +38,16 @@ if TYPE_CHECKING:
     from importlib.resources.abc import Traversable
 
 __all__ = [
+    "COMBINATION_RULES",
     "FEATURE_BITS",
+    "AnyModel",
+    "CombinedModel",
     "Model",
     "NetworkModel",
     "default_threshold",
     "feature_ids",
     "load_model",
+    "model_from",
     "score",
 ]
 
@@ -177,7 +182,10 @@ class Model:
 
     def margin(self, text: str) -> float:
         """The log-odds that `text` is an injection attempt (see `score`)."""
-        ids = feature_ids(text)
+        return self.margin_of(feature_ids(text))
+
+    def margin_of(self, ids: set[int]) -> float:
+        """The log-odds for a text whose hashed features are `ids` (see `feature_ids`)."""
         if not ids:
             return self.bias
         return self.bias + sum(map(self.weights.__getitem__, ids)) / math.sqrt(len(ids))
@@ -218,7 +226,10 @@ class NetworkModel:
 
     def margin(self, text: str) -> float:
         """The log-odds that `text` is an injection attempt (see `score`)."""
-        ids = feature_ids(text)
+        return self.margin_of(feature_ids(text))
+
+    def margin_of(self, ids: set[int]) -> float:
+        """The log-odds for a text whose hashed features are `ids` (see `feature_ids`)."""
         count = len(ids)
         if count >= _MAX_FEATURES:  # pragma: no cover - a text this long is refused by size
             msg = "The gate's injection model cannot score more than 2**24 features at once."
@@ -239,6 +250,57 @@ class NetworkModel:
     def score(self, text: str) -> float:
         """The probability that `text` is an injection attempt, from 0 to 1."""
         return _logistic(self.margin(text))
+
+
+COMBINATION_RULES = ("mean_probability", "mean_margin", "min_probability")
+"""How a combined model joins its two scores: the mean of the probabilities, the logistic of
+the mean of the log-odds, or the lower probability (both parts must agree)."""
+
+
+@dataclass(frozen=True)
+class CombinedModel:
+    """The linear model and the network over the same features, their scores joined by a rule.
+
+    The features of a text are computed once and both parts score them; `rule` (one of
+    `COMBINATION_RULES`) joins the two probabilities into one.
+
+    Attributes:
+        linear: The linear part.
+        network: The network part.
+        rule: How the two scores are joined.
+        threshold: The default decision threshold on the joined probability.
+        version: A short name of the trained model, shown in findings.
+    """
+
+    linear: Model
+    network: NetworkModel
+    rule: str
+    threshold: float
+    version: str
+
+    def score(self, text: str) -> float:
+        """The probability that `text` is an injection attempt, from 0 to 1."""
+        ids = feature_ids(text)
+        first = self.linear.margin_of(ids)
+        second = self.network.margin_of(ids)
+        if self.rule == "mean_margin":
+            return _logistic((first + second) / 2.0)
+        if self.rule == "min_probability":
+            return _logistic(min(first, second))
+        return (_logistic(first) + _logistic(second)) / 2.0
+
+    def margin(self, text: str) -> float:
+        """The log-odds of `score` (clipped to +-40 where the probability is 0 or 1)."""
+        probability = self.score(text)
+        if probability <= 0.0:
+            return -40.0
+        if probability >= 1.0:
+            return 40.0
+        return math.log(probability / (1.0 - probability))
+
+
+AnyModel = Model | NetworkModel | CombinedModel
+"""Any kind of model the metadata can name."""
 
 
 def _logistic(margin: float) -> float:
@@ -278,34 +340,15 @@ def _mismatch() -> RuntimeError:
     )
 
 
-@functools.cache
-def load_model() -> Model | NetworkModel:
-    """The shipped model, read once from the package data.
+def _part(meta: dict[str, object], key: str) -> dict[str, object]:
+    part = meta.get(key)
+    if not isinstance(part, dict):
+        msg = f"The gate's combined injection model metadata lacks its {key!r} part; {_ADVICE}"
+        raise RuntimeError(msg)
+    return part
 
-    Returns:
-        The model in `_data/injection_model.bin` and `_data/injection_model.json`: a linear
-        model (kind `linear`: one little-endian int16 weight per feature bucket and one
-        scale) or a network (kind `network`: one row of `hidden` int8 weights per bucket).
-    """
-    data = _data()
-    meta = _meta()
-    raw = (data / "injection_model.bin").read_bytes()
-    if meta["feature_bits"] != FEATURE_BITS or meta.get("digit_runs") != _RUN_CAP:
-        raise _mismatch()
-    if meta.get("kind") == "network":
-        hidden = int(str(meta["hidden"]))
-        if len(raw) != hidden << FEATURE_BITS:
-            raise _mismatch()
-        return NetworkModel(
-            rows=_PackedRows(raw, hidden),
-            hidden=hidden,
-            lane_scales=_floats(meta, "lane_scales", hidden),
-            hidden_bias=_floats(meta, "hidden_bias", hidden),
-            output_weights=_floats(meta, "output_weights", hidden),
-            output_bias=float(str(meta["output_bias"])),
-            threshold=default_threshold(),
-            version=str(meta["version"]),
-        )
+
+def _linear(raw: bytes, meta: dict[str, object], threshold: float, version: str) -> Model:
     weights = array("h")
     weights.frombytes(raw)
     if sys.byteorder != "little":  # the file is little-endian int16
@@ -314,7 +357,72 @@ def load_model() -> Model | NetworkModel:
         raise _mismatch()
     scale = float(str(meta["scale"]))
     floats = array("f", (w * scale for w in weights))
-    return Model(floats, float(str(meta["bias"])), default_threshold(), str(meta["version"]))
+    return Model(floats, float(str(meta["bias"])), threshold, version)
+
+
+def _network(raw: bytes, meta: dict[str, object], threshold: float, version: str) -> NetworkModel:
+    hidden = int(str(meta["hidden"]))
+    if len(raw) != hidden << FEATURE_BITS:
+        raise _mismatch()
+    return NetworkModel(
+        rows=_PackedRows(raw, hidden),
+        hidden=hidden,
+        lane_scales=_floats(meta, "lane_scales", hidden),
+        hidden_bias=_floats(meta, "hidden_bias", hidden),
+        output_weights=_floats(meta, "output_weights", hidden),
+        output_bias=float(str(meta["output_bias"])),
+        threshold=threshold,
+        version=version,
+    )
+
+
+def model_from(raw: bytes, meta: dict[str, object]) -> AnyModel:
+    """The model that weights `raw` and metadata `meta` describe (the files' format).
+
+    Args:
+        raw: The bytes of `injection_model.bin`.
+        meta: The decoded `injection_model.json`.
+
+    Returns:
+        A linear model (kind `linear`: one little-endian int16 weight per feature bucket and
+        one scale), a network (kind `network`: one row of `hidden` int8 weights per bucket)
+        or both (kind `combined`: the linear weights, then the network's rows, each part's
+        parameters under `linear` and `network`, joined by `rule`).
+
+    Raises:
+        RuntimeError: When the files do not match this code's features or each other.
+    """
+    if meta["feature_bits"] != FEATURE_BITS or meta.get("digit_runs") != _RUN_CAP:
+        raise _mismatch()
+    threshold = float(str(meta["threshold"]))
+    version = str(meta["version"])
+    kind = meta.get("kind", "linear")
+    if kind == "network":
+        return _network(raw, meta, threshold, version)
+    if kind == "combined":
+        rule = meta.get("rule")
+        if rule not in COMBINATION_RULES:
+            msg = f"The gate's injection model names an unknown combination rule; {_ADVICE}"
+            raise RuntimeError(msg)
+        size = 2 << FEATURE_BITS  # the int16 linear weights come first
+        return CombinedModel(
+            linear=_linear(raw[:size], _part(meta, "linear"), threshold, version),
+            network=_network(raw[size:], _part(meta, "network"), threshold, version),
+            rule=str(rule),
+            threshold=threshold,
+            version=version,
+        )
+    return _linear(raw, meta, threshold, version)
+
+
+@functools.cache
+def load_model() -> AnyModel:
+    """The shipped model, read once from the package data (see `model_from`).
+
+    Returns:
+        The model in `_data/injection_model.bin` and `_data/injection_model.json`.
+    """
+    return model_from((_data() / "injection_model.bin").read_bytes(), _meta())
 
 
 def score(text: str) -> float:

@@ -124,6 +124,8 @@ class ScopeSlot:
     _expiring: dict[str, MemoryEntry] = field(default_factory=dict, repr=False)
     _expiring_list: list[MemoryEntry] | None = field(default=None, repr=False)
     _memo: dict[str, tuple[Any, Any]] = field(default_factory=dict, repr=False)
+    # Whether `entries` was lent (`lend_entries`): the next change copies it first.
+    _lent: bool = field(default=False, repr=False)
     # Keys changed since the entries were last replaced whole (`changes`), and which whole
     # load they follow, so an index over the entries can follow them by deltas.
     _log: list[str] = field(default_factory=list, repr=False)
@@ -138,6 +140,25 @@ class ScopeSlot:
         """
         self._shared = True
         return self._ordered
+
+    def lend_entries(self) -> dict[str, MemoryEntry] | None:
+        """The entries by key, for one reader to keep as its own dict (`None`: already lent).
+
+        Until the slot next changes, the reader and the slot share one dict; the change then
+        copies it, so the reader's dict stays as it was (the reader follows the change by
+        `changes`, and may then change its dict itself). A scope's keyword index, built from
+        the whole scope, keeps no second dict of every entry while nothing changes. One
+        reader at a time: two readers changing one dict would each see the other's changes.
+        """
+        if self._lent:
+            return None
+        self._lent = True
+        return self.entries
+
+    def _own_entries(self) -> None:
+        if self._lent:
+            self.entries = dict(self.entries)
+            self._lent = False
 
     def expiring(self) -> list[MemoryEntry]:
         """The entries that can expire (`MemoryEntry.can_expire`), in creation order."""
@@ -257,6 +278,7 @@ class ScopeSlot:
         # Whole-scope passes in C (maps and counts), a Python loop only over the entries
         # that need one (inactive, expiring): a cold read holds tens of thousands.
         self.entries = dict(zip(map(_KEY, entries), entries, strict=True))
+        self._lent = False
         self.damaged = set(damaged)
         self.extra = {}
         self._memo.clear()
@@ -293,6 +315,7 @@ class ScopeSlot:
 
     def put(self, entry: MemoryEntry) -> None:
         """Hold `entry` (a new version replaces the old one and its derived data)."""
+        self._own_entries()
         old = self.entries.get(entry.key)
         if old is not None:
             self.size -= entry_size(old)
@@ -311,6 +334,7 @@ class ScopeSlot:
 
     def drop(self, key: str, *, damaged: bool = False) -> None:
         """Forget `key` (deleted, or `damaged` when its stored data cannot be read)."""
+        self._own_entries()
         old = self.entries.pop(key, None)
         if old is not None:
             self.size -= entry_size(old)

@@ -79,6 +79,7 @@ __all__ = [
     "render_implicit_context",
     "render_memory_block",
     "unescape",
+    "unlisted_line",
 ]
 
 

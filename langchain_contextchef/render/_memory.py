@@ -219,7 +219,16 @@ def index_hint(vocabulary: str) -> str:
 
 
 def unlisted_line(count: int, vocabulary: str) -> str:
-    """The line about stored entries neither shown nor indexed."""
+    """The line about stored entries neither shown nor indexed.
+
+    Example:
+        ```python
+        from langchain_contextchef.render import render_memory_block, unlisted_line
+
+        block = render_memory_block((), unlisted=3, vocabulary="legacy")
+        assert unlisted_line(3, "legacy") in block.splitlines()
+        ```
+    """
     noun = "entry is" if count == 1 else "entries are"
     line = f"{count} more stored {noun} not shown here, to keep this block short."
     if vocabulary == "unified":

@@ -54,7 +54,7 @@ Example:
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import timedelta
 from typing import ClassVar
 
@@ -63,7 +63,13 @@ from langchain_contextchef.query import question_facets
 from langchain_contextchef.selectors._coverage import _HEAD as _COVER_HEAD
 from langchain_contextchef.selectors._coverage import cover_facets, facet_relevance
 from langchain_contextchef.selectors._index import KeywordIndex, index_of
-from langchain_contextchef.selectors._ranking import RankedEntries, lazy_relevance
+from langchain_contextchef.selectors._ranking import (
+    HeadMemo,
+    RankedEntries,
+    SharedKeys,
+    lazy_relevance,
+    query_parts,
+)
 from langchain_contextchef.selectors._relevance import (
     _COVER_WINDOW,
     _cache_of,
@@ -495,13 +501,15 @@ class Relevant(MemorySelector):
         context: SelectionContext,
         entries: Sequence[MemoryEntry],
         index: KeywordIndex | None,
+        facets: Sequence[str] | None = None,
     ) -> list[MemoryEntry]:
         # The parts of the question, each with an entry early: its facets when it asks for
-        # several things, else its words.
+        # several things (`facets`, found here when `None`), else its words.
         if self.cover <= 0 or not ranked:
             return ranked
         queries = context.weighted_query()[:1]  # the question itself
-        facets = question_facets(queries[0][0]) if queries else ()
+        if facets is None:
+            facets = question_facets(queries[0][0]) if queries else ()
         if not facets:
             return cover_terms(
                 ranked, scores, queries, self.cover, self.cache, context.entry_data, index
@@ -522,34 +530,54 @@ class Relevant(MemorySelector):
 
     def _select_indexed(self, index: KeywordIndex, context: SelectionContext) -> RankedEntries:
         # The same choice as `select`, over the scope's index, computed as far as it is read.
-        scores = lazy_relevance(
-            index,
-            context.weighted_query(),
-            context.relevance,
-            self.semantic_weight,
-            _cache_of(self.cache),
-        )
+        # On keywords alone, the head and its reordering are kept with the scope's index and
+        # reused after a write that leaves every score and the reordering's reads as they were
+        # (`KeptHead`): exactly what is computed here from scratch.
+        store = _cache_of(self.cache)
+        queries = context.weighted_query()
+        prepared = query_parts(queries, store)
         floor = self.min_score
         held = index.entries
-        kept = (held[key] for key in scores.ranked(floor))
-        head = list(itertools.islice(kept, max(_DEDUP_WINDOW, _COVER_WINDOW)))
-        read = len(head)
-        head = self._cover(head, scores, context, (), index)
-        head = _newer_first(head, scores, self.cache, context, index, floor)
-        if len(head) > read or context.entry_vectors is not None:
+        scope = context.scope
+        memo = None
+        if scope is not None and context.relevance is None and context.entry_vectors is None:
+            memo = HeadMemo(scope, index, store, (self.cover, floor, queries), prepared)
+        kept = memo.found if memo is not None else None
+        if kept is not None:
+            scores, head, shown = kept.scores, list(kept.head), kept.shown
+            rest: Iterator[MemoryEntry] = (held[key] for key in kept.ranking.after(kept.read))
+        else:
+            scores = lazy_relevance(
+                index, queries, context.relevance, self.semantic_weight, store, prepared=prepared
+            )
+            ranking = SharedKeys(scores.ranked(floor))
+            rest = (held[key] for key in ranking.after(0))
+            head = list(itertools.islice(rest, max(_DEDUP_WINDOW, _COVER_WINDOW)))
+            read = len(head)
+            facets = question_facets(queries[0][0]) if queries else ()
+            head = self._cover(head, scores, context, (), index, facets)
+            head = _newer_first(head, scores, self.cache, context, index, floor)
+            shown = None
+            if len(head) > read or context.entry_vectors is not None:
+                shown = frozenset(e.key for e in head)
+            if memo is not None and not facets:  # facet relevance reads the cache's counts
+                memo.keep(scores, ranking, head, read, shown, context.entry_data)
+            rest = (held[key] for key in ranking.after(read))
+        kept_rest: Iterator[MemoryEntry] = rest
+        if shown is not None:
             # Entries came up from below the head (a facet's best, a newer version): not
             # again in their place.
-            shown = {e.key for e in head}
-            kept = (e for e in kept if e.key not in shown)
+            hidden = shown
+            kept_rest = (e for e in rest if e.key not in hidden)
         if not (self.fill and context.token_budget is not None):
             length = scores.count_above(floor)
-            ranked = RankedEntries(head, kept, length, complete=length == len(index))
+            ranked = RankedEntries(head, kept_rest, length, complete=length == len(index))
             return ranked.capped(self.limit)
         # Next best: what relevance they have (below min_score), then the fallback order.
         low = [held[key] for key in scores if scores[key] <= floor] if floor > 0 else []
         low.sort(key=lambda e: (-scores[e.key], index.fallback_rank(e)))
-        rest = itertools.chain(kept, low, index.fallback_after(scores))
-        return RankedEntries(head, rest, len(index), complete=True).capped(self.limit)
+        tail = itertools.chain(kept_rest, low, index.fallback_after(scores))
+        return RankedEntries(head, tail, len(index), complete=True).capped(self.limit)
 
 
 _DEDUP_WINDOW = 40

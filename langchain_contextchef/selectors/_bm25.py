@@ -5,6 +5,12 @@ field is scaled by the field's weight and by how long that field is against the 
 sum is saturated with `k1`, and rare terms (inverse document frequency over the entries being
 ranked) count more than common ones. Query terms carry weights (the last user message counts
 more than the turns before it).
+
+The corpus statistics (the number of entries and each field's average length) are rounded
+onto a coarse grid (`corpus_size`, `average_length`: six significant bits, exact below 128
+entries), so that one write which holds no query word almost never moves any other entry's
+score: the scores stay a function of the stored entries alone, and a ranking kept from before
+the write can be reused as it stands (`selectors._ranking`).
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from dataclasses import dataclass
 from langchain_contextchef.selectors._packed import EntryFeatures, needle
 from langchain_contextchef.selectors._text_features import terms
 
-__all__ = ["BM25Params", "bm25f", "bm25f_parts", "query_terms"]
+__all__ = ["BM25Params", "average_length", "bm25f", "bm25f_parts", "corpus_size", "query_terms"]
 
 
 @dataclass(frozen=True)
@@ -32,6 +38,47 @@ class BM25Params:
     k1: float = 1.2
     b: float = 0.75
     field_weights: tuple[float, float, float] = (2.0, 1.5, 1.0)
+
+
+_SIGNIFICANT = 64
+"""Corpus statistics keep this many steps per power of two (six significant bits)."""
+
+
+def corpus_size(total: int) -> int:
+    """The entry count BM25's inverse document frequency uses: `total` rounded up to the grid.
+
+    Exact below `2 * _SIGNIFICANT` entries; above, the next multiple of a power of two that
+    keeps six significant bits (10,000 -> 10,112), so one more or one fewer entry rarely
+    changes it. Rounding up keeps it at least every term's document frequency (every
+    inverse document frequency stays positive).
+
+    Example:
+        ```python
+        from langchain_contextchef.selectors._bm25 import corpus_size
+
+        assert corpus_size(100) == 100
+        assert corpus_size(10_000) == corpus_size(10_050) == 10_112
+        ```
+    """
+    step = 1
+    while total > 2 * _SIGNIFICANT * step:
+        step *= 2
+    return -(-total // step) * step
+
+
+def average_length(length_sum: int, total: int) -> float:
+    """A field's average length for BM25's normalisation, rounded to six significant bits.
+
+    Example:
+        ```python
+        from langchain_contextchef.selectors._bm25 import average_length
+
+        assert average_length(30_000, 10_000) == average_length(30_001, 10_001) == 3.0
+        ```
+    """
+    exact = max(length_sum / total, 1e-9)
+    mantissa, exponent = math.frexp(exact)  # exact == mantissa * 2**exponent, 0.5 <= m < 1
+    return math.ldexp(round(mantissa * 2 * _SIGNIFICANT) / (2 * _SIGNIFICANT), exponent)
 
 
 def query_terms(queries: Iterable[tuple[str, float]]) -> dict[str, float]:
@@ -113,8 +160,9 @@ def bm25f_parts(
             frequency[term] += 1
     if not matched:
         return [({}, 0.0) for _ in parts]
-    averages = [max(s / total, 1e-9) for s in length_sums]
-    idf = {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+    averages = [average_length(s, total) for s in length_sums]
+    size = corpus_size(total)
+    idf = {t: math.log(1.0 + (size - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
     k1, b, field_weights = params.k1, params.b, params.field_weights
     # Each matched entry's saturated term strength, computed once for every part.
     strengths: list[tuple[int, dict[str, float]]] = []

@@ -42,7 +42,7 @@ from datetime import datetime, timezone
 from typing import Any, cast
 
 from langchain_contextchef.entry import MemoryEntry, collector_paused
-from langchain_contextchef.selectors._bm25 import BM25Params
+from langchain_contextchef.selectors._bm25 import BM25Params, average_length, corpus_size
 from langchain_contextchef.selectors._packed import (
     EntryFeatures,
     by_shape,
@@ -159,8 +159,10 @@ class KeywordIndex:
         self._features: dict[str, EntryFeatures] = {}
         self._postings: dict[str, _Postings] = {}
         # Postings are built as queries need them: after a whole read, for the first query's
-        # terms only (`_known`, one pass over the features), then for every term at the next
+        # terms only (`_known`, one pass over the features), then for every word at the next
         # query that asks for another one (`_complete`), and kept up to date from then on.
+        # Numbers (terms of digits) stay as asked for even then (`_known`): most are held by
+        # one entry each, and a query seldom holds one.
         self._complete = True
         self._known: set[str] = set()
         self._in_order = True  # `_features` iterates in creation order (no `_add` since)
@@ -190,10 +192,10 @@ class KeywordIndex:
         order = (entry.created_at, key)
         place = self._order_of
         postings, grouped = self._postings, self._groups
-        known = None if self._complete else self._known
+        known, complete = self._known, self._complete
         self._in_order = False
         for term, shape in zip(features.terms, features.shapes, strict=True):
-            if known is not None and term not in known:
+            if (not complete or term.isdigit()) and term not in known:
                 continue  # no postings kept for it yet
             held = postings.get(term)
             if held is None:
@@ -227,9 +229,9 @@ class KeywordIndex:
         order = (entry.created_at, key)
         place = self._order_of  # reads `entries`: the entry leaves it after its postings
         postings, grouped = self._postings, self._groups
-        known = None if self._complete else self._known
+        known, complete = self._known, self._complete
         for term, shape in zip(features.terms, features.shapes, strict=True):
-            if known is not None and term not in known:
+            if (not complete or term.isdigit()) and term not in known:
                 continue
             held = postings[term]
             if isinstance(held, str) or len(held) == 1:
@@ -251,6 +253,7 @@ class KeywordIndex:
         entry_data: EntryData | None,
         *,
         ordered: bool = False,
+        by_key: dict[str, MemoryEntry] | None = None,
     ) -> None:
         """Index exactly `entries` (the scope's active entries), dropping what was held.
 
@@ -258,14 +261,16 @@ class KeywordIndex:
         yet: the first query builds those of its own terms in one pass over the features,
         the next one that asks for another term builds all of them (see `_ensure`).
         `entry_data` is not used: features are looked up in the cache, which keeps them in
-        a compact form, instead of being kept a second time with each entry.
+        a compact form, instead of being kept a second time with each entry. `by_key`, when
+        given, is `entries` by key, a dict the index may keep as its own (a scope's cache
+        lends its own: `ScopeSlot.lend_entries`).
         """
         # Postings come out in creation order when the entries do: a scope's cache hands
         # them over in that order (`ordered`); other callers' are sorted here.
         ordered_entries = list(entries) if ordered else sorted(entries, key=_CREATION)
         keys = list(map(_BY_KEY, ordered_entries))
         found_features = self.cache.get_all(ordered_entries)
-        held = dict(zip(keys, ordered_entries, strict=True))
+        held = by_key if by_key is not None else dict(zip(keys, ordered_entries, strict=True))
         features_of = dict(zip(keys, found_features, strict=True))
         sums = [0, 0, 0]
         lengths = read_lengths(len(sums))
@@ -279,20 +284,22 @@ class KeywordIndex:
 
     def _ensure(self, terms: Iterable[str]) -> None:
         """Make the postings of `terms` exact (see `_known`)."""
-        if self._complete:
-            return
-        missing = [t for t in terms if t not in self._known]
+        known = self._known
+        missing = [t for t in terms if (not self._complete or t.isdigit()) and t not in known]
         if not missing:
             return
-        if self._known:  # a second query after a whole read: every term from now on
+        if known and not self._complete:  # a second query after a whole read: every word
             self._build(None)
-            self._complete, self._known = True, set()
-        else:
-            self._build(frozenset(missing))
-            self._known.update(missing)
+            self._complete = True
+            self._known = known = {t for t in known if t.isdigit()}
+            missing = [t for t in missing if t.isdigit()]
+            if not missing:
+                return
+        self._build(frozenset(missing))
+        known.update(missing)
 
     def _build(self, wanted: frozenset[str] | None) -> None:
-        """The postings of `wanted` (of every term: `None`), in one pass over the features.
+        """The postings of `wanted` (of every word: `None`), in one pass over the features.
 
         For `wanted` terms (a query's, the first after a whole read) the same pass groups
         their entries by shape too, which scoring asks for next (`groups`).
@@ -302,6 +309,8 @@ class KeywordIndex:
             get = lists.get
             for key, features in self._features.items():
                 for term in features.terms:
+                    if term.isdigit():  # numbers: as asked for (`_known`)
+                        continue
                     found = get(term)
                     if found is None:
                         lists[term] = [key]
@@ -341,7 +350,11 @@ class KeywordIndex:
             listed: list[MemoryEntry] | None = in_order() if callable(in_order) else None
             with collector_paused():  # the whole scope: many small objects and no cycles
                 if listed is not None and list(map(_STATUS, listed)).count("active") == len(listed):
-                    self.rebuild(listed, entry_data, ordered=True)
+                    # Every entry active: the slot's dict by key is the index's, lent until
+                    # the slot next changes (it then copies its own; see `lend_entries`).
+                    lend = getattr(scope, "lend_entries", None)
+                    lent = lend() if callable(lend) and len(scope.entries) == len(listed) else None
+                    self.rebuild(listed, entry_data, ordered=True, by_key=lent)
                 else:
                     stored = scope.entries.values()
                     self.rebuild((e for e in stored if e.status == "active"), entry_data)
@@ -424,8 +437,9 @@ class KeywordIndex:
         if not any(frequency.values()):
             return None
         n_fields = len(params.field_weights)
-        averages = [max(s / total, 1e-9) for s in self._length_sums]
-        idf = {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
+        averages = [average_length(s, total) for s in self._length_sums]
+        size = corpus_size(total)
+        idf = {t: math.log(1.0 + (size - df + 0.5) / (df + 0.5)) for t, df in frequency.items()}
         k1, b, field_weights = params.k1, params.b, params.field_weights
         norms: dict[_Shape, list[float]] = {}
 
@@ -444,6 +458,29 @@ class KeywordIndex:
             return idf[term] * tf / (k1 + tf)
 
         return idf, strength_of
+
+    def signature(self, wanted: Iterable[str]) -> tuple[Any, ...]:
+        """What `statistics` of `wanted` depend on besides the entries holding them.
+
+        The entry count and average field lengths on BM25's grid, and each term's document
+        frequency: while these and the entries holding the terms stay the same, so does
+        every score.
+        """
+        total = len(self.entries)
+        if not total:
+            return ()
+        ordered = sorted(wanted)
+        self._ensure(ordered)
+        return (
+            corpus_size(total),
+            tuple(average_length(s, total) for s in self._length_sums),
+            tuple(self._df(t) for t in ordered),
+        )
+
+    def holds_any(self, key: str, wanted: Iterable[str]) -> bool:
+        """Whether the indexed entry `key` holds one of `wanted` (`False` when not indexed)."""
+        features = self._features.get(key)
+        return features is not None and bool(features.holding((t, needle(t)) for t in wanted))
 
     def posting(self, term: str) -> Mapping[str, _Shape]:
         """The entries holding `term`, with the term's shape in each (empty when none)."""

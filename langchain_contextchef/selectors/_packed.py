@@ -21,7 +21,7 @@ from __future__ import annotations
 import struct
 import sys
 from collections.abc import Callable, Iterable, Mapping
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Any, cast
 
 __all__ = [
@@ -52,11 +52,44 @@ def shared(shape: _Shape) -> _Shape:
 
 _BASE_SIZE = sys.getsizeof(b"")  # a bytes object's header
 
-_HEAD = struct.Struct("<IBBI")  # where the terms start, count width, fields, number of terms
+_HEAD = struct.Struct("<BBI")  # count width, fields, number of terms (`_layout` adds the start)
 _LENGTH_CODE = "I"  # field lengths: unsigned 32-bit ints right after the header
 _SEP = b"\x00"  # never inside a term: terms are runs of word characters
 _CODES = {1: "B", 2: "H", 4: "I"}
 _STRUCTS: dict[tuple[str, int, int], struct.Struct] = {}
+_SMALL_FIELDS = 4
+"""Width 0: every count is at most 3 and there are at most 4 fields, so a term's counts
+fit one byte, two bits per field (field `f` in bits `2f` and `2f + 1`). Most terms occur
+once in one field: a third of the bytes of width 1 for three fields."""
+_SMALL_TOP = 3
+_SMALL: dict[int, list[tuple[int, ...]]] = {
+    fields: [tuple((byte >> 2 * f) & 3 for f in range(fields)) for byte in range(256)]
+    for fields in range(1, _SMALL_FIELDS + 1)
+}
+"""For each number of fields, the counts each byte of width 0 stands for."""
+
+
+def _step(width: int, fields: int) -> int:
+    """Bytes per term of the counts: `width` bytes per field, or one byte for width 0."""
+    return width * fields if width else 1
+
+
+def _layout(features: bytes) -> tuple[int, int, int, int]:
+    """Where the terms start, the count width, the number of fields and the number of terms.
+
+    The header keeps the last three; the start (the zero byte before the first term) follows.
+    """
+    width, fields, count = _HEAD.unpack_from(features)
+    return _HEAD.size + 4 * fields + _step(width, fields) * count, width, fields, count
+
+
+def _small_reader(fields: int) -> Callable[[bytes, int], tuple[int, ...]]:
+    table = _SMALL[fields]
+
+    def read(buffer: bytes, at: int) -> tuple[int, ...]:
+        return table[buffer[at]]
+
+    return read
 
 
 def _struct(code: str, count: int, offset: int) -> struct.Struct:
@@ -82,9 +115,11 @@ def _readers(width: int, fields: int) -> tuple[_Reader, _Reader]:
     if found is None:
         found = (
             struct.Struct(f"<{fields}{_LENGTH_CODE}").unpack_from,
-            struct.Struct(f"<{fields}{_CODES[width]}").unpack_from,
+            struct.Struct(f"<{fields}{_CODES[width]}").unpack_from
+            if width
+            else _small_reader(fields),
         )
-        _READERS[(width, fields)] = found  # at most 3 widths per number of fields
+        _READERS[(width, fields)] = found  # at most 4 widths per number of fields
     return found
 
 
@@ -93,11 +128,13 @@ class EntryFeatures(bytes):
 
     Each term of the entry comes with its *shape*: the term's count in each field (in the
     order of `FIELDS`), then the entry's number of terms per field. An entry's features are
-    one flat, untracked object (about 40% of a tuple of shared strings and shapes, and the
-    strings unique to one entry, numbers above all, cost their characters only): a header,
-    the field lengths and each term's counts per field as unsigned ints of the narrowest
-    width that holds them, then the terms in UTF-8, each between two zero bytes. Shapes are
-    rebuilt from the counts and the lengths when read, shared between entries (`shared`).
+    one flat object holding no references (about 40% of a tuple of shared strings and
+    shapes, and the strings unique to one entry, numbers above all, cost their characters
+    only): a header, the field lengths and each term's counts per field as unsigned ints of
+    the narrowest width that holds them (two bits per field, one byte per term, when every
+    count is at most 3: most entries), then the terms in UTF-8, each between two zero
+    bytes. Shapes are rebuilt from the counts and the lengths when read, shared between
+    entries (`shared`).
 
     Args:
         terms: Every term of the entry, once each (words: no zero character).
@@ -156,15 +193,23 @@ class EntryFeatures(bytes):
         # Unchecked: `__new__` checks its arguments, `features_of` makes valid ones.
         # `counts` are the terms' counts per field, flat, in the order of `terms`.
         top = max(counts) if counts else 0
-        width, code = (1, "B") if top <= 0xFF else (2, "H") if top <= 0xFFFF else (4, "I")
         fields = len(lengths)
-        head = _HEAD.pack(_HEAD.size + 4 * fields + width * len(counts), width, fields, len(terms))
+        if top <= _SMALL_TOP and 0 < fields <= _SMALL_FIELDS:
+            width = 0
+            packed = struct.pack(f"<{fields}{_LENGTH_CODE}", *lengths) + bytes(
+                sum(c << 2 * f for f, c in enumerate(counts[at : at + fields]))
+                for at in range(0, len(counts), fields)
+            )
+        else:
+            width, code = (1, "B") if top <= 0xFF else (2, "H") if top <= 0xFFFF else (4, "I")
+            packed = struct.pack(f"<{fields}{_LENGTH_CODE}{len(counts)}{code}", *lengths, *counts)
+        head = _HEAD.pack(width, fields, len(terms))
         return super().__new__(
             cls,
             b"".join(
                 (
                     head,
-                    struct.pack(f"<{fields}{_LENGTH_CODE}{len(counts)}{code}", *lengths, *counts),
+                    packed,
                     _SEP,
                     "\x00".join(terms).encode("utf-8"),
                     _SEP,
@@ -183,13 +228,13 @@ class EntryFeatures(bytes):
     @property
     def lengths(self) -> tuple[int, ...]:
         """Number of terms per field."""
-        fields = _HEAD.unpack_from(self)[2]
+        fields = _HEAD.unpack_from(self)[1]
         return shared(_struct(_LENGTH_CODE, fields, _HEAD.size).unpack_from(self))
 
     @property
     def terms(self) -> tuple[str, ...]:
         """Every term of the entry, once each (key first, then description, then value)."""
-        start, _, _, count = _HEAD.unpack_from(self)
+        start, _, _, count = _layout(self)
         if not count:
             return ()
         return tuple(self[start + 1 : -1].decode("utf-8").split("\x00"))
@@ -215,7 +260,7 @@ class EntryFeatures(bytes):
         return found
 
     def _shapes(self) -> tuple[_Shape, ...]:
-        _, width, fields, count = _HEAD.unpack_from(self)
+        width, fields, count = _HEAD.unpack_from(self)
         lengths = _readers(width, fields)[0](self, _HEAD.size)
         flat = self._counts(width, fields, count)
         known, share = _SHAPES.get, shared
@@ -224,7 +269,11 @@ class EntryFeatures(bytes):
 
     def _counts(self, width: int, fields: int, count: int) -> tuple[int, ...]:
         """Every term's counts per field, flat (`fields` per term, in the order of `terms`)."""
-        return _struct(_CODES[width], fields * count, _HEAD.size + 4 * fields).unpack_from(self)
+        at = _HEAD.size + 4 * fields
+        if not width:
+            table = _SMALL[fields]
+            return tuple(chain.from_iterable(map(table.__getitem__, self[at : at + count])))
+        return _struct(_CODES[width], fields * count, at).unpack_from(self)
 
     @property
     def size(self) -> int:
@@ -252,18 +301,18 @@ class EntryFeatures(bytes):
 
     def shape_at(self, needle: bytes) -> _Shape | None:
         """`shape` of the term `needle` spells: its UTF-8 between two zero bytes (`needle`)."""
-        start, width, fields, _ = _HEAD.unpack_from(self)
+        start, width, fields, _ = _layout(self)
         found = self.find(needle, start)
         if found < 0:
             return None
         place = self.count(_SEP, start, found)  # the term's index among the terms
         lengths, counts = _readers(width, fields)
-        at = _HEAD.size + 4 * fields + width * fields * place
+        at = _HEAD.size + 4 * fields + _step(width, fields) * place
         return shared(counts(self, at) + lengths(self, _HEAD.size))
 
     def holding(self, needles: Iterable[tuple[str, bytes]]) -> list[tuple[str, _Shape]]:
         """The terms among `needles` (term, `needle`) this entry holds, with their shapes."""
-        start = _HEAD.unpack_from(self)[0]
+        start = _layout(self)[0]
         found = [term for term, needle in needles if self.find(needle, start) >= 0]
         if not found:
             return []
@@ -281,12 +330,13 @@ def packed_shape(features: EntryFeatures, spelled: bytes) -> bytes:
     Equal packed shapes of features with the same number of fields are equal shapes, so a
     caller can group entries by it and read the shape once per group (`shape_at`).
     """
-    start, width, fields, _ = _HEAD.unpack_from(features)
+    start, width, fields, _ = _layout(features)
     found = features.find(spelled, start)
     if found < 0:
         return b""
-    at = _HEAD.size + 4 * fields + width * fields * features.count(_SEP, start, found)
-    return features[_HEAD.size : _HEAD.size + 4 * fields] + features[at : at + width * fields]
+    step = _step(width, fields)
+    at = _HEAD.size + 4 * fields + step * features.count(_SEP, start, found)
+    return features[_HEAD.size : _HEAD.size + 4 * fields] + features[at : at + step]
 
 
 def postings_by_shape(
@@ -303,17 +353,19 @@ def postings_by_shape(
     raw: dict[str, dict[bytes, list[str]]] = {term: {} for term, _ in asked}
     shape_of: dict[bytes, _Shape] = {}
     head = _HEAD.unpack_from
+    size = _HEAD.size
     for key, packed in features:
-        start, width, fields, _ = head(packed)
-        lengths_end = _HEAD.size + 4 * fields
-        step = width * fields
+        width, fields, count = head(packed)
+        lengths_end = size + 4 * fields
+        step = width * fields if width else 1  # `_step`, inline
+        start = lengths_end + step * count  # `_layout`, inline
         for term, spelled in asked:
             found = packed.find(spelled, start)
             if found < 0:
                 continue
             keys[term].append(key)
             at = lengths_end + step * packed.count(_SEP, start, found)
-            code = packed[_HEAD.size : lengths_end] + packed[at : at + step]
+            code = packed[size:lengths_end] + packed[at : at + step]
             groups = raw[term]
             group = groups.get(code)
             if group is not None:
@@ -321,7 +373,7 @@ def postings_by_shape(
                 continue
             groups[code] = [key]
             if code not in shape_of:
-                counts = _struct(_CODES[width], fields, at).unpack_from(packed)
+                counts = _readers(width, fields)[1](packed, at)
                 lengths = _struct(_LENGTH_CODE, fields, _HEAD.size).unpack_from(packed)
                 shape_of[code] = shared((*counts, *lengths))
     return {

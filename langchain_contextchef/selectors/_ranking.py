@@ -17,17 +17,27 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Iterator, Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from datetime import datetime
 from typing import overload
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, query_terms
-from langchain_contextchef.selectors._index import KeywordIndex
-from langchain_contextchef.selectors._relevance import _min_max
+from langchain_contextchef.selectors._index import EntryData, KeywordIndex
+from langchain_contextchef.selectors._relevance import _min_max, rare_words, subject_words
+from langchain_contextchef.selectors._selection import ScopeChanges
 from langchain_contextchef.selectors._text_features import FeatureCache
 
-__all__ = ["LazyScores", "RankedEntries", "lazy_relevance"]
+__all__ = [
+    "KeptHead",
+    "LazyScores",
+    "RankedEntries",
+    "SharedKeys",
+    "kept_head",
+    "lazy_relevance",
+    "query_parts",
+]
 
 _Order = tuple[datetime, str]
 _Shape = tuple[int, ...]
@@ -190,6 +200,31 @@ def _joint_groups(index: KeywordIndex, commons: tuple[str, ...]) -> Mapping[_Joi
     return out
 
 
+_Prepared = tuple[list[tuple[dict[str, float], float]], list[dict[str, float]]]
+
+
+_PARTS: dict[tuple[tuple[str, float], ...], list[tuple[dict[str, float], float]]] = {}
+"""The last queries' parts as weighted terms (a compile after a write asks the same question)."""
+_KEPT_PARTS = 64
+
+
+def query_parts(queries: Sequence[tuple[str, float]], store: FeatureCache) -> _Prepared:
+    """The query's parts as weighted terms (with a weight), and each part's terms expanded.
+
+    The terms of a question are kept for the next compiles (a few questions); the expansion
+    reads the feature cache's vocabulary and is made anew.
+    """
+    asked = tuple(queries)
+    parts = _PARTS.get(asked)
+    if parts is None:
+        parts = [(query_terms(((text, 1.0),)), w) for text, w in asked if w > 0]
+        parts = [(terms_, w) for terms_, w in parts if terms_]
+        if len(_PARTS) >= _KEPT_PARTS:
+            _PARTS.clear()
+        _PARTS[asked] = parts
+    return parts, [store.expand(terms_) for terms_, _ in parts]
+
+
 def lazy_relevance(
     index: KeywordIndex,
     queries: Sequence[tuple[str, float]],
@@ -197,12 +232,14 @@ def lazy_relevance(
     semantic_weight: float,
     store: FeatureCache,
     params: BM25Params | None = None,
+    prepared: _Prepared | None = None,
 ) -> LazyScores:
-    """`relevance_scores` (score fusion) over the index, common words scored per shape."""
+    """`relevance_scores` (score fusion) over the index, common words scored per shape.
+
+    `prepared` is `query_parts(queries, store)` when the caller has it already.
+    """
     params = params or BM25Params()
-    parts = [(query_terms(((text, 1.0),)), w) for text, w in queries if w > 0]
-    parts = [(terms_, w) for terms_, w in parts if terms_]
-    expanded = [store.expand(terms_) for terms_, _ in parts]
+    parts, expanded = prepared if prepared is not None else query_parts(queries, store)
     total_weight = sum(w for _, w in parts)
     wanted = frozenset().union(*expanded) if expanded else frozenset()
     found = index.statistics(wanted, params) if parts else None
@@ -344,3 +381,179 @@ class RankedEntries(Sequence[MemoryEntry]):
         if limit is None or limit >= self._length:
             return self
         return RankedEntries(self._items, self._rest, limit, complete=False)
+
+
+class SharedKeys:
+    """One ranking's keys in order, computed as far as any of its readers has read.
+
+    Args:
+        source: The keys in order (read once, by whichever reader first goes that far).
+    """
+
+    def __init__(self, source: Iterator[str]) -> None:
+        self._keys: list[str] = []
+        self._source = source
+        self._lock = threading.Lock()  # compiles in several threads may read it at once
+
+    def after(self, start: int) -> Iterator[str]:
+        """The keys from position `start` on."""
+        keys = self._keys
+        at = start
+        while True:
+            if at < len(keys):
+                yield keys[at]
+                at += 1
+                continue
+            with self._lock:
+                if at >= len(keys):
+                    following = next(self._source, None)
+                    if following is None:
+                        return
+                    keys.append(following)
+
+
+class KeptHead:
+    """A ranking's head, reordered (coverage, newer over older), kept across harmless writes.
+
+    A write whose entry (before and after it) holds no query word leaves every score as it
+    was while the index's `signature` of the query's terms stands (BM25's statistics are on
+    a grid, `_bm25.corpus_size`): the scored entries, their order, and so the head and its
+    reordering are then what a selection from scratch computes, as long as the reordering's
+    other reads (the rare words among the head's, `_relevance.rare_words`) answer the same.
+
+    Attributes:
+        signature: What the scores depend on besides the entries holding a query term.
+        mark: The scope's change mark the head was last checked at.
+        scores: The relevance of the scored entries.
+        ranking: The scored keys in ranked order, shared by every compile that reuses it.
+        head: The head after its reordering.
+        read: How many ranked keys the head was taken from.
+        shown: The head's keys when entries came up from below it (skipped later), else `None`.
+        words: The words `prefer_newer` may judge rare for the head (`subject_words`).
+        rare: Those it judged rare.
+        wanted: Every query term (expanded).
+    """
+
+    def __init__(
+        self,
+        signature: tuple[object, ...],
+        mark: tuple[int, int],
+        scores: LazyScores,
+        ranking: SharedKeys,
+        head: list[MemoryEntry],
+        read: int,
+        shown: frozenset[str] | None,
+        words: tuple[frozenset[str], frozenset[str]],
+        rare: tuple[frozenset[str], frozenset[str]],
+        wanted: frozenset[str],
+    ) -> None:
+        self.signature = signature
+        self.mark = mark
+        self.scores = scores
+        self.ranking = ranking
+        self.head = head
+        self.read = read
+        self.shown = shown
+        self.words = words
+        self.rare = rare
+        self.wanted = wanted
+        self.count: int | None = None  # `scores.count_above(floor)`, once asked for
+
+
+def kept_head(
+    found: object,
+    signature: tuple[object, ...],
+    index: KeywordIndex,
+    changes: Callable[[tuple[int, int] | None], tuple[tuple[int, int], list[str] | None]],
+    rare: Callable[[tuple[frozenset[str], frozenset[str]]], tuple[frozenset[str], frozenset[str]]],
+) -> KeptHead | None:
+    """`found` when it is a `KeptHead` for `signature` that no change since has touched.
+
+    A changed key touches it when its entry holds a query term now, or it is in the head (a
+    key that held one before and holds none now lowers a document frequency: the signature
+    differs); the head's rare words (`rare` of its `words`) must be the same too. The head is
+    then marked as checked up to now.
+    """
+    if not isinstance(found, KeptHead) or found.scores.index is not index:
+        return None
+    if found.signature != signature:
+        return None
+    mark, changed = changes(found.mark)
+    if changed is None:
+        return None
+    if changed:
+        head = {e.key for e in found.head}
+        wanted = found.wanted
+        for key in set(changed):
+            if key in head or index.holds_any(key, wanted):
+                return None
+    if rare(found.words) != found.rare:
+        return None
+    found.mark = mark
+    return found
+
+
+_KEPT_HEAD = "relevant-head"
+"""The first part of the key under which a scope's state keeps `Relevant`'s `KeptHead`."""
+
+
+class HeadMemo:
+    """Where `Relevant` finds the head it kept for a question, and keeps a new one.
+
+    Args:
+        scope: The scope the index follows (its `state` keeps the head).
+        index: The scope's keyword index, up to date.
+        store: The feature cache the selector reads.
+        fixed: What else the head depends on (the selector's settings, the query).
+        prepared: `query_parts` of the query.
+    """
+
+    def __init__(
+        self,
+        scope: ScopeChanges,
+        index: KeywordIndex,
+        store: FeatureCache,
+        fixed: tuple[object, ...],
+        prepared: _Prepared,
+    ) -> None:
+        self._scope = scope
+        self._store = store
+        self.wanted = frozenset().union(*prepared[1])
+        self.signature = (
+            *fixed,
+            [tuple(terms_.items()) for terms_ in prepared[1]],
+            [w for _, w in prepared[0]],
+            index.signature(self.wanted),
+        )
+        self._key = (_KEPT_HEAD, id(store))
+        self.found = kept_head(
+            scope.state.get(self._key),
+            self.signature,
+            index,
+            scope.changes,
+            lambda words: rare_words(words, store),
+        )
+
+    def keep(
+        self,
+        scores: LazyScores,
+        ranking: SharedKeys,
+        head: list[MemoryEntry],
+        read: int,
+        shown: frozenset[str] | None,
+        entry_data: EntryData | None,
+    ) -> None:
+        """Keep `head` (computed from scratch just now) for the next compiles."""
+        words = subject_words(head, self._store, entry_data, scores.index)
+        self._scope.state[self._key] = KeptHead(
+            self.signature,
+            self._scope.changes(None)[0],
+            scores,
+            ranking,
+            list(head),
+            read,
+            shown,
+            words,
+            rare_words(words, self._store),
+            self.wanted,
+        )

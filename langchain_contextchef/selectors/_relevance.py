@@ -35,7 +35,9 @@ __all__ = [
     "fallback_order",
     "keyword_scores",
     "prefer_newer",
+    "rare_words",
     "relevance_scores",
+    "subject_words",
 ]
 
 
@@ -417,6 +419,54 @@ def _subject_of(
     return (entry, found[1], found[2], found[3])
 
 
+def _rarity(store: FeatureCache) -> Callable[[str, bool], bool]:
+    """Whether a word is rare among the cached entries (in their keys, with `in_key`)."""
+    known = len(store)
+    judged: dict[tuple[str, bool], bool] = {}  # the pairs share words: judge each word once
+
+    def rare(word: str, in_key: bool) -> bool:
+        found = judged.get((word, in_key))
+        if found is None:
+            share = _RARE_KEY_SHARE if in_key else _RARE_SHARE
+            found = store.frequency(word, in_key=in_key) <= max(_RARE, share * known)
+            judged[word, in_key] = found
+        return found
+
+    return rare
+
+
+def subject_words(
+    top: Sequence[MemoryEntry],
+    cache: FeatureCache | None,
+    entry_data: EntryData | None = None,
+    index: KeywordIndex | None = None,
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Every word `prefer_newer` may judge rare for `top`: of their subjects, of their keys."""
+    store = _cache_of(cache)
+    features = _features(top, store, entry_data, index)
+    info = [_subject_of(entry, f, entry_data) for entry, f in zip(top, features, strict=True)]
+    return (
+        frozenset().union(*(s for _, s, _, _ in info)),
+        frozenset().union(*(k for _, _, k, _ in info)),
+    )
+
+
+def rare_words(
+    words: tuple[frozenset[str], frozenset[str]], cache: FeatureCache | None
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Which of `subject_words`' words `prefer_newer` judges rare now.
+
+    Its judgments read the feature cache's counts, not the entries alone: a ranking whose
+    newer-over-older step is kept across a write is kept only while these stay the same.
+    """
+    rare = _rarity(_cache_of(cache))
+    subjects, keys = words
+    return (
+        frozenset(w for w in subjects if rare(w, False)),
+        frozenset(w for w in keys if rare(w, True)),
+    )
+
+
 def _linked_pairs(
     info: Sequence[_Subject], rare: Callable[[str, bool], bool]
 ) -> list[tuple[int, int]]:
@@ -506,17 +556,7 @@ def prefer_newer(
     store = _cache_of(cache)
     features = _features(top, store, entry_data, index)
     info = [_subject_of(entry, f, entry_data) for entry, f in zip(top, features, strict=True)]
-    known = len(store)
-
-    judged: dict[tuple[str, bool], bool] = {}  # the pairs share words: judge each word once
-
-    def rare(word: str, in_key: bool) -> bool:
-        found = judged.get((word, in_key))
-        if found is None:
-            share = _RARE_KEY_SHARE if in_key else _RARE_SHARE
-            found = store.frequency(word, in_key=in_key) <= max(_RARE, share * known)
-            judged[word, in_key] = found
-        return found
+    rare = _rarity(store)
 
     # `is None`, not truthiness: a lazy mapping's length walks the whole scope.
     given: Mapping[str, float] = scores if scores is not None else {}

@@ -1,7 +1,7 @@
 """Words of an entry for keyword relevance: tokens, stop words, a light stemmer, and a cache.
 
 An entry's features (the stemmed terms of its key, description and value, with counts and
-field lengths) are computed once per version and kept in a bounded least-recently-used cache,
+field lengths) are computed once per version and kept in a cache bounded in bytes,
 so a compile over 10,000 unchanged entries does 10,000 lookups, not 10,000 tokenisations.
 """
 
@@ -11,12 +11,12 @@ import bisect
 import functools
 import re
 import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Mapping
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._packed import (
     EntryFeatures,
+    needle,
     shared,
 )
 
@@ -171,19 +171,27 @@ def _tokenised(entry: MemoryEntry) -> tuple[EntryFeatures, tuple[str, ...], list
 
 _CacheKey = tuple[str, str | None, str]
 _PENDING = 256
-_HELD = 140
-"""Bytes the cache spends per entry beyond its features: the key tuple and the node."""
+
+
+_HELD = 100
+"""Bytes the cache spends per entry beyond its features: the key tuple and its dict slot."""
+_EVICTED_SHARE = 16
+"""Past its bound, the cache drops its oldest entries until 1/16 of the bound is free."""
 
 
 class FeatureCache:
-    """A least-recently-used cache of `EntryFeatures`, bounded in bytes.
+    """A cache of `EntryFeatures`, bounded in bytes, that drops the oldest first.
 
     Keyed by the texts the features are made of (the entry's key, description and value, the
     entry's own string objects, so a key holds three references): a rewritten entry is
     tokenised again, and entries with the same texts share features, whatever their version or
-    scope. Eviction drops the least recently used entries until the estimated size (of the
-    features; the texts are the entries' and counted with them) is under `max_bytes`; nothing
-    is ever cleared wholesale.
+    scope. Past `max_bytes`, eviction drops the entries tokenised longest ago until the
+    estimated size (of the features and the cache's own bookkeeping; the texts are the
+    entries' and counted with them) is a sixteenth under it; nothing is ever cleared
+    wholesale. A hit does not reorder the entries: a plain dict keeps them in the order they
+    were tokenised at about 30 bytes an entry, where an ordered dict that moves each hit to
+    the end costs 75, and a scope whose features are read at every compile holds them in
+    its own keyword index anyway (`_index.KeywordIndex`).
 
     Args:
         max_bytes: The memory bound, in (estimated) bytes.
@@ -214,11 +222,15 @@ class FeatureCache:
         self.max_bytes = max_bytes
         self.tokenisations = 0
         self.terms_version = 0
-        self._items: OrderedDict[_CacheKey, EntryFeatures] = OrderedDict()
+        self._items: dict[_CacheKey, EntryFeatures] = {}  # oldest first
         self._bytes = 0
         self._lock = threading.Lock()
         # How many cached entries hold each term, and the terms sorted (rebuilt lazily when a
         # new term arrives), for prefix matching of query terms.
+        # Words only: numbers (terms of digits) are counted from the held features when
+        # asked for (`_numbers`). They are most of a scope's terms held by one entry each
+        # (ids, dates, amounts: about 70 bytes each in these dicts), and prefix expansion
+        # never reads them (it expands words of letters, and no number begins with one).
         self._vocabulary: dict[str, int] = {}
         self._sorted: list[str] = []
         # New terms `_sorted` does not hold yet: a few are inserted when `expand` next reads
@@ -227,6 +239,8 @@ class FeatureCache:
         self._unsorted = False
         # How many cached entries hold each term in their key.
         self._key_terms: dict[str, int] = {}
+        # Numbers' counts (all, in keys) as asked for since the held entries last changed.
+        self._number_counts: dict[str, tuple[int, int]] = {}
 
     def __len__(self) -> int:
         return len(self._items)
@@ -246,31 +260,17 @@ class FeatureCache:
         """The features of `entry`, computed on a miss."""
         key = self._key(entry)
         found = self._items.get(key)
-        if found is not None:
-            try:  # noqa: SIM105 (a context manager per look-up costs more than it)
-                self._items.move_to_end(key)
-            except KeyError:  # evicted by another thread in between: still valid
-                pass
-            return found
-        return self._made(key, entry)
+        return found if found is not None else self._made(key, entry)
 
     def get_all(self, entries: Iterable[MemoryEntry]) -> list[EntryFeatures]:
         """The features of each of `entries`, in order (`get` for each, in one loop)."""
-        items = self._items
-        look, touch = items.get, items.move_to_end
+        look = self._items.get
         out: list[EntryFeatures] = []
         add = out.append
         for entry in entries:
             key = (entry.key, entry.description, entry.value)  # `_key`, inline
             found = look(key)
-            if found is None:
-                found = self._made(key, entry)
-            else:
-                try:  # noqa: SIM105 (as in `get`)
-                    touch(key)
-                except KeyError:  # evicted by another thread in between: still valid
-                    pass
-            add(found)
+            add(found if found is not None else self._made(key, entry))
         return out
 
     def _made(self, key: _CacheKey, entry: MemoryEntry) -> EntryFeatures:
@@ -282,7 +282,10 @@ class FeatureCache:
                 self._forget(previous)
             self._items[key] = made
             self._bytes += made.size + _HELD
+            self._number_counts.clear()
             for term, in_key in zip(found, keyed, strict=True):
+                if term.isdigit():  # counted when asked for; `expand` never reads numbers
+                    continue
                 count = self._vocabulary.get(term, 0)
                 if not count:  # a new word: `_sorted` learns it when next read
                     if len(self._pending) < _PENDING:
@@ -293,14 +296,30 @@ class FeatureCache:
                 self._vocabulary[term] = count + 1
                 if in_key:
                     self._key_terms[term] = self._key_terms.get(term, 0) + 1
-            while self._bytes > self.max_bytes and len(self._items) > 1:
-                _, dropped = self._items.popitem(last=False)
-                self._forget(dropped)
+            if self._bytes > self.max_bytes and len(self._items) > 1:
+                self._evict(key)
         return made
+
+    def _evict(self, newest: _CacheKey) -> None:
+        # Under the lock: the oldest entries, in one pass from the front of the dict (one
+        # pass per batch, so the holes deletions leave there are skipped once per batch).
+        goal = self.max_bytes - self.max_bytes // _EVICTED_SHARE
+        dropped: list[_CacheKey] = []
+        freed = 0
+        for key, features in self._items.items():
+            if self._bytes - freed <= goal or key == newest:
+                break
+            dropped.append(key)
+            freed += features.size + _HELD
+        for key in dropped:
+            self._forget(self._items.pop(key))
 
     def _forget(self, features: EntryFeatures) -> None:
         self._bytes -= features.size + _HELD
+        self._number_counts.clear()
         for term, shape in zip(features.terms, features.shapes, strict=True):
+            if term.isdigit():  # not in the vocabulary (`frequency` counts them when asked)
+                continue
             if shape[0]:
                 left = self._key_terms.get(term, 0) - 1
                 if left <= 0:
@@ -333,7 +352,25 @@ class FeatureCache:
 
     def frequency(self, term: str, *, in_key: bool = False) -> int:
         """How many cached entries hold `term` (in their key, with `in_key`)."""
+        if term.isdigit():
+            return self._numbers(term)[in_key]
         return (self._key_terms if in_key else self._vocabulary).get(term, 0)
+
+    def _numbers(self, term: str) -> tuple[int, int]:
+        """How many held entries hold the number `term`, and in their key: counted once."""
+        found = self._number_counts.get(term)
+        if found is not None:
+            return found
+        spelled = needle(term)
+        held = keyed = 0
+        with self._lock:
+            for features in self._items.values():
+                shape = features.shape_at(spelled)
+                if shape is not None:
+                    held += 1
+                    keyed += shape[0] > 0
+            found = self._number_counts[term] = (held, keyed)
+        return found
 
     def expand(
         self, weights: Mapping[str, float], *, min_length: int = 5, factor: float = 0.6
@@ -376,6 +413,7 @@ class FeatureCache:
             self._pending.clear()
             self._unsorted = False
             self._key_terms.clear()
+            self._number_counts.clear()
             self.terms_version += 1
 
 

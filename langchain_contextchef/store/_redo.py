@@ -8,7 +8,9 @@ the folder locks, held from the append until the record is applied):
 2. the record (the folder locks held, and for each item its folder, file name, the folder's
    stamp and the new document, or a delete) is appended to the log with a checksum and
    flushed: from that instant the batch is committed. This is the batch's only `fsync`;
-3. the temporary files are renamed over the items and deleted items unlinked, unflushed;
+3. the temporary files are renamed over the items and deleted items unlinked, unflushed
+   (a file that replaces an existing item is exchanged with it and the old one deleted,
+   where the platform can: `SafeDir.move_in`);
 4. the log's header records how far the log is applied (written, not flushed).
 
 A record past the applied mark whose writer died (its lock is free) is replayed by the next

@@ -124,6 +124,7 @@ class _Staged(NamedTuple):
     size: int
     in_place: bool = False  # already written over the item's file (an unsynced overwrite)
     data: bytes | None = None  # the document written (None for a delete)
+    swap: bool = False  # exchanged with the existing file, not renamed over it (see move_in)
 
 
 def _close(folders: dict[tuple[str, ...], _Open], staging: SafeDir | None) -> None:
@@ -234,7 +235,12 @@ class Writer(Recovery):
                     tmp, inode = opened.folder.write_temp(name, data, opened.stamp, sync=flush)
                     opened.temps.append(tmp)
                     staged.append(_Staged(parts, name, tmp, False, record, inode, len(data)))
-                staged[-1] = staged[-1]._replace(data=data)
+                # Over an existing file, a flushed record's item is exchanged with it, not
+                # renamed over it: the disk write ext4 starts on a rename over a file is of
+                # no use when the record carries the data (see `SafeDir.move_in`).
+                staged[-1] = staged[-1]._replace(
+                    data=data, swap=sync and logged and current is not None
+                )
         except BaseException:
             self._abort(folders, staging)
             raise
@@ -300,7 +306,7 @@ class Writer(Recovery):
                     folder.unlink(st.name)
                 elif st.staged:
                     assert staging is not None
-                    folder.move_in(staging, st.tmp, st.name)
+                    folder.move_in(staging, st.tmp, st.name, swap=st.swap)
                 else:
                     folder.replace(st.tmp, st.name)
             for parts in {st.parts for st in staged}:

@@ -74,7 +74,12 @@ def test_the_sorted_vocabulary_is_the_held_entries_terms(
             cache.expand({"gardens": 1.0})
     held = set().union(*(set(f.terms) for f in cache._items.values()))
     expanded = cache.expand({"gardens": 1.0, "dentists": 1.0})
-    assert cache._sorted == sorted(held)
+    # Numbers are counted, not sorted: prefix expansion reads words of letters only.
+    assert cache._sorted == sorted(t for t in held if not t.isdigit())
+    for term in held:
+        holding = [f for f in cache._items.values() if term in f.terms]
+        assert cache.frequency(term) == len(holding)
+        assert cache.frequency(term, in_key=True) == sum(bool(f.shape(term)[0]) for f in holding)
     expected = {"gardens": 1.0, "dentists": 1.0}
     for term in held:
         for query in ("gardens", "dentists"):
@@ -83,6 +88,32 @@ def test_the_sorted_vocabulary_is_the_held_entries_terms(
             if longer or shorter:
                 expected[term] = 0.6
     assert expanded == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    numbers=st.lists(
+        st.sampled_from(("5", "05", "005", "50", "1" * 18, "2" * 19, "٥", "x5")), max_size=12
+    ),
+    budget=st.sampled_from((700, 1_000_000)),
+)
+def test_numbers_are_counted_apart_whatever_their_leading_zeros(
+    numbers: list[str], budget: int
+) -> None:
+    # Numbers are not in the vocabulary dicts: their counts are read from the held features
+    # when asked for, and kept until the cache changes. "5", "05" and "005" stay three terms
+    # (so do other digits, and a word with a digit, which the dicts count), a number held
+    # in a key counts there too, and every get or eviction must show in the next count.
+    cache = FeatureCache(max_bytes=budget)
+    asked = ("5", "05", "005", "50", "1" * 18, "2" * 19, "٥", "x5")
+    for i, number in enumerate(numbers):
+        cache.get(_entry(f"n_{number}", f"{number} items", None, i + 1))
+        for other in asked:
+            (term,) = terms(other)
+            holding = [f for f in cache._items.values() if term in f.terms]
+            assert cache.frequency(term) == len(holding)
+            assert cache.frequency(term, in_key=True) == len(holding)
+    assert all(t.isalpha() or not t.isdigit() for t in cache._sorted)
 
 
 def test_the_collector_is_given_back_as_it_was() -> None:
@@ -123,3 +154,17 @@ def test_threads_pausing_together_leave_the_collector_on() -> None:
         assert gc.isenabled()
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_numbers_leave_the_vocabulary_version_alone() -> None:
+    # `terms_version` keys kept selections; `expand` (its only reader) never reads numbers,
+    # so an entry bringing or taking only numbers must not throw every kept choice away.
+    cache = FeatureCache(max_bytes=1_000_000)
+    cache.get(_entry("order_note", "order shipped", None))
+    version = cache.terms_version
+    numbered = _entry("order_note_2", "order 88123 shipped 2026", None)
+    cache.get(numbered)
+    assert cache.terms_version == version
+    assert cache.frequency("88123") == 1
+    cache.get(_entry("parcel", "parcel", None))
+    assert cache.terms_version == version + 1  # a new word still moves it

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import ctypes
+import errno
+import json
 import os
 from pathlib import Path
 from typing import Any
@@ -9,7 +12,7 @@ from typing import Any
 import pytest
 from langgraph.store.base import PutOp
 
-from langchain_contextchef.store import FileSystemStore, _redo
+from langchain_contextchef.store import FileSystemStore, _fsio, _redo
 from langchain_contextchef.store._paths import encode_namespace, item_file_name
 
 ENTRIES, HISTORY, META = ("mem",), ("mem", "history"), ("mem", "meta")
@@ -121,3 +124,108 @@ def test_the_log_is_checkpointed_when_it_grows(
     reopened = FileSystemStore(tmp_path)
     assert reopened.get(ENTRIES, "k").value == {"version": 40}  # type: ignore[union-attr]
     assert len(reopened.search(HISTORY, limit=100)) == 40
+
+
+def _renamed_to(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The destination names of every `os.rename` from here on."""
+    names: list[str] = []
+    real = os.rename
+
+    def counted(src: Any, dst: Any, **kwargs: Any) -> None:
+        names.append(os.fsdecode(dst))
+        real(src, dst, **kwargs)
+
+    monkeypatch.setattr(os, "rename", counted)
+    return names
+
+
+# An exchange needs Linux's renameat2 (glibc 2.28+); elsewhere every item is renamed, which
+# the fallback test below covers on every platform.
+needs_exchange = pytest.mark.skipif(
+    _fsio._RENAMEAT2 is None, reason="no renameat2(RENAME_EXCHANGE) on this platform"
+)
+
+
+@needs_exchange
+def test_a_logged_batch_exchanges_items_it_replaces_instead_of_renaming_over_them(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = FileSystemStore(tmp_path)
+    store.batch(_batch(1))
+    renamed = _renamed_to(monkeypatch)
+    store.batch(_batch(2))
+    # Entry and marker existed: exchanged, then the old files deleted; the history key is new.
+    assert renamed == [item_file_name("k@2")]
+    assert list((tmp_path / ".tmp").iterdir()) == []
+    for namespace, key in ((ENTRIES, "k"), (META, "v:k"), (HISTORY, "k@2")):
+        assert FileSystemStore(tmp_path).get(namespace, key).value == {"version": 2}  # type: ignore[union-attr]
+    assert store.get(ENTRIES, "k").value == {"version": 2}  # type: ignore[union-attr]
+
+
+def test_without_an_exchange_a_logged_batch_renames_and_ends_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = FileSystemStore(tmp_path)
+    store.batch(_batch(1))
+    monkeypatch.setattr(_fsio, "_RENAMEAT2", None)
+    renamed = _renamed_to(monkeypatch)
+    store.batch(_batch(2))
+    assert sorted(renamed) == sorted(item_file_name(k) for k in ("k", "k@2", "v:k"))
+    assert list((tmp_path / ".tmp").iterdir()) == []
+    assert FileSystemStore(tmp_path).get(META, "v:k").value == {"version": 2}  # type: ignore[union-attr]
+
+
+def test_a_file_system_that_refuses_the_exchange_gets_a_rename(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def refuses(*args: Any) -> int:
+        ctypes.set_errno(errno.EINVAL)
+        return -1
+
+    store = FileSystemStore(tmp_path)
+    store.batch(_batch(1))
+    monkeypatch.setattr(_fsio, "_RENAMEAT2", refuses)
+    renamed = _renamed_to(monkeypatch)
+    store.batch(_batch(2))
+    assert sorted(renamed) == sorted(item_file_name(k) for k in ("k", "k@2", "v:k"))
+    assert FileSystemStore(tmp_path).get(ENTRIES, "k").value == {"version": 2}  # type: ignore[union-attr]
+
+
+def test_a_writer_killed_between_exchange_and_delete_leaves_only_an_orphan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = FileSystemStore(tmp_path)
+    store.batch(_batch(1))
+    # The old files stay in `.tmp/` under their staged names, as when the writer dies there.
+    monkeypatch.setattr(_fsio.SafeDir, "discard", lambda self, name: None)
+    store.batch(_batch(2))
+    monkeypatch.undo()
+    leftovers = list((tmp_path / ".tmp").iterdir())
+    if _fsio._RENAMEAT2 is not None:
+        assert len(leftovers) == 2
+        assert {json.loads(p.read_bytes())["value"]["version"] for p in leftovers} == {1}
+    reopened = FileSystemStore(tmp_path)
+    report = reopened.recover()  # deletes the staged files of a writer that is gone
+    assert (report.replayed, report.discarded) == (0, 0)
+    assert list((tmp_path / ".tmp").iterdir()) == []
+    assert reopened.get(ENTRIES, "k").value == {"version": 2}  # type: ignore[union-attr]
+    assert reopened.get(META, "v:k").value == {"version": 2}  # type: ignore[union-attr]
+
+
+def test_an_exchanged_item_whose_data_a_power_cut_lost_is_replayed(tmp_path: Path) -> None:
+    store = FileSystemStore(tmp_path)
+    store.batch(_batch(1))
+    store.batch(_batch(2))
+    # No write of the file's data was started before the power cut: the exchanged file is
+    # there, stamped, and empty (or holding zeros); its record in the log carries the data.
+    entry = _item(tmp_path, ENTRIES, "k")
+    times = os.stat(entry)
+    entry.write_bytes(b"")
+    os.utime(entry, ns=(times.st_atime_ns, times.st_mtime_ns))
+    marker = _item(tmp_path, META, "v:k")
+    times = os.stat(marker)
+    marker.write_bytes(b"\0" * times.st_size)
+    os.utime(marker, ns=(times.st_atime_ns, times.st_mtime_ns))
+    reopened = FileSystemStore(tmp_path)
+    assert reopened.get(ENTRIES, "k").value == {"version": 2}  # type: ignore[union-attr]
+    assert reopened.get(META, "v:k").value == {"version": 2}  # type: ignore[union-attr]

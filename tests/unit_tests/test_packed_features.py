@@ -20,7 +20,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts
+from langchain_contextchef.selectors._bm25 import (
+    BM25Params,
+    average_length,
+    bm25f_parts,
+    corpus_size,
+)
 from langchain_contextchef.selectors._index import KeywordIndex
 from langchain_contextchef.selectors._packed import (
     EntryFeatures,
@@ -34,6 +39,7 @@ from tests.support.entries import T0
 
 word = st.text(alphabet=st.characters(categories=("Ll", "Lu", "Nd", "Lo")), min_size=1, max_size=12)
 count = st.one_of(st.integers(0, 300), st.integers(0, 70_000), st.integers(0, 2**32 - 1))
+small = st.integers(0, 3)  # every count of an entry at most 3: two bits per field
 
 
 @st.composite
@@ -42,7 +48,8 @@ def packed_inputs(
 ) -> tuple[tuple[str, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
     found = tuple(dict.fromkeys(draw(st.lists(word, max_size=20))))
     lengths = tuple(draw(st.lists(count, min_size=3, max_size=3)))
-    shapes = tuple((*draw(st.lists(count, min_size=3, max_size=3)), *lengths) for _ in found)
+    counts = draw(st.sampled_from((small, count)))
+    shapes = tuple((*draw(st.lists(counts, min_size=3, max_size=3)), *lengths) for _ in found)
     return found, shapes, lengths
 
 
@@ -157,7 +164,8 @@ def _reference(
         for e in entries
     ]
     total = len(entries)
-    averages = [max(sum(sum(f[i].values()) for f in fields) / total, 1e-9) for i in range(3)]
+    # BM25's corpus statistics on their documented grid (`_bm25.corpus_size`, `average_length`).
+    averages = [average_length(sum(sum(f[i].values()) for f in fields), total) for i in range(3)]
     scores: dict[str, float] = {}
     for entry, counts in zip(entries, fields, strict=True):
         norms = [
@@ -168,7 +176,7 @@ def _reference(
             df = sum(1 for f in fields if any(term in c for c in f))
             if not any(term in c for c in counts):
                 continue
-            idf = math.log(1.0 + (total - df + 0.5) / (df + 0.5))
+            idf = math.log(1.0 + (corpus_size(total) - df + 0.5) / (df + 0.5))
             tf = sum(
                 params.field_weights[i] * counts[i][term] / norms[i]
                 for i in range(3)
@@ -241,6 +249,40 @@ def test_equal_shapes_packed_in_two_widths_are_one_group() -> None:
     assert postings_by_shape(pairs, ["pet"]) == {
         "pet": (["k0", "k1", "k2"], {shape: ["k0", "k1", "k2"]})
     }
+
+
+def test_one_shape_packed_in_every_width_is_one_group() -> None:
+    # Counts of at most 3 take two bits per field; a count of 4 or 300 elsewhere in an
+    # entry packs its counts one or two bytes wide. "pet" has one shape in all three.
+    lengths = (1, 0, 300)
+    shape = (1, 0, 2, *lengths)
+    made = {
+        top: EntryFeatures(("pet", "b"), (shape, (0, 0, top, *lengths)), lengths)
+        for top in (3, 4, 300)
+    }
+    codes = {packed_shape(features, needle("pet")) for features in made.values()}
+    assert len(codes) == 3
+    assert len(made[3]) < len(made[4]) < len(made[300])
+    pairs = [("k0", made[300]), ("k1", made[3]), ("k2", made[4]), ("k3", made[3])]
+    assert postings_by_shape(pairs, ["pet"]) == {
+        "pet": (["k0", "k1", "k2", "k3"], {shape: ["k0", "k1", "k2", "k3"]})
+    }
+
+
+@pytest.mark.parametrize("fields", [1, 2, 4, 5])
+@pytest.mark.parametrize("top", [0, 1, 3, 4])
+def test_any_number_of_fields_packs_and_reads_back(fields: int, top: int) -> None:
+    # Two bits per field up to four fields; five fields or a count above 3 take bytes.
+    found = ("a", "bb", "ccc")
+    rows = [tuple((n + f) % (top + 1) for f in range(fields)) for n in range(len(found))]
+    lengths = tuple(sum(row[f] for row in rows) for f in range(fields))
+    shapes = tuple((*row, *lengths) for row in rows)
+    features = EntryFeatures(found, shapes, lengths)
+    assert features.shapes == shapes and features.lengths == lengths
+    for term, shape in zip(found, shapes, strict=True):
+        assert features.shape_at(needle(term)) == shape
+    for term, (keys, groups) in postings_by_shape([("k", features)], found).items():
+        assert keys == ["k"] and groups == {features.shape(term): ["k"]}
 
 
 def test_decoded_shapes_stay_right_when_the_memo_fills() -> None:

@@ -259,6 +259,86 @@ def test_postings_built_for_the_first_query_follow_changes_exactly(seed: int) ->
             assert indexed == scratch
 
 
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_indexes_over_a_lent_dict_follow_changes_exactly(seed: int) -> None:
+    # After a whole read of active entries, the first index keeps the slot's own dict by
+    # key (lent until the slot changes, which then copies it); a second index on the same
+    # slot (another feature cache) keeps a dict of its own. Through writes both must score
+    # exactly as a selection from scratch, and neither may see the other's changes.
+    rng = random.Random(seed)
+    first, second = Relevant(cache=FeatureCache()), Relevant(cache=FeatureCache())
+    slot = ScopeSlot()
+    start = [
+        _entry(rng, f"k{i:03d}", T0 + timedelta(seconds=rng.randint(0, 50))).evolve(status="active")
+        for i in range(50)
+    ]
+    slot.reset(("epoch", 1), start, [])
+    query = rng.choice(QUERIES)
+    assert _both(first, slot, query, None)[0] == _both(second, slot, query, None)[1]
+    held = [slot.state[("keyword-index", id(s.cache))].entries for s in (first, second)]
+    assert held[0] is slot.entries and held[1] is not slot.entries
+    for step in range(10):
+        keys = list(slot.entries)
+        action = rng.random()
+        if action < 0.4:
+            slot.put(_entry(rng, f"n{step:03d}", T0 + timedelta(seconds=rng.randint(0, 80))))
+        elif action < 0.8:
+            old = slot.entries[rng.choice(keys)]
+            slot.put(_entry(rng, old.key, old.created_at, old.update_count + 1))
+        else:
+            slot.drop(rng.choice(keys))
+        assert held[0] is not slot.entries  # the change copied the lent dict
+        for selector in rng.sample((first, second), 2):
+            query = rng.choice(QUERIES)
+            indexed, scratch = _both(selector, slot, query, None)
+            assert indexed == scratch
+            index = slot.state[("keyword-index", id(selector.cache))]
+            active = {k: e for k, e in slot.entries.items() if e.status == "active"}
+            assert index.entries == active
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_numbers_postings_built_as_asked_follow_changes_exactly(seed: int) -> None:
+    # Once a second query has built every word's postings, numbers' postings are still
+    # built only when a query asks for one, then kept up to date. Entries hold numbers
+    # (some shared, some unique), queries ask for words, numbers or both, writes between.
+    rng = random.Random(seed)
+    selector = Relevant(cache=FeatureCache())
+
+    def numbered(key: str, at: datetime, version: int = 0) -> MemoryEntry:
+        words = [rng.choice(WORDS) for _ in range(rng.randint(1, 4))]
+        words += [str(rng.choice((7, 12, 2024, rng.randint(100, 999)))) for _ in range(2)]
+        rng.shuffle(words)
+        return MemoryEntry(
+            key=f"{key}_{rng.randint(0, 30)}" if version == 0 else key,
+            value=" ".join(words),
+            created_at=at,
+            updated_at=at + timedelta(minutes=version),
+            update_count=version or 1,
+        )
+
+    queries = (*QUERIES[:3], "what happened in 2024?", "the 12 cat", "tea 7 and 2024 test")
+    slot = ScopeSlot()
+    slot.reset(
+        ("epoch", 1), [numbered(f"k{i:03d}", T0 + timedelta(seconds=i)) for i in range(50)], []
+    )
+    for step in range(14):
+        query = queries[step % len(queries)] if step < 6 else rng.choice(queries)
+        indexed, scratch = _both(selector, slot, query, None)
+        assert indexed == scratch
+        keys = list(slot.entries)
+        action = rng.random()
+        if action < 0.4:
+            slot.put(numbered(f"n{step:03d}", T0 + timedelta(seconds=rng.randint(0, 80))))
+        elif action < 0.8:
+            old = slot.entries[rng.choice(keys)]
+            slot.put(numbered(old.key, old.created_at, old.update_count + 1))
+        else:
+            slot.drop(rng.choice(keys))
+
+
 # Several words held by most entries (more than `_ranking._BIG`), each entry holding some
 # subset of them, a few rare words: the entries holding only common words are scored per
 # joint shape, which must give exactly the scores and order of a selection from scratch.
