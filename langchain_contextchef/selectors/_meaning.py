@@ -3,7 +3,9 @@
 `prefer_newer` (in `_relevance`) groups the best entries by subject; with the entries' stored
 vectors (`SelectionContext.entry_vectors`) two of them that are each other's closest in
 meaning are versions of one subject even when they share no word, and a newer version found
-below the best entries can be brought in above the old one (`by_meaning`).
+below the best entries can be brought in above the old one (`by_meaning`). A newer entry that
+says that something changed (`states_change`) needs only to be closest to the old one, or
+the old one closest to it: one direction, not both.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._selection import EntryVectors
 
-__all__ = ["by_meaning", "observed"]
+__all__ = ["by_meaning", "observed", "states_change"]
 
 EntryData = Callable[[MemoryEntry], dict[Any, Any]]
 
@@ -27,6 +29,55 @@ def observed(entry: MemoryEntry) -> tuple[Any, ...]:
     """When an entry's fact was observed: its provenance's time, else its last write."""
     seen = entry.provenance.observed_at if entry.provenance else None
     return (seen or entry.updated_at, entry.updated_at, entry.created_at)
+
+
+_CHANGE = re.compile(
+    r"\b(?:now|nowadays|these\s+days|no\s+longer|no\s+more|any\s*more|since|instead"
+    r"|switch(?:ed|ing)?|mov(?:ed|ing)|relocated|chang(?:ed|ing)|swapped|replaced"
+    r"|transferred|handed\s+over|took\s+over|cancell?ed|re-?booked|rescheduled|postponed"
+    r"|dropped|gave\s+up|given\s+up|quit|stopped|started|finished|retired|sold|closed"
+    r"|renewed|upgraded|increased|decreased|reduced|raised|lowered|updated|new|newly"
+    r"|latest|as\s+of|back\s+to|went\s+(?:up|down)|left\s+(?:the|his|her|my|their)"
+    r"|from\s+(?:next|now|(?:jan|febr)uary|march|april|may|june|july|august|september"
+    r"|october|november|december))\b",
+    re.IGNORECASE,
+)
+"""Words with which a newer version of a fact says that it changed ("moved to Lisbon in
+May", "now on apixaban", "switched to Octopus", "no longer ..."), in English."""
+_SEPARATORS = re.compile(r"[_/.:\-]+")
+_CHANGED = ("prefer_newer", "states a change")
+"""Where an entry version's `states_change` answer is kept in its derived data."""
+
+
+def states_change(entry: MemoryEntry, entry_data: EntryData | None = None) -> bool:
+    """Whether an entry's text says that something changed: the mark of a newer version.
+
+    A model that records an update as a new entry writes what changed ("moved to", "now",
+    "switched", "no longer", "since", "instead", "new"); the old version states the fact
+    plainly. Read in the key (`noor_moved`, `new_dentist`), the value and the description
+    (English words), kept per entry version.
+
+    Example:
+        ```python
+        from datetime import datetime, timezone
+        from langchain_contextchef.entry import MemoryEntry
+        from langchain_contextchef.selectors._meaning import states_change
+
+        t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+        moved = MemoryEntry(key="home2", value="Moved to Lisbon in May", created_at=t, updated_at=t)
+        home = MemoryEntry(key="home", value="Lives in Berlin", created_at=t, updated_at=t)
+        assert states_change(moved) and not states_change(home)
+        ```
+    """
+    held = entry_data(entry) if entry_data is not None else None
+    found = held.get(_CHANGED) if held is not None else None
+    if found is None:
+        key = _SEPARATORS.sub(" ", entry.key)  # `noor_moved`, `new_dentist`
+        text = f"{key}\n{entry.value}\n{entry.description or ''}"
+        found = _CHANGE.search(text) is not None
+        if held is not None:
+            held[_CHANGED] = found
+    return bool(found)
 
 
 def _numpy() -> Any:
@@ -38,6 +89,9 @@ def _numpy() -> Any:
 
 _MEANING_FLOOR = 0.5
 """The least cosine similarity at which an entry's closest entry is taken as its version."""
+_CHANGE_FLOOR = _MEANING_FLOOR
+"""The least cosine similarity at which an entry that says it changed updates its closest
+(the change word stands in for the second direction of closeness, not for closeness)."""
 _PULL_RANK = 20
 """Only the best this many entries bring their newer version in from below the window."""
 _PULLS = 3
@@ -58,8 +112,9 @@ def by_meaning(
     even when they share no word, while a herd of similar entries does not chain into one
     group; a floor: an entry alone on its subject has no version). Returns the pairs within
     `top` (indexes) and, for the best `_PULL_RANK` entries, their version from `extra` when
-    it is newer (index of the entry in `top`, the newer entry), at most `_PULLS`. Unit
-    vectors are kept with each entry version (`entry_data`).
+    it is newer (index of the entry in `top`, the newer entry), at most `_PULLS`; and the
+    one-way versions of `_one_way`. Unit vectors are kept with each entry version
+    (`entry_data`).
     """
     np = _numpy()
     if np is None:
@@ -114,7 +169,54 @@ def by_meaning(
         newer = pool[j]
         if i < _PULL_RANK and len(pulled) < _PULLS and observed(newer) > observed(top[i]):
             pulled.append((i, newer))
+    _one_way(top, pool, usable, similar, closest, entry_data, pairs, pulled)
     return pairs, pulled
+
+
+def _one_way(
+    top: Sequence[MemoryEntry],
+    pool: Sequence[MemoryEntry],
+    usable: Any,
+    similar: Any,
+    closest: Any,
+    entry_data: EntryData | None,
+    pairs: list[tuple[int, int]],
+    pulled: list[tuple[int, MemoryEntry]],
+) -> None:
+    """Add the versions told by a newer entry that says it changed (`states_change`).
+
+    Such an entry needs no second witness: it and its closest entry in meaning, when that
+    one is older and says no change itself (or an older entry and its closest, when that one
+    is such an entry), are one subject's versions at a cosine of `_CHANGE_FLOOR`, closest
+    both ways or not.
+    """
+    linked = set(pairs)
+    pulling = {i for i, _ in pulled}
+    taken = {e.key for _, e in pulled}
+    ends = [(c, int(closest[c])) for c in range(len(pool)) if usable[c]]
+    ends += [(int(closest[i]), i) for i in range(len(top)) if usable[i]]
+    for new, old in ends:
+        if new == old or similar[new, old] < _CHANGE_FLOOR:
+            continue
+        if observed(pool[new]) <= observed(pool[old]) or not states_change(pool[new], entry_data):
+            continue
+        if states_change(pool[old], entry_data):
+            continue  # two changes (a new dentist, a new GP after a move): siblings, not versions
+        if new < len(top) and old < len(top):
+            pair = (min(new, old), max(new, old))
+            if pair not in linked:
+                pairs.append(pair)
+                linked.add(pair)
+        elif (
+            new >= len(top)
+            and old < min(_PULL_RANK, len(top))
+            and old not in pulling
+            and pool[new].key not in taken
+            and len(pulled) < _PULLS
+        ):
+            pulled.append((old, pool[new]))
+            pulling.add(old)
+            taken.add(pool[new].key)
 
 
 _UNIT = ("prefer_newer", "unit vector")
