@@ -91,7 +91,11 @@ def _child(kind: str, size: int, folder: str, db: str | None, top: int) -> dict[
 def _spawn(kind: str, size: int, top: int, server: str | None) -> dict[str, Any]:
     with ExitStack() as stack:
         folder = stack.enter_context(tempfile.TemporaryDirectory())
-        db = stack.enter_context(scratch_database(server)) if kind == "postgres" else None
+        db = None
+        if kind == "postgres":
+            if server is None:
+                raise ValueError("a PostgreSQL row needs a server: --pg URI or CONTEXTCHEF_PG_URI")
+            db = stack.enter_context(scratch_database(server))
         spec = json.dumps({"kind": kind, "size": size, "folder": folder, "db": db, "top": top})
         args = [sys.executable, "-m", "benchmarks.measure_retained", "--child", spec]
         done = subprocess.run(
