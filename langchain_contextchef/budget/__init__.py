@@ -595,10 +595,9 @@ def fit_memory(
             return same_of(line_of(unlisted)) if unlisted else None
 
     if memo is not None and shape is not None and same is not None:
-        last = fit_again(memo.last, settings, total, selected, rows_after, shape)
-        if last is not None:  # every size the search would try is the one it tried before
-            full = list(selected[: last.n_full])
-            index = list(rows_after(last.n_full)[: last.n_index])
+        taken = fit_again(memo.last, settings, total, selected, rows_after, shape)
+        if taken is not None:  # every size the search would try is the one it tried before
+            last, full, index = taken
             unlisted = total - last.n_full - last.n_index
             block = render(full, index, unlisted)
             line = line_of(unlisted) if unlisted else ""

@@ -129,27 +129,34 @@ def fit_again(
     selected: Sequence[MemoryEntry],
     rows_after: Callable[[int], Sequence[MemoryEntry]],
     shape: Shape,
-) -> LastFit | None:
+) -> tuple[LastFit, list[MemoryEntry], list[MemoryEntry]] | None:
     """`last`, when a fit of this input would read and size exactly what it did.
 
     The same settings; the same entry objects wherever its searches read, in sequences at
     least as long as they compared; and for every block it sized, a "N more" line of the
     same shape for this `total`. Every size and every comparison of the search is then the
-    one it made before, so is its choice.
+    one it made before, so is its choice: `last`, with the entries it shows in full and
+    the index rows it shows.
     """
     if last is None or last.settings != settings:
         return None
     head = last.head
-    if not _same_objects(selected[: len(head)], head):
+    now = selected[: len(head)]
+    if not _same_objects(now, head):
         return None
+    full = list(now[: last.n_full])
     rows = last.rows
-    if rows is not None and not _same_objects(rows_after(last.n_full)[: len(rows)], rows):
-        return None
+    index: list[MemoryEntry] = []
+    if rows is not None:
+        after = rows_after(last.n_full)[: len(rows)]
+        if not _same_objects(after, rows):
+            return None
+        index = list(after[: last.n_index])
     if total != last.total:
         for shown, kept in last.shapes:
             if shape(total - shown) != kept:
                 return None
-    return last
+    return last, full, index
 
 
 def last_fit(

@@ -58,7 +58,7 @@ def _taken_again() -> Iterator[list[bool]]:
     """Notes, for each fit with a memo, whether it took the last fit's choice."""
     taken: list[bool] = []
 
-    def noting(last: LastFit | None, *args: Any) -> LastFit | None:
+    def noting(last: LastFit | None, *args: Any) -> Any:
         found = fit_again(last, *args)
         taken.append(found is not None)
         return found
