@@ -538,6 +538,9 @@ def fit_memory(
             sequence holds the same entry objects. The caller keeps one memo per counter and
             render settings, and `entry_tokens` and the counts must depend on the entry alone
             (or the memo's `volatile` must say they do not). Updated by a confirmed fit.
+            With `unlisted_line` and a counter that knows `same_counts`, the last confirmed
+            fit is taken again when this one would read and size exactly what it did
+            (`_again`: a write below the block moves only the "N more" number).
 
     Returns:
         What to show, and the block.
