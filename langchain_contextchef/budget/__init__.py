@@ -3,6 +3,7 @@
 The package (this face holds the token counters, `ContextBudget` and `fit_memory`)::
 
     _additive  block sizes as sums of each entry's counts, for a counter that adds up over lines
+    _again     the last fit of a scope, taken again while the next would read and size the same
     _fit       the longest prefix of entries that fits: guessed from per-entry counts, then measured
 
 Two budgets:
@@ -52,10 +53,12 @@ from langchain_core.tools import BaseTool
 from langchain_core.utils.function_calling import convert_to_openai_tool
 
 from langchain_contextchef.budget._additive import BlockCounts, BlockSizes, FitMemo
+from langchain_contextchef.budget._again import fit_again, last_fit
 from langchain_contextchef.budget._fit import (
     Omitted,
     PrefixGuess,
     PrefixSums,
+    Reach,
     largest_fit,
     largest_fit_near,
 )
@@ -204,8 +207,23 @@ def _line_features(line: str) -> tuple[int, int, int, int, int, int]:
     return _features(line)
 
 
+_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+
+
+def _same_calibrated_counts(text: str) -> str:
+    """The text with every ASCII digit a zero: it has the same features as `text`.
+
+    No feature depends on which digit a digit is: words and punctuation runs exclude digits,
+    digit groups and the punctuation count depend only on how many there are and where.
+    """
+    return text.translate(_DIGITS_AS_ZERO)
+
+
 CALIBRATED_COUNTS = BlockCounts(
-    text=_block_features, piece=_piece_features, tokens=_calibrated_total
+    text=_block_features,
+    piece=_piece_features,
+    tokens=_calibrated_total,
+    same_counts=_same_calibrated_counts,
 )
 """`calibrated_tokens` as a sum over the lines of a block (`fit_memory(counts=...)`)."""
 
@@ -520,6 +538,9 @@ def fit_memory(
             sequence holds the same entry objects. The caller keeps one memo per counter and
             render settings, and `entry_tokens` and the counts must depend on the entry alone
             (or the memo's `volatile` must say they do not). Updated by a confirmed fit.
+            With `unlisted_line` and a counter that knows `same_counts`, the last confirmed
+            fit is taken again when this one would read and size exactly what it did
+            (`_again`: a write below the block moves only the "N more" number).
 
     Returns:
         What to show, and the block.
@@ -566,6 +587,28 @@ def fit_memory(
         # Read lazily: `selected` may compute its order only as far as the fit reads it.
         return _Rows(selected, n_full, unselected) if index_mode else []
 
+    additive = counts is not None and entry_counts is not None and row_counts is not None
+    settings = (budget, index_mode, index_share)
+    same = counts.same_counts if counts is not None and additive else None
+    shape = None
+    if same is not None and unlisted_line is not None:
+        line_of, same_of = unlisted_line, same
+
+        def shape(unlisted: int) -> Hashable:
+            return same_of(line_of(unlisted)) if unlisted else None
+
+    if memo is not None and shape is not None and same is not None:
+        taken = fit_again(memo.last, settings, total, selected, rows_after, shape)
+        if taken is not None:  # every size the search would try is the one it tried before
+            last, full, index = taken
+            unlisted = total - last.n_full - last.n_index
+            block = render(full, index, unlisted)
+            line = line_of(unlisted) if unlisted else ""
+            tokens = last.tokens_of(block, line, same)
+            if tokens is None and block and count(block) == last.tokens:
+                tokens = last.tokens  # the check every fit makes of its chosen block
+            if tokens is not None:
+                return FittedMemory(full, index, unlisted, block, tokens)
     summed = (
         BlockSizes(
             counts, render, selected, rows_after, entry_counts, row_counts, unlisted_line, memo
@@ -575,6 +618,7 @@ def fit_memory(
     )
     kept = memo if summed is not None else None
     costs: dict[Hashable, PrefixSums[int]] = {}
+    reaches: dict[Hashable, Reach] = {}
     blanks = dict(kept.blanks) if kept is not None else {}
 
     def size_of(n_full: int, n_index: int) -> int:
@@ -617,17 +661,19 @@ def fit_memory(
             sums = costs[name] = PrefixSums(
                 pool, cost, operator.add, 0, kept.kept(name), kept.volatile
             )
-        guess = PrefixGuess(lambda i: cost(pool[i]), len(pool), real(0), sums)
+        reach = reaches[name] = Reach()
+        guess = PrefixGuess(lambda i: cost(pool[i]), len(pool), real(0), sums, reach)
         start = guess.largest_within(cap)
         if start:
             guess.learn(start, real(start))
             start = guess.largest_within(cap)
-        return largest_fit_near(len(pool), lambda n: real(n) <= cap, start)
+        return largest_fit_near(len(pool), lambda n: real(n) <= cap, start, reach)
 
     share = float(index_share or 0.0) if index_mode else 0.0
     full_cap = budget - int(budget * share)
     n_full = fit_prefix(selected, full_cost, lambda n: size_of(n, 0), full_cap, "cost")
     n_index = 0
+    widened = False
     if index_mode:
         rows = rows_after(n_full)
         n_index = fit_prefix(
@@ -643,6 +689,7 @@ def fit_memory(
             )
             n_full = base + extra
             n_index = len(rows_after(n_full))
+            widened = True
     full = list(selected[:n_full])
     index = list(rows_after(n_full)[:n_index])
     unlisted = total - n_full - n_index
@@ -663,12 +710,30 @@ def fit_memory(
             entry_tokens=entry_tokens,
             row_tokens=row_tokens,
         )
-    if summed is not None and block and measured is not None:
+    confirmed = summed is not None and bool(block) and measured is not None
+    if summed is not None and confirmed:
         # Confirmed: the next fit may start from what this one read.
         summed.keep(dict(costs), blanks)
     tokens = 0 if not block else measured if measured is not None else count(block)
     if tokens > budget:  # even the header and notices do not fit: show nothing
         return FittedMemory([], [], total, "", 0)
+    if memo is not None and shape is not None and confirmed and not widened:
+        # The next fit may take this one's choice if it would read and size the same.
+        row_reach = reaches[("row cost", n_full)] if index_mode else None
+        again = last_fit(
+            settings,
+            total,
+            sizes,
+            (n_full, n_index, tokens),
+            (reaches["cost"], row_reach),
+            selected,
+            rows_after,
+            memo.volatile,
+            shape,
+            (block, line_of(unlisted) if unlisted else ""),
+        )
+        if again is not None:
+            memo.last = again
     return FittedMemory(full, index, unlisted, block, tokens)
 
 

@@ -13,7 +13,9 @@ renders the frame and the chosen block, not every block the fit tries.
 
 A `FitMemo` keeps, from one fit of a scope to the next, the frames' counts and the prefix sums
 of the entries and rows the fit read (`PrefixSums`): a compile after a one-entry change reads
-a ranking that begins with the same entries, so it adds up only what differs.
+a ranking that begins with the same entries, so it adds up only what differs. It also keeps
+the last confirmed fit itself (`_again.LastFit`), which the next fit takes again while nothing
+it read has changed.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from langchain_contextchef.budget._again import LastFit
 from langchain_contextchef.budget._fit import Kept, PrefixSums
 from langchain_contextchef.entry import MemoryEntry
 
@@ -40,6 +43,11 @@ class BlockCounts:
         text: The counts of a whole block.
         piece: The counts a piece of whole lines adds to a block that goes on after it.
         tokens: The tokens of a non-empty block from its counts.
+        same_counts: A text with the same counts as the one given (and the same count with
+            the counter this stands for), made character by character as `str.translate`
+            does, or `None` when none is known: a text with one part replaced by another of
+            the same `same_counts` then counts the same, so the fit knows the block with
+            another number in its "N more" line without counting it.
 
     Example:
         ```python
@@ -56,6 +64,7 @@ class BlockCounts:
     text: Callable[[str], Counts]
     piece: Callable[[str], Counts]
     tokens: Callable[[Counts], int]
+    same_counts: Callable[[str], Hashable] | None = None
 
 
 def _add(a: Counts, b: Counts) -> Counts:
@@ -103,6 +112,8 @@ class FitMemo:
         self.blanks: dict[int, int] = {}  # tokens of the block with no entry, by unlisted
         self.bases: dict[bool, Counts] = {}  # frames without their unlisted line
         self.blank_base: Counts | None = None  # the block with no entry, without that line
+        self.shapes: dict[Hashable, Counts] = {}  # unlisted lines' counts, by `same_counts`
+        self.last: LastFit | None = None  # the last confirmed fit (replaced whole, never changed)
 
     def kept(self, name: Hashable) -> Kept | None:
         """The items and prefix sums kept under `name`, if any."""
@@ -116,6 +127,7 @@ class FitMemo:
         blanks: dict[int, int],
         bases: dict[bool, Counts],
         blank_base: Counts | None = None,
+        shapes: dict[Hashable, Counts] | None = None,
     ) -> None:
         """Keep what a confirmed fit read (new dicts: a concurrent fit keeps its own copies)."""
         merged = {**self._sums, **{name: made.kept() for name, made in sums.items()}}
@@ -128,6 +140,8 @@ class FitMemo:
         self.bases = bases
         if blank_base is not None:
             self.blank_base = blank_base
+        if shapes is not None and len(shapes) <= _KEPT_FRAMES:
+            self.shapes = shapes
 
 
 class BlockSizes:
@@ -173,6 +187,7 @@ class BlockSizes:
         # The block with no entry and no row, without its unlisted line: that block for any
         # number of unlisted entries is this plus that line.
         self._blank_base = memo.blank_base if memo else None
+        self._shapes: dict[Hashable, Counts] = dict(memo.shapes) if memo else {}
         self.sums: dict[Hashable, PrefixSums[Counts]] = {}
 
     def keep(self, more: dict[Hashable, PrefixSums[Any]], blanks: dict[int, int]) -> None:
@@ -185,6 +200,7 @@ class BlockSizes:
                 blanks,
                 self._bases,
                 self._blank_base,
+                self._shapes,
             )
 
     def blank(self, unlisted: int) -> int | None:
@@ -244,7 +260,16 @@ class BlockSizes:
         found = self._lines.get(unlisted)
         if found is None:
             assert self._unlisted_line is not None
-            found = self._lines[unlisted] = self._counts.piece(self._unlisted_line(unlisted))
+            text = self._unlisted_line(unlisted)
+            same = self._counts.same_counts
+            if same is None:
+                found = self._counts.piece(text)
+            else:  # another number of as many digits: the same counts, known already
+                shape = same(text)
+                found = self._shapes.get(shape)
+                if found is None:
+                    found = self._shapes[shape] = self._counts.piece(text)
+            self._lines[unlisted] = found
         return found
 
     def size(self, n_full: int, n_index: int, unlisted: int) -> int:

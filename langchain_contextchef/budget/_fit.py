@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, Generic, TypeVar
 
-__all__ = ["Omitted", "PrefixGuess", "PrefixSums", "largest_fit", "largest_fit_near"]
+__all__ = ["Omitted", "PrefixGuess", "PrefixSums", "Reach", "largest_fit", "largest_fit_near"]
 
 T = TypeVar("T")
 Kept = tuple[list[Any], list[Any]]
@@ -98,13 +98,17 @@ def largest_fit(size: int, fits: Callable[[int], bool]) -> int:
     return largest_fit_near(size, fits, 1)
 
 
-def largest_fit_near(size: int, fits: Callable[[int], bool], guess: int) -> int:
+def largest_fit_near(
+    size: int, fits: Callable[[int], bool], guess: int, reach: Reach | None = None
+) -> int:
     """The largest n in [0, size] with fits(n) (fits(0) taken as true), searched from `guess`.
 
     Gallops away from the guess (1, 2, 4, ... steps) to bracket the answer, then bisects, so
     a guess that is right costs two probes (`guess` fits, `guess + 1` does not) and one that
-    is off by d costs about 2 log2(d) more.
+    is off by d costs about 2 log2(d) more. `reach` learns every number compared with `size`.
     """
+    if reach is not None:
+        reach.compared(guess, size)
     guess = min(max(guess, 0), size)
     if guess and not fits(guess):
         high, step = guess, 1  # high does not fit: look below it
@@ -117,6 +121,8 @@ def largest_fit_near(size: int, fits: Callable[[int], bool], guess: int) -> int:
         low, step = guess, 1  # low fits: look above it
         while True:
             probe = low + step
+            if reach is not None:
+                reach.compared(probe, size)
             if probe > size:
                 high = size + 1
                 break
@@ -131,6 +137,41 @@ def largest_fit_near(size: int, fits: Callable[[int], bool], guess: int) -> int:
         else:
             high = middle
     return low
+
+
+class Reach:
+    """How long a sequence must be for a search over it to decide as it did.
+
+    A search compares positions with the sequence's length (a probe past the end, a guess
+    cut to it, a walk that runs out of items). When every such comparison found the
+    position within the length, the search decides the same over any sequence at least
+    `need` long that holds the same items up to there; when one found the end, `need` is
+    `None` and no other length is known to give the same answer.
+
+    Example:
+        ```python
+        from langchain_contextchef.budget._fit import Reach, largest_fit_near
+
+        reach = Reach()
+        assert largest_fit_near(100, lambda n: n <= 7, 6, reach) == 7
+        assert reach.need == 9  # it probed 6, 7, 9 and 8: any length from 9 on decides the same
+        ended = Reach()
+        assert largest_fit_near(5, lambda n: True, 4, ended) == 5 and ended.need is None
+        ```
+    """
+
+    __slots__ = ("need",)
+
+    def __init__(self) -> None:
+        self.need: int | None = 0
+
+    def compared(self, position: int, size: int) -> None:
+        """Note that a search compared `position` with the length `size`."""
+        if self.need is not None:
+            if position > size:
+                self.need = None
+            elif position > self.need:
+                self.need = position
 
 
 class PrefixSums(Generic[T]):
@@ -245,6 +286,7 @@ class PrefixGuess:
         size: How many entries there are.
         frame: The block's size with no entry (what every block has besides its entries).
         sums: The prefix sums of `costs`, when the caller keeps them (then `costs` is unused).
+        reach: Learns how far the guesses compared positions with `size` (`Reach`).
     """
 
     def __init__(
@@ -253,8 +295,10 @@ class PrefixGuess:
         size: int,
         frame: int,
         sums: PrefixSums[int] | None = None,
+        reach: Reach | None = None,
     ) -> None:
         self._costs = costs
+        self._reach = reach
         self._size = size
         self._frame = frame
         self._sums = [0]
@@ -285,9 +329,11 @@ class PrefixGuess:
                 if frame + sums[n + 1] + drift * (n + 1) > cap:
                     break
                 n += 1
-            return n
-        while n < size and frame + self._sum(n + 1) + drift * (n + 1) <= cap:
-            n += 1  # `estimate(n + 1)`, inlined: this runs on every budgeted compile
+        else:
+            while n < size and frame + self._sum(n + 1) + drift * (n + 1) <= cap:
+                n += 1  # `estimate(n + 1)`, inlined: this runs on every budgeted compile
+        if self._reach is not None:  # `n < size` held up to n (the walk ended at the end)
+            self._reach.compared(n + 1, size)
         return n
 
     def learn(self, n: int, real: int) -> None:

@@ -365,6 +365,8 @@ class RankedEntries(Sequence[MemoryEntry]):
         if isinstance(at, slice):
             start, stop, step = at.indices(self._length)
             self._fill(max(start, stop))
+            if step == 1:  # the common case, without a copy of everything read so far
+                return self._items[start:stop]
             return self._items[: self._length][at]
         position = at + self._length if at < 0 else at
         if not 0 <= position < self._length:
