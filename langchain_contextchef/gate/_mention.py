@@ -42,7 +42,10 @@ _DISCUSSION = re.compile(
     r"przykład|przyklad|atak|wykład|wyklad|пример|атак|доклад|лекци|örnek|saldır|sunum|"
     r"eksempel|angreb|exempel|föreläsning|contoh|serangan|presentasi|مثال|هجوم|محاضر|"
     r"例子|例如|攻击|攻撃|讲座|講演|例として|예시|공격|발표|문장|"
-    r"příklad|útok|exemplu|atac|παράδειγμα|επίθεση|דוגמה|מתקפה|ví dụ|tấn công|उदाहरण|हमला"
+    r"příklad|útok|exemplu|atac|παράδειγμα|επίθεση|דוגמה|מתקפה|ví dụ|tấn công|उदाहरण|हमला|"
+    # a pattern or a test written to catch the phrase
+    r"regex|regular\s+expression|unit\s+test|pytest|正则|正規表現|정규\s?표현|정규식|"
+    r"テスト|테스트|测试"
 )
 # What reports, rules and fiction call themselves, said before the quote: an attack quoted
 # in a security policy, an incident report, a support ticket, a test log or a scene of a
@@ -51,7 +54,8 @@ _DISCUSSION = re.compile(
 # whatever the policy says" is still an order.
 _FRAMING = re.compile(
     r"jailbreak|e\.\s?g\.|such\s+as|for\s+(?:example|instance)|polic(?:y|ies)|guideline|"
-    r"incident|report|audit|ticket|\btest(?:s|ed|ing|ers?)?\b|pentest|penetration|scam|"
+    r"incident|report|audit|ticket|\btest(?:s|ed|ing|ers?)?\b|\bteste|тест|اختبار|pentest|"
+    r"penetration|scam|"
     r"phishing|fraud|handbook|rulebook|glossary|newsletter|transcript|excerpt|diary|"
     r"patch\s+notes|article|stor(?:y|ies)|novel|fiction|scene|\bscript|screenplay|poem|"
     r"chapter|manuscript|"
@@ -64,9 +68,9 @@ _FRAMING = re.compile(
     r"powieś|opowiadani|wiersz|raport|incydent|zgłoszeni|regulamin|recenzj|\bnp\.|"
     r"рассказ|роман|сцен|стихотворени|отчёт|отчет|инцидент|тикет|полити|например|"
     r"verhaal|scenario|verslag|beleid|bijvoorbeeld|stage|"
-    r"小説|場面|脚本|報告|記録|日記|規約|方針|例えば|テスト|"
-    r"小说|场景|剧本|报告|记录|工单|日记|政策|比如|测试|"
-    r"소설|장면|시나리오|보고서|기록|지침|정책|예를\s+들어|테스트|"
+    r"小説|場面|脚本|報告|記録|日記|規約|方針|例えば|"
+    r"小说|场景|剧本|报告|记录|工单|日记|政策|比如|"
+    r"소설|장면|시나리오|보고서|기록|지침|정책|예를\s+들어|"
     r"cerita|naskah|puisi|laporan|tiket|kebijakan|misalnya|"
     r"öykü|hikaye|şiir|rapor|politika|örneğin|"
     r"رواية|قصة|مشهد|قصيدة|تقرير|سياسة"
@@ -148,9 +152,7 @@ def mentioned(text: str, start: int, end: int, detector: str) -> bool:
         if quote.start() < start < quote.end() or quote.start() < end < quote.end():
             before = text[: quote.start()].lower()
             outside = before + " " + text[quote.end() :].lower()
-            return (
-                _DISCUSSION.search(outside) is not None or _FRAMING.search(before) is not None
-            )
+            return _DISCUSSION.search(outside) is not None or _FRAMING.search(before) is not None
     return False
 
 
