@@ -4,7 +4,9 @@ Two kinds of legitimate memory hold the words of an override or a role change:
 
 - research and teaching notes that quote an attack ("For my talk I show the sentence
   "ignore previous instructions" hidden in a PDF"): the phrase is inside quotation marks
-  and the text around the quote says what it is (an example, an attack, a talk, a slide);
+  and the text around the quote says what it is (an example, an attack, a talk, a slide,
+  a regex or a test written to catch it), or the text before the quote frames it as
+  reported (a security policy, an incident report, a support ticket, a scene of a story);
 - a role the user gives the assistant for themselves ("Ab jetzt bist du mein
   Gesprächspartner auf Englisch", "从现在起你是我的英语口语陪练"): the role phrase is followed by
   a first-person possessive, the user's own tutor, partner or examiner.
