@@ -18,14 +18,15 @@ function the gate scores with. Two kinds of model are trained here (`--model`; `
 shipped one):
 
 - `linear`: an L2-regularised logistic regression (liblinear, pinned seed), its weights stored
-  as little-endian int16 with one scale;
+  as little-endian int16 with one scale; with `NB_ALPHA` above 0 (shipped: 1) each feature is
+  first scaled by its naive-Bayes log-count ratio (NB-SVM), the ratio folded into its weight;
 - `network`: one hidden layer of rectified units over the L2-normalised binary bag of features,
   trained with Adagrad on mini-batches in an order drawn from the pinned seed (numpy only,
   single precision); its hidden-layer weights stored as int8, one scale per hidden unit;
 - `combined`: both, fitted separately on the same rows, their scores joined by `RULE` (one of
   the package's `COMBINATION_RULES`); the file holds the linear weights, then the network's.
 
-The threshold is the lowest on a fixed grid at which the tuning rows refuse at most 0.5% of
+The threshold is the lowest on a fixed grid (steps of 0.01) at which the tuning rows refuse at most 0.5% of
 benign memories and at most 3% of the public benign texts. The test splits of the public
 datasets and the held-back memory set are not read here.
 
@@ -70,7 +71,7 @@ from langchain_contextchef.gate._normalize import fold  # noqa: E402
 SEED = 20261201
 MODEL = "combined"  # the kind shipped in the package: "linear", "network" or "combined"
 C = 4.0
-NB_ALPHA = 0.0  # > 0: the linear part's features scaled by NB log-count ratios (NB-SVM style)
+NB_ALPHA = 1.0  # > 0: the linear part's features scaled by NB log-count ratios (NB-SVM style)
 HIDDEN = 16
 EPOCHS = 4
 BATCH = 64
@@ -80,7 +81,7 @@ WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7", "wave8")  # memory folders
 RULE = "mean_probability"  # how a combined model joins its parts (gate._learned's rules)
 MEMORY_BENIGN_WEIGHT = 6.0
 MEMORY_INJECTION_WEIGHT = 6.0
-THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(4, 20))
+THRESHOLDS = tuple(round(0.01 * i, 2) for i in range(20, 100))  # 0.20 to 0.99
 MAX_MEMORY_BENIGN_REFUSED = 0.005  # half the goal: a tuning estimate is optimistic
 MAX_PUBLIC_BENIGN_REFUSED = 0.03
 DATA = ROOT / "data" / "gate"
@@ -376,7 +377,8 @@ def train(data: Path = DATA, kind: str = MODEL) -> tuple[list[array[int]], dict[
     meta: dict[str, object] = {"kind": kind, "feature_bits": FEATURE_BITS, "digit_runs": _RUN_CAP}
     if isinstance(model, Linear):
         parts = [model.weights]
-        meta |= {"version": f"ngram-lr-{SEED}"} | _linear_meta(model)
+        meta |= {"version": f"ngram-{'nb' if NB_ALPHA > 0 else ''}lr-{SEED}"}
+        meta |= _linear_meta(model)
     elif isinstance(model, Network):
         weights, scales = _int8(model)
         parts = [weights]
@@ -385,7 +387,7 @@ def train(data: Path = DATA, kind: str = MODEL) -> tuple[list[array[int]], dict[
         weights, scales = _int8(model.network)
         parts = [model.linear.weights, weights]
         meta |= {
-            "version": f"ngram-lr+mlp{HIDDEN}-{SEED}",
+            "version": f"ngram-{'nb' if NB_ALPHA > 0 else ''}lr+mlp{HIDDEN}-{SEED}",
             "rule": model.rule,
             "linear": _linear_meta(model.linear),
             "network": _network_meta(scales, model.network),
