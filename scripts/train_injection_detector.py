@@ -77,7 +77,8 @@ EPOCHS = 4
 BATCH = 64
 LEARNING_RATE = 0.05
 INIT_SCALE = 0.05
-WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7", "wave8")  # memory folders scored by a fold of --dev
+# The memory folders each scored by a fold of --dev.
+WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7", "wave8")
 RULE = "mean_probability"  # how a combined model joins its parts (gate._learned's rules)
 MEMORY_BENIGN_WEIGHT = 6.0
 MEMORY_INJECTION_WEIGHT = 6.0
