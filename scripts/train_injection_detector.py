@@ -37,7 +37,9 @@ each later memory wave, each written by writers the others never saw; each publi
 validation split, its train split left out), then the full training rows on the tuning rows,
 and prints the injections caught at 1% and at 3% of benign rows refused and the AUC (see
 benchmarks/README.md, issue 24). With `--model combined` each fold fits both parts once and
-prints a row for each part and for every combination rule.
+prints a row for each part and for every combination rule. `--set NAME=VALUE` changes a
+numeric setting for the run (`--dev --set C=16`, `--dev --set NB_ALPHA=0` for the plain
+regression).
 """
 
 from __future__ import annotations
