@@ -18,14 +18,15 @@ function the gate scores with. Two kinds of model are trained here (`--model`; `
 shipped one):
 
 - `linear`: an L2-regularised logistic regression (liblinear, pinned seed), its weights stored
-  as little-endian int16 with one scale;
+  as little-endian int16 with one scale; with `NB_ALPHA` above 0 (shipped: 1) each feature is
+  first scaled by its naive-Bayes log-count ratio (NB-SVM), the ratio folded into its weight;
 - `network`: one hidden layer of rectified units over the L2-normalised binary bag of features,
   trained with Adagrad on mini-batches in an order drawn from the pinned seed (numpy only,
   single precision); its hidden-layer weights stored as int8, one scale per hidden unit;
 - `combined`: both, fitted separately on the same rows, their scores joined by `RULE` (one of
   the package's `COMBINATION_RULES`); the file holds the linear weights, then the network's.
 
-The threshold is the lowest on a fixed grid at which the tuning rows refuse at most 0.5% of
+The threshold is the lowest on a fixed grid (steps of 0.01) at which the tuning rows refuse at most 0.5% of
 benign memories and at most 3% of the public benign texts. The test splits of the public
 datasets and the held-back memory set are not read here.
 
@@ -36,7 +37,9 @@ each later memory wave, each written by writers the others never saw; each publi
 validation split, its train split left out), then the full training rows on the tuning rows,
 and prints the injections caught at 1% and at 3% of benign rows refused and the AUC (see
 benchmarks/README.md, issue 24). With `--model combined` each fold fits both parts once and
-prints a row for each part and for every combination rule.
+prints a row for each part and for every combination rule. `--set NAME=VALUE` changes a
+numeric setting for the run (`--dev --set C=16`, `--dev --set NB_ALPHA=0` for the plain
+regression).
 """
 
 from __future__ import annotations
@@ -70,16 +73,18 @@ from langchain_contextchef.gate._normalize import fold  # noqa: E402
 SEED = 20261201
 MODEL = "combined"  # the kind shipped in the package: "linear", "network" or "combined"
 C = 4.0
+NB_ALPHA = 1.0  # > 0: the linear part's features scaled by NB log-count ratios (NB-SVM style)
 HIDDEN = 16
 EPOCHS = 4
 BATCH = 64
 LEARNING_RATE = 0.05
 INIT_SCALE = 0.05
-WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7")  # memory folders scored by a fold of --dev
+# The memory folders each scored by a fold of --dev.
+WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7", "wave8")
 RULE = "mean_probability"  # how a combined model joins its parts (gate._learned's rules)
 MEMORY_BENIGN_WEIGHT = 6.0
 MEMORY_INJECTION_WEIGHT = 6.0
-THRESHOLDS = tuple(round(0.05 * i, 2) for i in range(4, 20))
+THRESHOLDS = tuple(round(0.01 * i, 2) for i in range(20, 100))  # 0.20 to 0.99
 MAX_MEMORY_BENIGN_REFUSED = 0.005  # half the goal: a tuning estimate is optimistic
 MAX_PUBLIC_BENIGN_REFUSED = 0.03
 DATA = ROOT / "data" / "gate"
@@ -210,11 +215,33 @@ class Combined:
         return _joined(self.linear.margins(matrix), self.network.margins(matrix), self.rule)
 
 
+def _log_count_ratios(matrix: csr_matrix, labels: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """Per feature, log of its weighted share among injections over its share among benign rows.
+
+    Counts are of rows holding the feature, plus `NB_ALPHA` each, as in NB-SVM.
+    """
+    present = matrix.copy()
+    present.data[:] = 1.0
+    injection = NB_ALPHA + np.asarray(present[labels == 1].T @ weights[labels == 1]).ravel()
+    benign = NB_ALPHA + np.asarray(present[labels == 0].T @ weights[labels == 0]).ravel()
+    return np.asarray(np.log((injection / injection.sum()) / (benign / benign.sum())))
+
+
 def fit_linear(rows: list[Row]) -> Linear:
-    """The logistic regression, its weights rounded to int16 as the package stores them."""
+    """The logistic regression, its weights rounded to int16 as the package stores them.
+
+    With `NB_ALPHA` set, each feature is scaled by its log-count ratio before the fit and the
+    ratio is folded into its weight, so the package scores it like any linear model.
+    """
     model = LogisticRegression(C=C, solver="liblinear", random_state=SEED, max_iter=1000, tol=1e-4)
-    model.fit(_matrix(rows), [r.label for r in rows], sample_weight=[_weight(r) for r in rows])
-    coef = model.coef_[0]
+    matrix = _matrix(rows)
+    labels = np.array([r.label for r in rows])
+    weights = np.array([_weight(r) for r in rows])
+    ratios = _log_count_ratios(matrix, labels, weights) if NB_ALPHA > 0 else None
+    if ratios is not None:
+        matrix = csr_matrix(matrix.multiply(ratios))
+    model.fit(matrix, labels, sample_weight=weights)
+    coef = model.coef_[0] if ratios is None else model.coef_[0] * ratios
     scale = float(max(abs(coef.max()), abs(coef.min()))) / 32767.0
     weights = array("h", (round(float(w) / scale) for w in coef))
     return Linear(weights, scale, float(model.intercept_[0]))
@@ -325,7 +352,7 @@ def choose_threshold(probabilities: list[float], rows: list[Row]) -> float:
 
 
 def _linear_meta(model: Linear) -> dict[str, object]:
-    return {"scale": model.scale, "bias": model.bias, "C": C}
+    return {"scale": model.scale, "bias": model.bias, "C": C, "nb_alpha": NB_ALPHA}
 
 
 def _network_meta(scales: list[float], model: Network) -> dict[str, object]:
@@ -353,7 +380,8 @@ def train(data: Path = DATA, kind: str = MODEL) -> tuple[list[array[int]], dict[
     meta: dict[str, object] = {"kind": kind, "feature_bits": FEATURE_BITS, "digit_runs": _RUN_CAP}
     if isinstance(model, Linear):
         parts = [model.weights]
-        meta |= {"version": f"ngram-lr-{SEED}"} | _linear_meta(model)
+        meta |= {"version": f"ngram-{'nb' if NB_ALPHA > 0 else ''}lr-{SEED}"}
+        meta |= _linear_meta(model)
     elif isinstance(model, Network):
         weights, scales = _int8(model)
         parts = [weights]
@@ -362,7 +390,7 @@ def train(data: Path = DATA, kind: str = MODEL) -> tuple[list[array[int]], dict[
         weights, scales = _int8(model.network)
         parts = [model.linear.weights, weights]
         meta |= {
-            "version": f"ngram-lr+mlp{HIDDEN}-{SEED}",
+            "version": f"ngram-{'nb' if NB_ALPHA > 0 else ''}lr+mlp{HIDDEN}-{SEED}",
             "rule": model.rule,
             "linear": _linear_meta(model.linear),
             "network": _network_meta(scales, model.network),
@@ -487,6 +515,18 @@ def write(parts: list[array[int]], meta: dict[str, object], out: Path = OUT) -> 
     (out / "injection_model.json").write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
 
+_SETTABLE = (
+    "C",
+    "NB_ALPHA",
+    "HIDDEN",
+    "EPOCHS",
+    "BATCH",
+    "LEARNING_RATE",
+    "MEMORY_BENIGN_WEIGHT",
+    "MEMORY_INJECTION_WEIGHT",
+)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--report", action="store_true", help="print the tuning figures")
@@ -496,12 +536,24 @@ def main() -> None:
         "--folds", default="", help="with --dev: the folds to run, comma-separated (default all)"
     )
     parser.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="override a numeric setting of this script (C, NB_ALPHA, HIDDEN, EPOCHS, ...)",
+    )
+    parser.add_argument(
         "--model",
         choices=("linear", "network", "combined"),
         default=MODEL,
         help="the kind of model (with --dev, combined also prints each part and every rule)",
     )
     args = parser.parse_args()
+    for setting in args.set:
+        name, _, value = setting.partition("=")
+        if name not in _SETTABLE:
+            parser.error(f"--set {name}: not one of {', '.join(_SETTABLE)}")
+        globals()[name] = type(globals()[name])(value)
     if args.dev:
         development(kind=args.model, only=frozenset(filter(None, args.folds.split(","))))
         return

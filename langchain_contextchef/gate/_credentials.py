@@ -163,7 +163,9 @@ CREDENTIAL_LABELS = load_labels(
 # senhas da empresa: mínimo 14 caracteres"). Lowered and folded, as the views are.
 _ABOUT_PASSWORDS = re.compile(
     r"manager|beheerder|hanterare|verwalter|gestor|gestionnaire|menedzer|менеджер|manajer|"
-    r"yonetici|policy|policies|politi[ck]|polisi|kebijakan|richtlinie|beleid|polityk|политик|"
+    r"yonetici|gerenciador|pengelola|pengurus|menecer|menejer|quan ly|مینیجر|मनजर|मयानजर|"
+    r"মযানেজার|meheджep|"  # the folded forms of Hindi, Nepali, Bengali and Kazakh "manager"
+    r"policy|policies|politi[ck]|polisi|kebijakan|richtlinie|beleid|polityk|политик|"
     r"generator|vault|tresor|kluis|hint|requirement|anforderung|requisit|regras|regole|regeln"
 )
 _ABOUT_REACH = 24

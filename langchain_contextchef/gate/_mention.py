@@ -4,7 +4,9 @@ Two kinds of legitimate memory hold the words of an override or a role change:
 
 - research and teaching notes that quote an attack ("For my talk I show the sentence
   "ignore previous instructions" hidden in a PDF"): the phrase is inside quotation marks
-  and the text around the quote says what it is (an example, an attack, a talk, a slide);
+  and the text around the quote says what it is (an example, an attack, a talk, a slide,
+  a regex or a test written to catch it), or the text before the quote frames it as
+  reported (a security policy, an incident report, a support ticket, a scene of a story);
 - a role the user gives the assistant for themselves ("Ab jetzt bist du mein
   Gesprächspartner auf Englisch", "从现在起你是我的英语口语陪练"): the role phrase is followed by
   a first-person possessive, the user's own tutor, partner or examiner.
@@ -26,8 +28,11 @@ from langchain_contextchef.gate._instructions import INSTRUCTION_DETECTORS
 __all__ = ["PLAIN_REASONS", "mentioned", "users_role"]
 
 _QUOTED = re.compile(
-    r"\"[^\"\n]{1,1000}\"|“[^”\n]{1,1000}”|„[^“”\n]{1,1000}[“”]|«[^»\n]{1,1000}»|"
-    r"「[^」\n]{1,1000}」|『[^』\n]{1,1000}』|‘[^’\n]{1,1000}’"
+    r"\"[^\"\n]{1,1000}\"|“[^”\n]{1,1000}”|„[^“”\"\n]{1,1000}[“”\"]|«[^»\n]{1,1000}»|"
+    r"「[^」\n]{1,1000}」|『[^』\n]{1,1000}』|‘[^’\n]{1,1000}’|"
+    # A single straight quote opens after no letter and closes before none, so the
+    # apostrophes of "don't" or "player's" never pair up as a quotation.
+    r"(?<!\w)'[^'\n]{1,1000}'(?!\w)"
 )
 # What a text that discusses a quoted attack calls it, in the languages of the lexicons and
 # a few more (lowered; stems where words inflect).
@@ -39,7 +44,38 @@ _DISCUSSION = re.compile(
     r"przykład|przyklad|atak|wykład|wyklad|пример|атак|доклад|лекци|örnek|saldır|sunum|"
     r"eksempel|angreb|exempel|föreläsning|contoh|serangan|presentasi|مثال|هجوم|محاضر|"
     r"例子|例如|攻击|攻撃|讲座|講演|例として|예시|공격|발표|문장|"
-    r"příklad|útok|exemplu|atac|παράδειγμα|επίθεση|דוגמה|מתקפה|ví dụ|tấn công|उदाहरण|हमला"
+    r"příklad|útok|exemplu|atac|παράδειγμα|επίθεση|דוגמה|מתקפה|ví dụ|tấn công|उदाहरण|हमला|"
+    # a pattern or a test written to catch the phrase
+    r"regex|regular\s+expression|unit\s+test|pytest|正则|正規表現|정규\s?표현|정규식|"
+    r"テスト|테스트|测试"
+)
+# What reports, rules and fiction call themselves, said before the quote: an attack quoted
+# in a security policy, an incident report, a support ticket, a test log or a scene of a
+# story is reported, not given ("Incident report: a customer typed "ignore ...""). Unlike
+# the words above, these count only before the quote, so a quoted order followed by "...
+# whatever the policy says" is still an order.
+_FRAMING = re.compile(
+    r"jailbreak|e\.\s?g\.|such\s+as|for\s+(?:example|instance)|polic(?:y|ies)|guideline|"
+    r"incident|report|audit|ticket|\btest(?:s|ed|ing|ers?)?\b|\bteste|тест|اختبار|pentest|"
+    r"penetration|scam|"
+    r"phishing|fraud|handbook|rulebook|glossary|newsletter|transcript|excerpt|diary|"
+    r"patch\s+notes|article|stor(?:y|ies)|novel|fiction|scene|\bscript|screenplay|poem|"
+    r"chapter|manuscript|"
+    r"rapport|roman|récit|nouvelle|scène|poème|extrait|politique|par\s+exemple|"
+    r"bericht|vorfall|krimi|manuskript|drehbuch|szene|gedicht|geschichte|erzählung|auszug|"
+    r"richtlinie|z\.\s?b\.|zum\s+beispiel|"
+    r"racconto|romanzo|scena|poesia|rapporto|incidente|diario|estratto|tirocinio|"
+    r"per\s+esempio|ad\s+esempio|conto|romance|cena|poema|roteiro|trecho|relatório|"
+    r"política|diário|cuento|novela|escena|guion|informe|por\s+ejemplo|"
+    r"powieś|opowiadani|wiersz|raport|incydent|zgłoszeni|regulamin|recenzj|\bnp\.|"
+    r"рассказ|роман|сцен|стихотворени|отчёт|отчет|инцидент|тикет|полити|например|"
+    r"verhaal|scenario|verslag|beleid|bijvoorbeeld|stage|"
+    r"小説|場面|脚本|報告|記録|日記|規約|方針|例えば|"
+    r"小说|场景|剧本|报告|记录|工单|日记|政策|比如|"
+    r"소설|장면|시나리오|보고서|기록|지침|정책|예를\s+들어|"
+    r"cerita|naskah|puisi|laporan|tiket|kebijakan|misalnya|"
+    r"öykü|hikaye|şiir|rapor|politika|örneğin|"
+    r"رواية|قصة|مشهد|قصيدة|تقرير|سياسة"
 )
 
 _POSSESSIVE = (
@@ -70,6 +106,7 @@ _MENTION_DETECTORS = frozenset(
         "forget_everything",
         "role_lexicon",
         "persona_switch",
+        "role_reassignment",
         "obey_override",
         "prompt_extraction",
         "system_prompt_lexicon",
@@ -97,7 +134,9 @@ def mentioned(text: str, start: int, end: int, detector: str) -> bool:
 
     Returns:
         True when the phrase starts or ends inside a pair of quotation marks on one line and
-        the text outside the quotes names what it is (an example, an attack, a talk, ...).
+        the text outside the quotes names what it is (an example, an attack, a talk, ...), or
+        the text before them says it reports or tells one (a policy, an incident report, a
+        ticket, a story, ...).
 
     Example:
         ```python
@@ -113,8 +152,9 @@ def mentioned(text: str, start: int, end: int, detector: str) -> bool:
         return False
     for quote in _QUOTED.finditer(text):
         if quote.start() < start < quote.end() or quote.start() < end < quote.end():
-            outside = (text[: quote.start()] + " " + text[quote.end() :]).lower()
-            return _DISCUSSION.search(outside) is not None
+            before = text[: quote.start()].lower()
+            outside = before + " " + text[quote.end() :].lower()
+            return _DISCUSSION.search(outside) is not None or _FRAMING.search(before) is not None
     return False
 
 
