@@ -23,6 +23,8 @@ and a batch that asks for an unknown row is read, never guessed.
 
 from __future__ import annotations
 
+import functools
+import json
 import logging
 import threading
 import weakref
@@ -31,6 +33,7 @@ from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
+import orjson
 from langgraph.store.base import GetOp, Item, PutOp
 
 try:
@@ -129,10 +132,25 @@ BEGIN
 END
 $contextchef$
 """
-_CALL = (
-    f"SELECT status, xid, created, written FROM {FUNCTION}(%b, %b::text[], %b::text[],"
-    " %b::text[], %b::timestamptz[], %b::text[], %b::text[], %b::text[])"
-)
+
+
+def _array(count: int, kind: str) -> str:
+    # Each element its own parameter: psycopg dumps a scalar in C, an array list in Python
+    # (about 40 us for a model write's seven arrays, against 6 us for their elements).
+    return f"ARRAY[{', '.join(['%b'] * count)}]::{kind}[]"
+
+
+@functools.lru_cache(maxsize=64)
+def _call(guessed: int, written: int) -> str:
+    """The function's call for `guessed` guesses and `written` writes (one text per shape)."""
+    return (
+        f"SELECT status, xid, created, written FROM {FUNCTION}(%b, {_array(guessed, 'text')},"
+        f" {_array(guessed, 'text')}, {_array(guessed, 'text')},"
+        f" {_array(guessed, 'timestamptz')}, {_array(written, 'text')},"
+        f" {_array(written, 'text')}, {_array(written, 'text')})"
+    )
+
+
 # LangGraph's `INSERT` of puts without TTL or vectors, with what it wrote.
 _INSERT = (
     "INSERT INTO store AS s (prefix, key, value, created_at, updated_at, expires_at,"
@@ -160,6 +178,9 @@ class Seen(NamedTuple):
     created_at: datetime
     updated_at: datetime
     xmin: str
+    # Whether orjson wrote `text`, so orjson reads it back exactly (it has no integer
+    # beyond 64 bits, which orjson would read as a float, and no NaN).
+    fast: bool = False
 
 
 class _Unknown:
@@ -255,9 +276,11 @@ def answer(store: Any, conn: Any, op: GetOp, row: Seen | None) -> Item | None:
     """
     if row is None:
         return None
-    value = conn.adapters.get_loader(_jsonb_oid(conn), Format.TEXT)(_jsonb_oid(conn), conn).load(
-        row.text.encode()
-    )
+    loader = conn.adapters.get_loader(_jsonb_oid(conn), Format.TEXT)(_jsonb_oid(conn), conn)
+    if row.fast and loader.loads is json.loads:
+        value = orjson.loads(row.text)  # the same value, in half the time
+    else:
+        value = loader.load(row.text.encode())
     record: Any = {
         "key": op.key,
         "value": value,
@@ -289,14 +312,56 @@ def _last_of_each(ops: Iterable[PutOp]) -> dict[Name, PutOp]:
     return last
 
 
-def _texts(conn: Any, ops: dict[Name, PutOp]) -> dict[Name, str]:
-    """Each put's value as the JSON LangGraph's `Jsonb` would send (the same dumps)."""
+Text = tuple[str, bool]  # a value's JSON, and whether orjson wrote it (`Seen.fast`)
+
+
+def _texts(conn: Any, ops: dict[Name, PutOp]) -> dict[Name, Text]:
+    """Each put's value as JSON of the same value as LangGraph's `Jsonb` would send.
+
+    With psycopg's default `json.dumps`, orjson writes it when it surely writes the same
+    value (about 20 times faster for a 2 KB stamp); otherwise the connection's own dumper.
+    """
     dumper = conn.adapters.get_dumper(Jsonb, PyFormat.TEXT)(Jsonb, conn)
-    return {
-        name: bytes(dumper.dump(Jsonb(dict(op.value)))).decode()
-        for name, op in ops.items()
-        if op.value is not None
-    }
+    fast = dumper.dumps is json.dumps
+    texts: dict[Name, Text] = {}
+    for name, op in ops.items():
+        if op.value is None:
+            continue
+        value = dict(op.value)
+        text = _fast_dumps(value) if fast else None
+        if text is not None:
+            texts[name] = (text, True)
+        else:
+            texts[name] = (bytes(dumper.dump(Jsonb(value))).decode(), False)
+    return texts
+
+
+# Types orjson writes and `json.dumps` refuses (datetimes, dataclasses) or writes its own way
+# (subclasses of str, int, dict, list) make orjson raise, so `json.dumps` decides them.
+_STRICT = (
+    orjson.OPT_PASSTHROUGH_DATACLASS
+    | orjson.OPT_PASSTHROUGH_DATETIME
+    | orjson.OPT_PASSTHROUGH_SUBCLASS
+)
+
+
+def _fast_dumps(value: dict[str, Any]) -> str | None:
+    """`value` as orjson writes it, or `None` when `json.dumps` might write another value.
+
+    orjson refuses what `json.dumps` refuses or writes otherwise (integers beyond 64 bits,
+    lone surrogates, non-string keys, the types of `_STRICT`) and writes a NaN or an
+    infinity as `null`, where `json.dumps` writes a token PostgreSQL rejects: any `null` in
+    the text (most often a real `None`) hands the value to `json.dumps` too. What remains
+    are the types orjson writes and `json.dumps` refuses (a UUID, an enum member, a numpy
+    value), which no plan of the package puts.
+    """
+    try:
+        data = orjson.dumps(value, option=_STRICT)
+    except TypeError:  # orjson.JSONEncodeError is a TypeError
+        return None
+    if b"null" in data:
+        return None
+    return data.decode()
 
 
 class Written:
@@ -305,7 +370,7 @@ class Written:
     __slots__ = ("cursor", "gone", "texts", "unknown")
 
     def __init__(
-        self, cursor: Any, texts: dict[Name, str], unknown: list[Name], gone: list[Name]
+        self, cursor: Any, texts: dict[Name, Text], unknown: list[Name], gone: list[Name]
     ) -> None:
         self.cursor, self.texts, self.unknown, self.gone = cursor, texts, unknown, gone
 
@@ -316,7 +381,8 @@ class Written:
             with self.cursor:
                 for r in self.cursor.fetchall():
                     name = (r["prefix"], r["key"])
-                    seen = Seen(self.texts[name], r["created_at"], r["updated_at"], r["xmin"])
+                    text, fast = self.texts[name]
+                    seen = Seen(text, r["created_at"], r["updated_at"], r["xmin"], fast)
                     rows.append((name, seen))
         _remember(store, rows)
 
@@ -342,7 +408,8 @@ def send_puts(store: Any, conn: Any, ops: Sequence[PutOp], *, learn: bool) -> Wr
         cursor = conn.cursor(binary=True, row_factory=dict_row)
         names = list(mine)
         cursor.execute(
-            _INSERT, ([n[0] for n in names], [n[1] for n in names], list(texts.values()))
+            _INSERT,
+            ([n[0] for n in names], [n[1] for n in names], [t[0] for t in texts.values()]),
         )
     unknown = [
         (_namespace_to_text(tuple(op.namespace)), op.key) for op in others if op.value is not None
@@ -376,16 +443,16 @@ def send_guarded(
     writes = list(last)
     cur = conn.cursor(binary=True, row_factory=dict_row)
     cur.execute(
-        _CALL,
+        _call(len(names), len(writes)),
         (
             key,
-            [n[0] for n in names],
-            [n[1] for n in names],
-            [r.xmin if r is not None else None for r in rows],
-            [r.updated_at if r is not None else None for r in rows],
-            [n[0] for n in writes],
-            [n[1] for n in writes],
-            [texts.get(n) for n in writes],  # `None`: a delete
+            *[n[0] for n in names],
+            *[n[1] for n in names],
+            *[r.xmin if r is not None else None for r in rows],
+            *[r.updated_at if r is not None else None for r in rows],
+            *[n[0] for n in writes],
+            *[n[1] for n in writes],
+            *[texts[n][0] if n in texts else None for n in writes],  # `None`: a delete
         ),
     )
     with cur:
@@ -394,7 +461,7 @@ def send_guarded(
         return Guessed(row["status"] if row else "stale", [])
     puts = [name for name in writes if name in texts]
     written: list[tuple[Name, Seen | None]] = [
-        (name, Seen(texts[name], created, row["written"], row["xid"]))
+        (name, Seen(texts[name][0], created, row["written"], row["xid"], texts[name][1]))
         for name, created in zip(puts, row["created"], strict=True)
     ]
     written += [(name, None) for name in writes if name not in texts]

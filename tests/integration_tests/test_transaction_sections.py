@@ -488,6 +488,55 @@ def test_a_guess_is_answered_as_the_store_would_answer_it(
     )
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"epoch": "e1", "stamp": 2, "log": [[1, "k1"], [2, "k2"]]},  # orjson writes it
+        {"big": 2**70, "low": -(2**63) - 1},  # beyond 64 bits: orjson would read floats
+        {"none": None, "text": "nullable"},
+        {"float": 1e16, "text": "caf\u00e9 \u2028", "nested": {"list": [1.5, True, []]}},
+    ],
+    ids=["stamp", "big-integers", "null", "mixed"],
+)
+def test_a_guessed_row_is_answered_with_the_value_the_store_holds(
+    pg_store: BaseStore, value: dict[str, Any]
+) -> None:
+    from langgraph.store.base import GetOp, PutOp
+
+    from langchain_contextchef._sections import _pg_guess
+
+    conn = pg_store.conn  # type: ignore[attr-defined]
+    namespace = ("guessed", "rows")
+    assert _pg_guess.ready(conn)
+    outcome = _pg_guess.send_guarded(conn, 7, {}, [PutOp(namespace, "row", value)])
+    assert outcome.status == "ok"
+    _pg_guess.record(pg_store, namespace, outcome)
+    (seen,) = _pg_guess.guesses_for(pg_store, [("guessed.rows", "row")]) or [None]
+    assert seen is not None
+    answer = _pg_guess.answer(pg_store, conn, GetOp(namespace, "row"), seen)
+    stored = pg_store.get(namespace, "row")
+    assert answer is not None and stored is not None
+    assert answer.value == stored.value == value
+    assert [type(v) for v in answer.value.values()] == [type(v) for v in value.values()]
+
+
+def test_a_guessed_write_of_a_nan_is_refused_as_the_store_refuses_it(pg_store: BaseStore) -> None:
+    import psycopg
+    from langgraph.store.base import PutOp
+
+    from langchain_contextchef._sections import _pg_guess
+
+    conn = pg_store.conn  # type: ignore[attr-defined]
+    namespace = ("guessed", "nan")
+    with pytest.raises(psycopg.DataError):
+        pg_store.put(namespace, "plain", {"x": float("nan")})
+    assert _pg_guess.ready(conn)
+    # orjson would write the NaN as null and store it; the guessed write must refuse it.
+    with pytest.raises(psycopg.DataError):
+        _pg_guess.send_guarded(conn, 7, {}, [PutOp(namespace, "row", {"x": float("nan")})])
+    assert pg_store.get(namespace, "row") is None
+
+
 def test_a_row_rewritten_with_the_same_value_defeats_the_guess(
     two_writers: tuple[ContextChef, ContextChef, BaseStore],
 ) -> None:
