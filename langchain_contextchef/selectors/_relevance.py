@@ -539,14 +539,14 @@ def prefer_newer(
     herd only.
     """
     top = ranked[:window]
-    if len(top) < 2:
+    if len(top) < 2 and (not top or semantic is None):  # one entry may have a newer version
         return ranked
     pairs: list[tuple[int, int]] = []
     pulled: list[tuple[int, MemoryEntry]] = []
     if vectors is not None:
         pairs, pulled = by_meaning(top, extra, vectors, entry_data)
     if semantic is not None:
-        pulled += _named(top, cache, entry_data, index or everyone, pulled)
+        pulled += _named(top, cache, entry_data, everyone if index is None else index, pulled)
     if pulled:
         taken = {e.key for _, e in pulled}
         grown: list[MemoryEntry] = []
