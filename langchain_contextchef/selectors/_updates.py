@@ -110,10 +110,10 @@ def named_updates(
     words that few entries of the scope hold (`_FEW`, `_FEW_SHARE`), are newer
     (`observed`) and say that something changed (`states_change`). A candidate must share
     with it `_SHARED` such rare words, or one of its key's; and it must have no more subject
-    words in common with another of the best entries outside a herd, nor with an older entry
-    that says no change among those holding one of its own rare words (the fact it updates
-    is the one it has most in common with). Each entry takes the candidate with the most
-    words in common (the newest on a tie); at most `room` in all.
+    words in common with another older entry that says no change, among those holding one of
+    its own rare words (the fact it updates is the one it has most in common with). Each
+    entry takes the candidate with the most words in common (the newest on a tie); at most
+    `room` in all.
 
     Args:
         top: The best entries, in order.
@@ -135,7 +135,6 @@ def named_updates(
     skip = {e.key for e in top} | set(taken)
     few = max(_FEW, int(_FEW_SHARE * len(scope)))
     held = scope.entries
-    facts = [words for words, name in zip(subjects, herd, strict=True) if name is None]
 
     def rare(word: str) -> Sequence[str]:
         found = scope.holders(word)
@@ -178,10 +177,8 @@ def named_updates(
             if len(named) < _SHARED and named.isdisjoint(key_words):
                 continue  # one rare word in common, not the old key's: a name, not a subject
             shared = len(common)
-            if any(len(words & other[0]) > shared for other in facts):
-                continue  # it has more in common with another of the best entries
             if best_match(entry, words) > shared:
-                continue  # or with another older entry of the scope
+                continue  # it has more in common with another older entry of the scope
             rank = (shared, observed(entry))
             if best is None or rank > best[0]:
                 best = (rank, entry)
