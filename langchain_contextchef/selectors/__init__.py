@@ -9,7 +9,9 @@ The package (this face holds `MostRecent`, `MostImportant`, `ByType`, `Relevant`
     _bm25             BM25F over an entry's key, description and value
     _index            a scope's keyword index, updated by the scope's changes
     _ranking          `Relevant`'s ranking over that index, computed as far as it is read
+    _herds            herds of numbered log entries give up the first places past three
     _meaning          versions of one subject told by the entries' own vectors
+    _updates          newer versions found by the rare words they share with the old one
     _relevance        keyword, semantic and fused scores behind `Relevant` and `Rerank`
     _coverage         each facet of a question that asks for several things gets an entry
 
