@@ -88,7 +88,10 @@ _SHARED = 2
 """Rare words a newer entry shares with the one it updates, unless one is of the old one's key."""
 _FEW = 3
 _FEW_SHARE = 0.01
-"""A word names one thing when at most 1% of the scope's entries hold it (or at most 3)."""
+_FEW_CAP = 12
+"""A word names one thing when at most 1% of the scope's entries hold it (at least 3, at most
+12: a name is held by a handful of entries whatever the scope's size, and each holder is a
+candidate to check)."""
 
 
 def named_updates(
@@ -107,7 +110,7 @@ def named_updates(
     For each of the best `_RANK` entries of `top` (not a herd's, not saying itself that it
     changed: a change among changes is a sibling, not an update), its candidates are the
     entries outside `top` and `taken`, of no herd of `top`, that hold one of its subject
-    words that few entries of the scope hold (`_FEW`, `_FEW_SHARE`), are newer
+    words that few entries of the scope hold (`_FEW`, `_FEW_SHARE`, `_FEW_CAP`), are newer
     (`observed`) and say that something changed (`states_change`). A candidate must share
     with it `_SHARED` such rare words, or one of its key's; and it must have no more subject
     words in common with another older entry that says no change, among those holding one of
@@ -133,7 +136,7 @@ def named_updates(
         return []
     herds = {h for h in herd if h is not None}
     skip = {e.key for e in top} | set(taken)
-    few = max(_FEW, int(_FEW_SHARE * len(scope)))
+    few = min(max(_FEW, int(_FEW_SHARE * len(scope))), _FEW_CAP)
     held = scope.entries
 
     def rare(word: str) -> Sequence[str]:
