@@ -656,7 +656,7 @@ def _holders(
     # Without the scope's index: which of `entries` hold a word, from their features.
     store = _cache_of(cache)
     data = context.entry_data
-    return WordHolders(entries, lambda e: _features([e], store, data)[0].vocabulary)
+    return WordHolders(entries, lambda e: _features([e], store, data)[0].terms)
 
 
 class Rerank(MemorySelector):
