@@ -9,7 +9,9 @@ The package (this face holds `MostRecent`, `MostImportant`, `ByType`, `Relevant`
     _bm25             BM25F over an entry's key, description and value
     _index            a scope's keyword index, updated by the scope's changes
     _ranking          `Relevant`'s ranking over that index, computed as far as it is read
+    _herds            herds of numbered log entries give up the first places past three
     _meaning          versions of one subject told by the entries' own vectors
+    _updates          newer versions found by the rare words they share with the old one
     _relevance        keyword, semantic and fused scores behind `Relevant` and `Rerank`
     _coverage         each facet of a question that asks for several things gets an entry
 
@@ -62,6 +64,7 @@ from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.query import question_facets
 from langchain_contextchef.selectors._coverage import _HEAD as _COVER_HEAD
 from langchain_contextchef.selectors._coverage import cover_facets, facet_relevance
+from langchain_contextchef.selectors._herds import spread_herds
 from langchain_contextchef.selectors._index import KeywordIndex, index_of
 from langchain_contextchef.selectors._ranking import (
     HeadMemo,
@@ -73,6 +76,7 @@ from langchain_contextchef.selectors._ranking import (
 from langchain_contextchef.selectors._relevance import (
     _COVER_WINDOW,
     _cache_of,
+    _features,
     clearly_fits,
     cover_terms,
     fallback_order,
@@ -88,6 +92,7 @@ from langchain_contextchef.selectors._selection import (
     newest_first,
 )
 from langchain_contextchef.selectors._text_features import FeatureCache
+from langchain_contextchef.selectors._updates import WordHolders
 
 __all__ = [
     "ByType",
@@ -478,8 +483,10 @@ class Relevant(MemorySelector):
             held = index.entries
             kept = [held[k] for k, v in scores.items() if v > self.min_score]
             kept.sort(key=lambda e: (-scores[e.key], e.created_at, e.key))
-        kept = self._cover(kept, scores, context, entries, index)
-        kept = _newer_first(kept, scores, self.cache, context, index)
+        window = max(_DEDUP_WINDOW, _COVER_WINDOW)
+        spread, weighed = spread_herds(kept[:window], scores)
+        kept = self._cover(spread + kept[window:], weighed, context, entries, index)
+        kept = _newer_first(kept, scores, self.cache, context, index, entries=entries)
         if self.fill and context.token_budget is not None:
             chosen = {e.key for e in kept}
             if index is None:
@@ -554,8 +561,9 @@ class Relevant(MemorySelector):
             rest = (held[key] for key in ranking.after(0))
             head = list(itertools.islice(rest, max(_DEDUP_WINDOW, _COVER_WINDOW)))
             read = len(head)
+            head, weighed = spread_herds(head, scores)
             facets = question_facets(queries[0][0]) if queries else ()
-            head = self._cover(head, scores, context, (), index, facets)
+            head = self._cover(head, weighed, context, (), index, facets)
             head = _newer_first(head, scores, self.cache, context, index, floor)
             shown = None
             if len(head) > read or context.entry_vectors is not None:
@@ -609,6 +617,7 @@ def _newer_first(
     context: SelectionContext,
     index: KeywordIndex | None = None,
     floor: float = 0.0,
+    entries: Sequence[MemoryEntry] = (),
 ) -> list[MemoryEntry]:
     # Entries about one subject, newest first among the top `_DEDUP_WINDOW` (every ranker).
     # With the entries' vectors, the semantic search's next best hits (scoring above `floor`)
@@ -637,7 +646,17 @@ def _newer_first(
         vectors=context.entry_vectors,
         extra=extra,
         index=index,
+        everyone=_holders(entries, cache, context) if index is None and semantic else None,
     )
+
+
+def _holders(
+    entries: Sequence[MemoryEntry], cache: FeatureCache | None, context: SelectionContext
+) -> WordHolders:
+    # Without the scope's index: which of `entries` hold a word, from their features.
+    store = _cache_of(cache)
+    data = context.entry_data
+    return WordHolders(entries, lambda e: _features([e], store, data)[0].terms)
 
 
 class Rerank(MemorySelector):

@@ -486,6 +486,14 @@ class KeywordIndex:
         """The entries holding `term`, with the term's shape in each (empty when none)."""
         return _Posting(self, term)
 
+    def holders(self, term: str) -> Sequence[str]:
+        """The keys of the entries holding `term` (no shapes read or kept: see `posting`)."""
+        self._ensure((term,))
+        held = self._postings.get(term)
+        if held is None:
+            return ()
+        return (held,) if isinstance(held, str) else held
+
     def shape(self, key: str, term: str) -> _Shape | None:
         """The shape of `term` in the entry `key`: its count per field, then field lengths."""
         features = self._features.get(key)

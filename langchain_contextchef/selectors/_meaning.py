@@ -10,7 +10,6 @@ the old one closest to it: one direction, not both.
 
 from __future__ import annotations
 
-import functools
 import importlib
 import re
 from collections import Counter
@@ -18,6 +17,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.selectors._herds import family as _family
 from langchain_contextchef.selectors._selection import EntryVectors
 
 __all__ = ["by_meaning", "observed", "states_change"]
@@ -224,13 +224,3 @@ _UNIT = ("prefer_newer", "unit vector")
 
 _HERD = 3
 """Entries of one key family (see `_family`) among the compared ones that make a herd."""
-
-
-@functools.lru_cache(maxsize=65_536)
-def _family(key: str) -> str | None:
-    """A numbered key's family: what comes before its first digit (`None` without a digit)."""
-    found = _BEFORE_DIGIT.match(key)
-    return found.group(1).lower() if found else None
-
-
-_BEFORE_DIGIT = re.compile(r"(\D*)\d")

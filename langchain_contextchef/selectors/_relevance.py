@@ -14,8 +14,9 @@ from typing import Any
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts, query_terms
+from langchain_contextchef.selectors._herds import herd_of
 from langchain_contextchef.selectors._index import KeywordIndex
-from langchain_contextchef.selectors._meaning import by_meaning, observed
+from langchain_contextchef.selectors._meaning import _PULLS, by_meaning, observed
 from langchain_contextchef.selectors._selection import (
     EntryVectors,
     Fusion,
@@ -28,6 +29,7 @@ from langchain_contextchef.selectors._text_features import (
     default_cache,
     terms,
 )
+from langchain_contextchef.selectors._updates import Holders, named_updates
 
 __all__ = [
     "clearly_fits",
@@ -511,6 +513,7 @@ def prefer_newer(
     vectors: EntryVectors | None = None,
     extra: Sequence[MemoryEntry] = (),
     index: KeywordIndex | None = None,
+    everyone: Holders | None = None,
 ) -> list[MemoryEntry]:
     """Among the best entries, show each subject's newest version first.
 
@@ -529,30 +532,37 @@ def prefer_newer(
     newer and among `extra` (candidates ranked below the window, such as the semantic
     search's next hits) it is brought in just above the best ones it updates, and left out
     of the rest: the current fact is shown even when the question's words match only the
-    old one.
+    old one. With the question's semantic scores (`semantic`) and the scope's entries
+    (`index`, else `everyone`), a newer entry that says it changed and names one of the
+    best entries by a rare word is brought in the same way (`_updates.named_updates`).
+    The entries of a herd (`_herds.herd_of`: a log) are grouped by words with their own
+    herd only.
     """
     top = ranked[:window]
-    if len(top) < 2:
+    if len(top) < 2 and (not top or semantic is None):  # one entry may have a newer version
         return ranked
     pairs: list[tuple[int, int]] = []
+    pulled: list[tuple[int, MemoryEntry]] = []
     if vectors is not None:
         pairs, pulled = by_meaning(top, extra, vectors, entry_data)
-        if pulled:
-            taken = {e.key for _, e in pulled}
-            grown: list[MemoryEntry] = []
-            before = dict(pulled)
-            for i, entry in enumerate(top):
-                if i in before:
-                    grown.append(before[i])
-                grown.append(entry)
-            # The pulled entries are in the pairs by their new places.
-            place = {e.key: i for i, e in enumerate(grown)}
-            pairs = [(place[top[i].key], place[top[j].key]) for i, j in pairs]
-            pairs += [(place[top[i].key], place[e.key]) for i, e in pulled]
-            rest = [e for e in ranked[window:] if e.key not in taken]
-            top = grown
-            ranked = [*grown, *rest]
-            window = len(grown)
+    if semantic is not None:
+        pulled += _named(top, cache, entry_data, everyone if index is None else index, pulled)
+    if pulled:
+        taken = {e.key for _, e in pulled}
+        grown: list[MemoryEntry] = []
+        before = dict(pulled)
+        for i, entry in enumerate(top):
+            if i in before:
+                grown.append(before[i])
+            grown.append(entry)
+        # The pulled entries are in the pairs by their new places.
+        place = {e.key: i for i, e in enumerate(grown)}
+        pairs = [(place[top[i].key], place[top[j].key]) for i, j in pairs]
+        pairs += [(place[top[i].key], place[e.key]) for i, e in pulled]
+        rest = [e for e in ranked[window:] if e.key not in taken]
+        top = grown
+        ranked = [*grown, *rest]
+        window = len(grown)
     store = _cache_of(cache)
     features = _features(top, store, entry_data, index)
     info = [_subject_of(entry, f, entry_data) for entry, f in zip(top, features, strict=True)]
@@ -580,10 +590,20 @@ def prefer_newer(
         low, high = sorted((relevance[i], relevance[j]))
         return high <= 0 or low >= _NEAR_SCORE * high
 
+    # A herd's entries (a log: `diary/2026_07_04`) are events, not versions of a fact: one
+    # is grouped by words with entries of its own herd only (a `supersedes` link still holds).
+    herd = herd_of(top)
+
+    def apart(i: int, j: int) -> bool:
+        linked = top[i].key in top[j].supersedes or top[j].key in top[i].supersedes
+        return herd[i] != herd[j] and not linked
+
     for i, j in pairs:  # first: a version told by meaning is surer than a shared word
         join(i, j)
     for i, j in _linked_pairs(info, rare):  # in the order of a double loop over all pairs
-        if root(i) != root(j) and _same_subject(info[i], info[j], threshold, near(i, j), rare):
+        if apart(i, j) or root(i) == root(j):
+            continue
+        if _same_subject(info[i], info[j], threshold, near(i, j), rare):
             join(i, j)
     if semantic:
         # Without the entries' own vectors, the query's stands in: the two entries closest to
@@ -592,7 +612,8 @@ def prefer_newer(
         closest = sorted((k for k in semantic if k in present), key=lambda k: -semantic[k])[:2]
         if len(closest) == 2:
             i, j = present[closest[0]], present[closest[1]]
-            if semantic[closest[1]] >= _SEMANTIC_BAND * semantic[closest[0]] and near(i, j):
+            close = semantic[closest[1]] >= _SEMANTIC_BAND * semantic[closest[0]]
+            if close and near(i, j) and not apart(i, j):
                 join(i, j)
     groups: dict[int, list[int]] = {}
     for i in range(len(top)):
@@ -605,6 +626,37 @@ def prefer_newer(
         for slot, member in zip(members, newest, strict=True):
             order[slot] = member
     return [top[i] for i in order] + ranked[window:]
+
+
+def _named(
+    top: Sequence[MemoryEntry],
+    cache: FeatureCache | None,
+    entry_data: EntryData | None,
+    scope: Holders | None,
+    pulled: Sequence[tuple[int, MemoryEntry]],
+) -> list[tuple[int, MemoryEntry]]:
+    """`_updates.named_updates` for `top`, with the room and places `pulled` leaves."""
+    if scope is None:
+        return []
+    store = _cache_of(cache)
+    index = scope if isinstance(scope, KeywordIndex) else None
+
+    def subject_of(entry: MemoryEntry) -> tuple[frozenset[str], frozenset[str]]:
+        (features,) = _features([entry], store, entry_data, index)
+        _, text, key, _ = _subject_of(entry, features, entry_data)
+        return text, key
+
+    return named_updates(
+        top,
+        [subject_of(e) for e in top],
+        herd_of(top),
+        scope,
+        subject_of,
+        entry_data,
+        _PULLS - len(pulled),
+        frozenset(e.key for _, e in pulled),
+        frozenset(i for i, _ in pulled),
+    )
 
 
 _RARE = 3
