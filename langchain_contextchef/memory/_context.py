@@ -25,7 +25,7 @@ from typing import Any, Literal, TypeVar
 from langgraph.store.base import GetOp, Item, PutOp, SearchOp
 
 from langchain_contextchef._plan import Io, Plan, Unreadable, gather, namespaces_under
-from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.entry import MemoryEntry, entries_from_stored
 from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory._cache import ScopeSlot, slot_for
 from langchain_contextchef.memory.config import MemoryConfig
@@ -300,6 +300,8 @@ def unreadable_keys(
 
 _CREATION_ORDER = operator.attrgetter("created_at", "key")
 _NAMESPACE = operator.attrgetter("namespace")
+_KEY = operator.attrgetter("key")
+_VALUE = operator.attrgetter("value")
 
 
 def entries_and_damaged(
@@ -311,23 +313,16 @@ def entries_and_damaged(
     The order is the same on every backend, whatever the store's own order, so a compile's
     block is byte-stable until memory changes.
     """
-    entries: list[MemoryEntry] = []
-    damaged: list[str] = []
-    share: dict[str, str] = {}  # equal descriptions held once (`MemoryEntry.from_stored`)
-    read = MemoryEntry.from_stored
     namespace = ctx.entries_ns
     # A scan of the namespace alone holds only its own items: checked in one C-level count.
     mine = items if list(map(_NAMESPACE, items)).count(namespace) == len(items) else None
-    for item in own(namespace, items) if mine is None else mine:
-        try:
-            entries.append(read(item.key, item.value, share=share))
-        except (ValueError, TypeError, KeyError) as exc:
-            logger.warning(
-                "Skipping the damaged memory entry %r in %r: %s", item.key, ctx.scope, exc
-            )
-            damaged.append(item.key)
+    held = own(namespace, items) if mine is None else mine
+    # Equal descriptions held once (`MemoryEntry.from_stored`'s `share`).
+    entries, broken = entries_from_stored(zip(map(_KEY, held), map(_VALUE, held), strict=True), {})
+    for key, exc in broken:
+        logger.warning("Skipping the damaged memory entry %r in %r: %s", key, ctx.scope, exc)
     entries.sort(key=_CREATION_ORDER)
-    return entries, sorted(damaged)
+    return entries, sorted(key for key, _ in broken)
 
 
 def entries_of(ctx: MemoryContext, items: Sequence[Item]) -> list[MemoryEntry]:
