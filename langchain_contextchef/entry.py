@@ -309,9 +309,9 @@ def entries_from_stored(
         ```python
         from langchain_contextchef.entry import entries_from_stored
 
-        entries, damaged = entries_from_stored(
-            [("a", {"value": "x", "created_at": "2025-01-01T00:00:00Z"}), ("b", {})]
-        )
+        moment = "2025-01-01T00:00:00Z"
+        stored = {"value": "x", "created_at": moment, "updated_at": moment}
+        entries, damaged = entries_from_stored([("a", stored), ("b", {})])
         assert [e.key for e in entries] == ["a"] and damaged[0][0] == "b"
         ```
     """
