@@ -20,6 +20,7 @@ import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from itertools import islice
 from typing import Any, Literal, TypeVar
 
 from langgraph.store.base import GetOp, Item, PutOp, SearchOp
@@ -299,6 +300,7 @@ def unreadable_keys(
 
 
 _CREATION_ORDER = operator.attrgetter("created_at", "key")
+_CREATED = operator.attrgetter("created_at")
 _NAMESPACE = operator.attrgetter("namespace")
 _KEY = operator.attrgetter("key")
 _VALUE = operator.attrgetter("value")
@@ -321,8 +323,20 @@ def entries_and_damaged(
     entries, broken = entries_from_stored(zip(map(_KEY, held), map(_VALUE, held), strict=True), {})
     for key, exc in broken:
         logger.warning("Skipping the damaged memory entry %r in %r: %s", key, ctx.scope, exc)
-    entries.sort(key=_CREATION_ORDER)
+    _creation_sorted(entries)
     return entries, sorted(key for key, _ in broken)
+
+
+def _creation_sorted(entries: list[MemoryEntry]) -> None:
+    """Sort `entries` in place in creation order, key as tiebreak (`_CREATION_ORDER`).
+
+    By creation time alone first (a C-level key, no pair per entry); only when two entries
+    were created at the same moment, by the pair. Both give the same order.
+    """
+    entries.sort(key=_CREATED)
+    times = list(map(_CREATED, entries))
+    if any(map(operator.eq, times, islice(times, 1, None))):
+        entries.sort(key=_CREATION_ORDER)
 
 
 def entries_of(ctx: MemoryContext, items: Sequence[Item]) -> list[MemoryEntry]:

@@ -371,3 +371,25 @@ def test_an_entry_s_size_is_its_texts_sizes_and_the_overhead() -> None:
         )
         assert entry_size(entry) == _ENTRY_OVERHEAD + sum(map(sys.getsizeof, texts))
     assert _total_size(entries) == sum(map(entry_size, entries))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3)), max_size=12, unique_by=lambda p: p[0])
+)
+def test_a_scan_is_sorted_as_by_creation_time_then_key(made: list[tuple[int, int]]) -> None:
+    from langchain_contextchef.memory._context import _creation_sorted
+
+    # Few moments, so entries often share one and the key decides.
+    entries = [
+        MemoryEntry(
+            key=f"k{n}",
+            value="v",
+            created_at=NOW + timedelta(seconds=s),
+            updated_at=NOW + timedelta(seconds=s),
+        )
+        for n, s in made
+    ]
+    expected = sorted(entries, key=lambda e: (e.created_at, e.key))
+    _creation_sorted(entries)
+    assert [e.key for e in entries] == [e.key for e in expected]
