@@ -25,8 +25,8 @@ Example:
 from __future__ import annotations
 
 import bisect
+import functools
 import operator
-import sys
 import threading
 import time
 import weakref
@@ -61,22 +61,24 @@ _ENTRY_OVERHEAD = 250  # bytes of a parsed entry beyond its texts (slotted objec
 
 def entry_size(entry: MemoryEntry) -> int:
     """An estimate of the memory one cached entry holds."""
-    size = _ENTRY_OVERHEAD + sys.getsizeof(entry.value) + sys.getsizeof(entry.key)
+    size = _ENTRY_OVERHEAD + _str_size(entry.value) + _str_size(entry.key)
     if entry.description is not None:
-        size += sys.getsizeof(entry.description)
+        size += _str_size(entry.description)
     return size
+
+
+_str_size = str.__sizeof__
+"""A text's size (`sys.getsizeof` of a `str`, without its look-up of `__sizeof__`)."""
+_SET = functools.partial(operator.is_not, None)
 
 
 def _total_size(entries: list[MemoryEntry]) -> int:
     """`entry_size` summed over `entries`, in C-level passes (the same figure)."""
-    descriptions = list(map(_DESCRIPTION, entries))
-    unset = descriptions.count(None) * sys.getsizeof(None)
     return (
         _ENTRY_OVERHEAD * len(entries)
-        + sum(map(sys.getsizeof, map(_VALUE, entries)))
-        + sum(map(sys.getsizeof, map(_KEY, entries)))
-        + sum(map(sys.getsizeof, descriptions))
-        - unset
+        + sum(map(_str_size, map(_VALUE, entries)))
+        + sum(map(_str_size, map(_KEY, entries)))
+        + sum(map(_str_size, filter(_SET, map(_DESCRIPTION, entries))))
     )
 
 

@@ -20,12 +20,13 @@ import operator
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from itertools import islice
 from typing import Any, Literal, TypeVar
 
 from langgraph.store.base import GetOp, Item, PutOp, SearchOp
 
 from langchain_contextchef._plan import Io, Plan, Unreadable, gather, namespaces_under
-from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.entry import MemoryEntry, entries_from_stored
 from langchain_contextchef.errors import DamagedEntryError
 from langchain_contextchef.memory._cache import ScopeSlot, slot_for
 from langchain_contextchef.memory.config import MemoryConfig
@@ -299,7 +300,10 @@ def unreadable_keys(
 
 
 _CREATION_ORDER = operator.attrgetter("created_at", "key")
+_CREATED = operator.attrgetter("created_at")
 _NAMESPACE = operator.attrgetter("namespace")
+_KEY = operator.attrgetter("key")
+_VALUE = operator.attrgetter("value")
 
 
 def entries_and_damaged(
@@ -311,23 +315,28 @@ def entries_and_damaged(
     The order is the same on every backend, whatever the store's own order, so a compile's
     block is byte-stable until memory changes.
     """
-    entries: list[MemoryEntry] = []
-    damaged: list[str] = []
-    share: dict[str, str] = {}  # equal descriptions held once (`MemoryEntry.from_stored`)
-    read = MemoryEntry.from_stored
     namespace = ctx.entries_ns
     # A scan of the namespace alone holds only its own items: checked in one C-level count.
     mine = items if list(map(_NAMESPACE, items)).count(namespace) == len(items) else None
-    for item in own(namespace, items) if mine is None else mine:
-        try:
-            entries.append(read(item.key, item.value, share=share))
-        except (ValueError, TypeError, KeyError) as exc:
-            logger.warning(
-                "Skipping the damaged memory entry %r in %r: %s", item.key, ctx.scope, exc
-            )
-            damaged.append(item.key)
-    entries.sort(key=_CREATION_ORDER)
-    return entries, sorted(damaged)
+    held = own(namespace, items) if mine is None else mine
+    # Equal descriptions held once (`MemoryEntry.from_stored`'s `share`).
+    entries, broken = entries_from_stored(zip(map(_KEY, held), map(_VALUE, held), strict=True), {})
+    for key, exc in broken:
+        logger.warning("Skipping the damaged memory entry %r in %r: %s", key, ctx.scope, exc)
+    _creation_sorted(entries)
+    return entries, sorted(key for key, _ in broken)
+
+
+def _creation_sorted(entries: list[MemoryEntry]) -> None:
+    """Sort `entries` in place in creation order, key as tiebreak (`_CREATION_ORDER`).
+
+    By creation time alone first (a C-level key, no pair per entry); only when two entries
+    were created at the same moment, by the pair. Both give the same order.
+    """
+    entries.sort(key=_CREATED)
+    times = list(map(_CREATED, entries))
+    if any(map(operator.eq, times, islice(times, 1, None))):
+        entries.sort(key=_CREATION_ORDER)
 
 
 def entries_of(ctx: MemoryContext, items: Sequence[Item]) -> list[MemoryEntry]:

@@ -172,6 +172,9 @@ class KeywordIndex:
         # Keys in the order of `fallback_key`, sorted when first read (a ranking reads it only
         # past the entries that hold a query term), then kept up to date.
         self._fallback: list[str] | None = []
+        # `cache.dropped` before the last whole read looked its features up: while it
+        # stands, a word the cache's vocabulary does not count is held by no indexed entry.
+        self._counted_since: int | None = None
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -269,6 +272,7 @@ class KeywordIndex:
         # them over in that order (`ordered`); other callers' are sorted here.
         ordered_entries = list(entries) if ordered else sorted(entries, key=_CREATION)
         keys = list(map(_BY_KEY, ordered_entries))
+        counted_since = self.cache.dropped
         found_features = self.cache.get_all(ordered_entries)
         held = by_key if by_key is not None else dict(zip(keys, ordered_entries, strict=True))
         features_of = dict(zip(keys, found_features, strict=True))
@@ -281,6 +285,7 @@ class KeywordIndex:
         self._groups = {}
         self._length_sums = sums
         self._fallback = None
+        self._counted_since = counted_since
 
     def _ensure(self, terms: Iterable[str]) -> None:
         """Make the postings of `terms` exact (see `_known`)."""
@@ -317,6 +322,9 @@ class KeywordIndex:
                     else:
                         found.append(key)
         else:  # found and grouped in the packed form: nothing decoded per entry
+            wanted = frozenset(t for t in wanted if not self._held_by_none(t))
+            if not wanted:
+                return
             for term, (found, groups) in postings_by_shape(self._features.items(), wanted).items():
                 lists[term] = found
                 if term not in self._groups:
@@ -332,6 +340,19 @@ class KeywordIndex:
         for term, found in lists.items():
             if term not in postings:  # `_known` terms are kept up to date already
                 postings[term] = found if len(found) > 1 else found[0]
+
+    def _held_by_none(self, term: str) -> bool:
+        """Whether the feature cache's vocabulary shows that no indexed entry holds `term`.
+
+        Only for words (the vocabulary does not count numbers), and only while the cache
+        has dropped nothing since the last whole read looked the entries up: each indexed
+        entry's features were then found or made in it and are counted (entries added
+        since were too). A query's word that no entry holds costs no pass over them.
+        """
+        if self._counted_since is None or term.isdigit():
+            return False
+        counted = self.cache.frequency(term)  # read before `dropped`: see `FeatureCache`
+        return counted == 0 and self.cache.dropped == self._counted_since
 
     def _df(self, term: str) -> int:
         self._ensure((term,))

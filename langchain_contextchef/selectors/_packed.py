@@ -348,9 +348,13 @@ def postings_by_shape(
     are found and grouped in the packed form (the lengths and the term's counts as bytes),
     and each distinct packed shape is read once. A term no entry holds is absent.
     """
-    asked = [(term, _SEP + term.encode("utf-8") + _SEP) for term in wanted]
-    keys: dict[str, list[str]] = {term: [] for term, _ in asked}
-    raw: dict[str, dict[bytes, list[str]]] = {term: {} for term, _ in asked}
+    keys: dict[str, list[str]] = {}
+    raw: dict[str, dict[bytes, list[str]]] = {}
+    # Per term: its spelling, then the lists it fills (no look-up by term per entry).
+    asked = [
+        (_SEP + term.encode("utf-8") + _SEP, keys.setdefault(term, []), raw.setdefault(term, {}))
+        for term in wanted
+    ]
     shape_of: dict[bytes, _Shape] = {}
     head = _HEAD.unpack_from
     size = _HEAD.size
@@ -359,14 +363,13 @@ def postings_by_shape(
         lengths_end = size + 4 * fields
         step = width * fields if width else 1  # `_step`, inline
         start = lengths_end + step * count  # `_layout`, inline
-        for term, spelled in asked:
+        for spelled, holders, groups in asked:
             found = packed.find(spelled, start)
             if found < 0:
                 continue
-            keys[term].append(key)
+            holders.append(key)
             at = lengths_end + step * packed.count(_SEP, start, found)
             code = packed[size:lengths_end] + packed[at : at + step]
-            groups = raw[term]
             group = groups.get(code)
             if group is not None:
                 group.append(key)
@@ -377,9 +380,9 @@ def postings_by_shape(
                 lengths = _struct(_LENGTH_CODE, fields, _HEAD.size).unpack_from(packed)
                 shape_of[code] = shared((*counts, *lengths))
     return {
-        term: (keys[term], by_shape(raw[term], shape_of.__getitem__, keys[term]))
-        for term, _ in asked
-        if keys[term]
+        term: (held, by_shape(raw[term], shape_of.__getitem__, held))
+        for term, held in keys.items()
+        if held
     }
 
 

@@ -200,6 +200,9 @@ class FeatureCache:
         tokenisations: How many entries were tokenised (cache misses) since creation.
         terms_version: Changes whenever a term is added to or dropped from the known
             vocabulary (which `expand` reads), so a result that used it can be kept until then.
+        dropped: How many times held features left the cache (evicted, replaced, cleared).
+            While it stands, every entry tokenised or found here since is counted in the
+            vocabulary: a word it does not count is held by none of them.
 
     Example:
         ```python
@@ -222,6 +225,7 @@ class FeatureCache:
         self.max_bytes = max_bytes
         self.tokenisations = 0
         self.terms_version = 0
+        self.dropped = 0
         self._items: dict[_CacheKey, EntryFeatures] = {}  # oldest first
         self._bytes = 0
         self._lock = threading.Lock()
@@ -315,6 +319,7 @@ class FeatureCache:
             self._forget(self._items.pop(key))
 
     def _forget(self, features: EntryFeatures) -> None:
+        self.dropped += 1  # before the counts change: a reader checks it after reading them
         self._bytes -= features.size + _HELD
         self._number_counts.clear()
         for term, shape in zip(features.terms, features.shapes, strict=True):
@@ -406,6 +411,7 @@ class FeatureCache:
     def clear(self) -> None:
         """Drop everything (for tests and for callers that manage memory themselves)."""
         with self._lock:
+            self.dropped += 1
             self._items.clear()
             self._bytes = 0
             self._vocabulary.clear()

@@ -273,3 +273,123 @@ def test_a_scan_keeps_only_the_items_of_its_own_namespace() -> None:
         entries, damaged = entries_and_damaged(ctx, items)  # type: ignore[arg-type]
         assert [e.key for e in entries] == [k for k in ("a", "b") if any(i.key == k for i in items)]
         assert damaged == []
+
+
+class _Awkward:
+    """A stored field whose comparison fails (an object an `InMemoryStore` may hold)."""
+
+    def __eq__(self, other: object) -> bool:
+        raise ValueError("cannot compare")
+
+    __hash__ = object.__hash__
+
+
+class _Text(str):
+    """A `str` subclass: only the strict parse reads it."""
+
+
+_raw_values = st.one_of(
+    _stored_values(),
+    _stored_values().map(lambda d: {**d, "status": _Awkward()}),
+    _stored_values().map(lambda d: {**d, "value": _Text(d.get("value", "v"))}),
+    st.sampled_from([{}, {"value": 1}, [], "not a dict"]),
+)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_raw_values, max_size=8))
+def test_a_whole_read_gives_each_value_s_own_read(values: list[Any]) -> None:
+    from types import MappingProxyType
+
+    from langchain_contextchef.entry import entries_from_stored
+
+    # Some values in a read-only mapping: not a dict, so never the one-pass read.
+    values = [
+        MappingProxyType(v) if isinstance(v, dict) and i % 3 == 2 else v
+        for i, v in enumerate(values)
+    ]
+    pairs = [(f"k{i}", v) for i, v in enumerate(values)]
+    expected: list[tuple[str, Any]] = []
+    for key, value in pairs:
+        try:
+            entry = MemoryEntry.from_stored(key, value, share={})
+        except (ValueError, TypeError, KeyError) as exc:
+            expected.append(("error", (key, type(exc), str(exc))))
+        except AttributeError:  # not a mapping at all: an error for the caller, as before
+            with pytest.raises(AttributeError):
+                entries_from_stored(pairs, {})
+            return
+        else:
+            expected.append(("entry", tuple((n, getattr(entry, n)) for n in _SLOTS)))
+    entries, damaged = entries_from_stored(pairs, {})
+    assert [("entry", tuple((n, getattr(e, n)) for n in _SLOTS)) for e in entries] == [
+        x for x in expected if x[0] == "entry"
+    ]
+    assert [("error", (k, type(exc), str(exc))) for k, exc in damaged] == [
+        x for x in expected if x[0] == "error"
+    ]
+    assert all(type(e) is MemoryEntry for e in entries)
+
+
+def test_a_scan_reports_each_damaged_item_and_keeps_the_rest(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    from types import SimpleNamespace
+
+    from langgraph.store.base import Item
+
+    from langchain_contextchef.memory._context import entries_and_damaged
+
+    ns = ("users", "u1", "memory")
+    good = MemoryEntry(key="b", value="kept", created_at=NOW, updated_at=NOW).to_stored()
+    awkward = {**good, "status": _Awkward()}
+    items = [
+        Item(value=v, key=k, namespace=ns, created_at=NOW, updated_at=NOW)
+        for k, v in [("z", {"value": 3}), ("b", good), ("a", awkward), ("c", {**good})]
+    ]
+    ctx = SimpleNamespace(entries_ns=ns, scope=("users", "u1"))
+    with caplog.at_level("WARNING"):
+        entries, damaged = entries_and_damaged(ctx, items)  # type: ignore[arg-type]
+    assert [e.key for e in entries] == ["b", "c"]
+    assert damaged == ["a", "z"]
+    warned = [r.getMessage() for r in caplog.records if "damaged memory entry" in r.getMessage()]
+    assert [w.split("'")[1] for w in warned] == ["z", "a"]  # in the scan's order, as before
+
+
+def test_an_entry_s_size_is_its_texts_sizes_and_the_overhead() -> None:
+    import sys
+
+    from langchain_contextchef.memory._cache import _ENTRY_OVERHEAD, _total_size, entry_size
+
+    entries = [
+        MemoryEntry(key=f"k{i}", value=v, created_at=NOW, updated_at=NOW, description=d)
+        for i, (v, d) in enumerate([("ascii", None), ("é" * 7, ""), ("\U0001f600" * 3, "d")])
+    ]
+    for entry in entries:
+        texts = [entry.value, entry.key] + (
+            [entry.description] if entry.description is not None else []
+        )
+        assert entry_size(entry) == _ENTRY_OVERHEAD + sum(map(sys.getsizeof, texts))
+    assert _total_size(entries) == sum(map(entry_size, entries))
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.tuples(st.integers(0, 5), st.integers(0, 3)), max_size=12, unique_by=lambda p: p[0])
+)
+def test_a_scan_is_sorted_as_by_creation_time_then_key(made: list[tuple[int, int]]) -> None:
+    from langchain_contextchef.memory._context import _creation_sorted
+
+    # Few moments, so entries often share one and the key decides.
+    entries = [
+        MemoryEntry(
+            key=f"k{n}",
+            value="v",
+            created_at=NOW + timedelta(seconds=s),
+            updated_at=NOW + timedelta(seconds=s),
+        )
+        for n, s in made
+    ]
+    expected = sorted(entries, key=lambda e: (e.created_at, e.key))
+    _creation_sorted(entries)
+    assert [e.key for e in entries] == [e.key for e in expected]

@@ -426,3 +426,103 @@ def test_entries_holding_several_common_words_score_as_from_scratch(seed: int) -
         )
         assert list(fresh.ranked(0.0)) == list(lazy.ranked(0.0))
         assert dict(fresh) == dict(lazy)
+
+
+def _held(entries: list[MemoryEntry], term: str) -> dict[str, tuple[int, ...]]:
+    """Each entry holding `term` and the term's shape in it, tokenised from scratch."""
+    from langchain_contextchef.selectors._text_features import features_of
+
+    found = {e.key: features_of(e).shape(term) for e in entries}
+    return {key: shape for key, shape in found.items() if shape is not None}
+
+
+@pytest.mark.parametrize("drop", ["nothing", "clear", "evict", "rewrite"])
+def test_the_first_query_after_a_whole_read_finds_what_the_cache_let_go(drop: str) -> None:
+    # A word the feature cache's vocabulary does not count is skipped by the first query's
+    # pass only while the cache has let nothing go since the whole read looked the entries
+    # up; once it has (cleared, evicted, a text tokenised again), every word is looked for.
+    from langchain_contextchef.selectors import _index
+    from langchain_contextchef.selectors._index import KeywordIndex
+    from langchain_contextchef.selectors._text_features import terms
+
+    rng = random.Random(11)
+    entries = [
+        _entry(rng, f"k{i:03d}", T0 + timedelta(seconds=i)).evolve(status="active")
+        for i in range(40)
+    ]
+    entries[7] = entries[7].evolve(value="the lighthouse keeper")
+    cache = FeatureCache()
+    index = KeywordIndex(cache)
+    index.rebuild(entries, None, ordered=True)
+    if drop == "clear":
+        cache.clear()  # the vocabulary no longer counts "lighthous"
+    elif drop == "evict":
+        cache.max_bytes = 1  # the next tokenised entry pushes every other one out
+        cache.get(_entry(rng, "other", T0))
+    elif drop == "rewrite":  # the same texts tokenised again: counted again, let go once
+        cache._forget(cache._items[(entries[7].key, entries[7].description, entries[7].value)])
+    passes: list[frozenset[str]] = []
+    real = _index.postings_by_shape
+
+    def counted(features: object, wanted: frozenset[str]) -> object:
+        passes.append(wanted)
+        return real(features, wanted)  # type: ignore[arg-type]
+
+    _index.postings_by_shape = counted  # type: ignore[assignment]
+    try:
+        assert terms("lighthouse") == ["lighthous"]
+        assert index.has("lighthous")
+        assert dict(index.posting("lighthous")) == _held(entries, "lighthous")
+        assert dict(index.posting("test")) == _held(entries, "test")
+    finally:
+        _index.postings_by_shape = real
+    if drop == "nothing":
+        assert cache.frequency("lighthous") == 1
+    # Held by one entry: looked for in a pass, whatever the cache let go; "test" is then
+    # built with every word (a second query term), not by this pass.
+    assert passes == [frozenset({"lighthous"})]
+
+
+def test_a_word_no_entry_holds_costs_no_pass_while_the_cache_holds_every_entry() -> None:
+    from langchain_contextchef.selectors import _index
+    from langchain_contextchef.selectors._index import KeywordIndex
+
+    rng = random.Random(5)
+    entries = [_entry(rng, f"k{i:03d}", T0 + timedelta(seconds=i)) for i in range(30)]
+    cache = FeatureCache()
+    passes: list[frozenset[str]] = []
+    real = _index.postings_by_shape
+
+    def counted(features: object, wanted: frozenset[str]) -> object:
+        passes.append(wanted)
+        return real(features, wanted)  # type: ignore[arg-type]
+
+    _index.postings_by_shape = counted  # type: ignore[assignment]
+    try:
+        for let_go in (False, True):
+            passes.clear()
+            index = KeywordIndex(cache)
+            index.rebuild(entries, None)
+            if let_go:
+                cache.clear()
+            assert not index.has("zeppelin")
+            assert passes == ([frozenset({"zeppelin"})] if let_go else [])
+            assert not index.has("zeppelin")  # known from then on: no second look
+            assert len(passes) == int(let_go)
+    finally:
+        _index.postings_by_shape = real
+
+
+def test_the_cache_counts_what_it_lets_go() -> None:
+    rng = random.Random(3)
+    cache = FeatureCache()
+    first = _entry(rng, "a", T0)
+    cache.get(first)
+    assert cache.dropped == 0
+    cache.get(first)  # a hit lets nothing go
+    assert cache.dropped == 0
+    cache.max_bytes = 1
+    cache.get(_entry(rng, "b", T0))  # over the bound: "a" goes
+    assert cache.dropped == 1 and len(cache) == 1
+    cache.clear()
+    assert cache.dropped == 2
