@@ -89,6 +89,11 @@ _STATUS = operator.attrgetter("status")
 _TURN = operator.attrgetter("expires_at_turn")
 _MOMENT = operator.attrgetter("expires_at")
 
+# Whether `sys.getrefcount` says who else holds a list: CPython with its global lock (a
+# free-threaded build defers and splits counts; other interpreters have no such call).
+_ALONE = hasattr(sys, "getrefcount") and getattr(sys, "_is_gil_enabled", lambda: True)()
+_ALONE_COUNT = 2
+
 _order: Callable[[MemoryEntry], tuple[datetime, str]] = operator.attrgetter("created_at", "key")
 """An entry's place in creation order (key as tiebreak); C-level, no frame per entry."""
 
@@ -233,8 +238,12 @@ class ScopeSlot:
         return value
 
     def _writable(self) -> None:
+        # A list handed out is copied before a change unless nothing else holds it any more
+        # (the compile that took it is over): a reference count of two is the slot's own
+        # attribute and the call's argument. Where counts cannot tell, always copy.
         if self._shared:
-            self._ordered = list(self._ordered)
+            if not _ALONE or sys.getrefcount(self._ordered) > _ALONE_COUNT:
+                self._ordered = list(self._ordered)
             self._shared = False
 
     def _unorder(self, entry: MemoryEntry) -> None:
@@ -318,13 +327,14 @@ class ScopeSlot:
     def put(self, entry: MemoryEntry) -> None:
         """Hold `entry` (a new version replaces the old one and its derived data)."""
         self._own_entries()
+        # What was derived from the entries goes first: it may be what holds the ordered list.
+        self._memo.clear()
         old = self.entries.get(entry.key)
         if old is not None:
             self.size -= entry_size(old)
             self._unorder(old)
         self.entries[entry.key] = entry
         self._reorder(entry)
-        self._memo.clear()
         self.extra.pop(entry.key, None)
         self.damaged.discard(entry.key)
         self._logged(entry.key)
@@ -337,11 +347,11 @@ class ScopeSlot:
     def drop(self, key: str, *, damaged: bool = False) -> None:
         """Forget `key` (deleted, or `damaged` when its stored data cannot be read)."""
         self._own_entries()
+        self._memo.clear()
         old = self.entries.pop(key, None)
         if old is not None:
             self.size -= entry_size(old)
             self._unorder(old)
-        self._memo.clear()
         self.extra.pop(key, None)
         self._logged(key)
         self.inactive.pop(key, None)

@@ -508,6 +508,61 @@ def _entry_is_link(entry: os.DirEntry[str]) -> bool:
     return entry.is_symlink() or bool(getattr(entry, "is_junction", lambda: False)())
 
 
+class _OpenHow(ctypes.Structure):
+    _fields_ = [("flags", ctypes.c_uint64), ("mode", ctypes.c_uint64), ("resolve", ctypes.c_uint64)]
+
+
+_SYS_OPENAT2 = {"x86_64": 437, "aarch64": 437}  # linux/unistd.h (Linux 5.6 and later)
+_RESOLVE_NO_SYMLINKS = 0x04
+_RESOLVE_BENEATH = 0x08
+
+
+def _load_openat2() -> Callable[..., int] | None:
+    number = _SYS_OPENAT2.get(os.uname().machine) if sys.platform.startswith("linux") else None
+    if number is None:
+        return None
+    try:
+        syscall = ctypes.CDLL(None, use_errno=True).syscall
+    except (OSError, AttributeError):
+        return None
+    syscall.restype = ctypes.c_long
+    syscall.argtypes = [
+        ctypes.c_long,
+        ctypes.c_int,
+        ctypes.c_char_p,
+        ctypes.c_void_p,
+        ctypes.c_size_t,
+    ]
+    how = _OpenHow(_DIR_FLAGS, 0, _RESOLVE_NO_SYMLINKS | _RESOLVE_BENEATH)
+    size = ctypes.sizeof(how)
+
+    def openat2(dir_fd: int, path: bytes) -> int:
+        return int(syscall(number, dir_fd, path, ctypes.byref(how), size))
+
+    return openat2
+
+
+_OPENAT2 = _load_openat2()
+
+
+def _open_beneath(dir_fd: int, parts: tuple[str, ...]) -> int | None:
+    """`parts` opened below `dir_fd` in one call that crosses no link (`openat2`), or `None`.
+
+    `None` for anything but a clean open (a missing folder, a link on the way, a kernel or
+    sandbox without the call): the caller then walks the folders one by one, which makes
+    missing ones and names a link in its error.
+    """
+    global _OPENAT2  # a kernel or sandbox without the call: learnt once per process
+    if _OPENAT2 is None:
+        return None
+    fd = _OPENAT2(dir_fd, os.fsencode(os.sep.join(parts)))
+    if fd >= 0:
+        return fd
+    if ctypes.get_errno() in {errno.ENOSYS, errno.EPERM, errno.E2BIG, errno.EINVAL}:
+        _OPENAT2 = None
+    return None
+
+
 def _open_root(root: str) -> SafeDir:
     if not _USE_FD:
         if not os.path.isdir(root):
@@ -540,6 +595,11 @@ def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDi
         # Made only when missing: the common case costs one `open`, not a `mkdir` too.
         os.makedirs(root, FOLDER_MODE, exist_ok=True)
         current = _open_root(root)
+    if parts and current.fd is not None:
+        fd = _open_beneath(current.fd, parts)
+        if fd is not None:  # every folder there, none a link: one call instead of a walk
+            current.close()
+            return SafeDir(os.path.join(root, *parts), fd), len(parts)
     first_made = len(parts)
     for i, part in enumerate(parts):
         try:

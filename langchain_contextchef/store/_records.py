@@ -194,9 +194,23 @@ def check_value(value: Any, where: str = "value") -> None:
         TypeError: On a type JSON cannot hold (sets, bytes, objects) or a non-string dict key.
         ValueError: On NaN or an infinite float, which JSON cannot represent.
     """
-    if _plainly_valid(value):
+    if _round_trips(value) or _plainly_valid(value):
         return
     _check_value(value, where)
+
+
+def _round_trips(value: Any) -> bool:
+    """Whether orjson writes `value` and reads back an equal value (a dict in, a dict out).
+
+    The quickest first pass, in C: orjson refuses what `check_value` refuses (keys that are
+    not strings, lone surrogates, integers beyond 64 bits, other types) or changes it (NaN
+    and infinity become null, a tuple a list, a date a string), so the copy differs and the
+    slower passes decide; a value it keeps equal holds only what JSON keeps exactly.
+    """
+    try:
+        return bool(orjson.loads(orjson.dumps(value)) == value)
+    except (TypeError, ValueError):  # orjson's errors derive from these
+        return False
 
 
 def _plainly_valid(value: Any) -> bool:

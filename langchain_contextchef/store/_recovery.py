@@ -394,7 +394,7 @@ class Recovery:
         signature = (st.st_ino, st.st_size, st.st_mtime_ns)
         if signature == self._redo_sig and trusted(st.st_mtime_ns, time.time_ns()):
             return True
-        state = self.redo.state()
+        state = self.redo.state(st)
         if state is None or state[0] >= state[1]:
             self._redo_sig = signature
             return True

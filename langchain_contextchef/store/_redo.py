@@ -209,6 +209,18 @@ def _read_at(fd: int, size: int, offset: int) -> bytes:
     return os.read(fd, size)  # pragma: no cover
 
 
+_FORKS = [0]
+"""How many forks made this process (a child's count differs from its parent's)."""
+
+
+def _count_fork() -> None:
+    _FORKS[0] += 1
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_count_fork)
+
+
 class RedoLog:
     """The log file of one root: opened lazily, kept open, reopened when replaced."""
 
@@ -216,7 +228,10 @@ class RedoLog:
         self.root = root
         self.path = os.path.join(root, JOURNAL_DIR, REDO_LOG)
         self._fd: int | None = None
-        self._pid = os.getpid()
+        self._forks = _FORKS[0]
+        # The kept descriptor's `fstat` from the last `_current` that found it still the
+        # log (`None` after opening it anew), so `state` asks once.
+        self._kept: os.stat_result | None = None
 
     def close(self) -> None:
         """Close the kept descriptor."""
@@ -225,17 +240,24 @@ class RedoLog:
                 os.close(self._fd)
             self._fd = None
 
-    def _current(self, *, create: bool) -> int | None:
-        """The descriptor of the log at its path (call with the log lock held to write)."""
-        if self._pid != os.getpid():  # a forked child: the parent's descriptor is shared
-            self._fd, self._pid = None, os.getpid()
-        try:
-            st = os.lstat(self.path)
-        except (FileNotFoundError, NotADirectoryError):
-            st = None
+    def _current(self, *, create: bool, found: os.stat_result | None = None) -> int | None:
+        """The descriptor of the log at its path (call with the log lock held to write).
+
+        `found` is the caller's `lstat` of the log's path, taken just before.
+        """
+        if self._forks != _FORKS[0]:  # a forked child: the parent's descriptor is shared
+            self._fd, self._forks = None, _FORKS[0]
+        self._kept = None
+        st = found
+        if st is None:
+            try:
+                st = os.lstat(self.path)
+            except (FileNotFoundError, NotADirectoryError):
+                st = None
         if st is not None and self._fd is not None:
             kept = os.fstat(self._fd)
             if (kept.st_ino, kept.st_dev) == (st.st_ino, st.st_dev):
+                self._kept = kept
                 return self._fd
         self.close()
         if st is None and not create:
@@ -251,12 +273,17 @@ class RedoLog:
         """Whether the log file is there."""
         return os.path.lexists(self.path)
 
-    def state(self) -> tuple[int, int] | None:
-        """`(applied offset, size)` of the log, or `None` when there is no log."""
-        fd = self._current(create=False)
+    def state(self, found: os.stat_result | None = None) -> tuple[int, int] | None:
+        """`(applied offset, size)` of the log, or `None` when there is no log.
+
+        Args:
+            found: An `lstat` of the log's path the caller took just before.
+        """
+        fd = self._current(create=False, found=found)
         if fd is None:
             return None
-        size = os.fstat(fd).st_size
+        kept = self._kept
+        size = (kept if kept is not None else os.fstat(fd)).st_size
         head = _read_at(fd, HEADER, 0)
         if size < HEADER or head[:8] != MAGIC:
             return HEADER, HEADER  # a log whose header never reached the disk holds nothing

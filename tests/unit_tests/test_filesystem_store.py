@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
 import json
 import logging
 import math
 import os
+import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta, timezone
@@ -541,3 +544,34 @@ async def test_async_bridges(store: FileSystemStore) -> None:
     assert (await store.aatomic_update(("a",), "k", lambda cur: {"v": cur["v"] + 1})) == {"v": 2}  # type: ignore[index]
     [result] = await store.abatch(iter([GetOp(("a",), "k")]))  # any iterable, even one-shot
     assert result is not None and result.value == {"v": 2}
+
+
+class _Colour(enum.Enum):
+    RED = 1
+
+
+@dataclasses.dataclass
+class _Point:
+    x: int = 1
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"at": datetime(2026, 1, 1)},  # orjson writes these natively; JSON readers do not
+        {"p": _Point()},
+        {"c": _Colour.RED},
+        {"id": uuid.UUID(int=1)},
+        {"deep": [{"x": [1, math.nan]}]},  # orjson writes null for NaN
+        {"n": 2**64},
+        {"n": -(2**63) - 1},
+    ],
+)
+def test_values_json_does_not_keep_are_refused(store: FileSystemStore, value: Any) -> None:
+    with pytest.raises((TypeError, ValueError)):
+        store.put(("ns",), "k", value)
+    assert store.get(("ns",), "k") is None
+    # What JSON does keep, to the edges of 64-bit integers, tuples and subclasses included.
+    kept = {"t": (1, "a"), "big": 2**64 - 1, "small": -(2**63), "f": 0.5, "s": "\u00e9"}
+    store.put(("ns",), "k", kept)
+    assert store.get(("ns",), "k").value == {**kept, "t": [1, "a"]}  # type: ignore[union-attr]

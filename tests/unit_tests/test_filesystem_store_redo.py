@@ -229,3 +229,28 @@ def test_an_exchanged_item_whose_data_a_power_cut_lost_is_replayed(tmp_path: Pat
     reopened = FileSystemStore(tmp_path)
     assert reopened.get(ENTRIES, "k").value == {"version": 2}  # type: ignore[union-attr]
     assert reopened.get(META, "v:k").value == {"version": 2}  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
+def test_a_forked_child_opens_the_log_afresh(tmp_path: Path) -> None:
+    """The child does not append through the descriptor it shares with its parent."""
+    store = FileSystemStore(tmp_path)
+    store.batch(_batch(1))
+    log = store._writer.redo
+    inherited = log._fd
+    assert inherited is not None
+    child = os.fork()
+    if child == 0:  # pragma: no cover - runs in the child
+        code = 1
+        try:
+            store.batch(_batch(2))
+            fresh = log._fd is not None and log._fd != inherited
+            code = 0 if fresh and store.get(ENTRIES, "k").value == {"version": 2} else 3  # type: ignore[union-attr]
+        finally:
+            os._exit(code)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert log._fd == inherited  # the parent keeps its own
+    store.batch(_batch(3))
+    assert FileSystemStore(tmp_path).get(HISTORY, "k@2").value == {"version": 2}  # type: ignore[union-attr]
+    assert store.get(ENTRIES, "k").value == {"version": 3}  # type: ignore[union-attr]

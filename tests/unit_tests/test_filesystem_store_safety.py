@@ -530,3 +530,46 @@ def test_invalid_search_filters_change_nothing(store: FileSystemStore, root: Pat
         with pytest.raises((ValueError, TypeError)):
             store.batch([PutOp(("ns",), "k2", {"v": 2}), SearchOp(("ns",), filter=bad)])  # type: ignore[arg-type]
     assert tree(root) == before
+
+
+def test_a_link_in_the_middle_of_a_deep_namespace_is_refused(
+    store: FileSystemStore, root: Path, outside: Path
+) -> None:
+    # Every folder exists beyond the link, so a one-call open of the whole path would
+    # succeed if it followed links: it must refuse, and the folder walk names the link.
+    (outside / "inner").mkdir()
+    store.put(("users", "alice", "inner"), "k", {"v": 1})
+    (root / "users" / "bob").symlink_to(outside, target_is_directory=True)
+    before = tree(outside)
+    for attempt in (
+        lambda: store.put(("users", "bob", "inner"), "k", {"v": 2}),
+        lambda: store.batch(
+            [
+                PutOp(("users", "alice", "inner"), "k", {"v": 3}),
+                PutOp(("users", "bob", "inner"), "x", {"v": 3}),
+            ]
+        ),
+    ):
+        with pytest.raises(UnsafePathError, match="bob"):
+            attempt()
+    assert tree(outside) == before
+    assert store.get(("users", "alice", "inner"), "k").value == {"v": 1}  # type: ignore[union-attr]
+
+
+@pytest.mark.skipif(fsio._OPENAT2 is None, reason="needs Linux openat2 (5.6 and later)")
+def test_an_existing_deep_folder_is_opened_in_one_call(
+    store: FileSystemStore, root: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store.put(("users", "alice", "inner"), "k", {"v": 1})
+    calls: list[bytes] = []
+    real = fsio._OPENAT2
+    assert real is not None
+
+    def counted(dir_fd: int, path: bytes) -> int:
+        calls.append(path)
+        return real(dir_fd, path)
+
+    monkeypatch.setattr(fsio, "_OPENAT2", counted)
+    store.put(("users", "alice", "inner"), "k", {"v": 2})
+    assert os.fsencode(os.sep.join(("users", "alice", "inner"))) in calls
+    assert FileSystemStore(root).get(("users", "alice", "inner"), "k").value == {"v": 2}  # type: ignore[union-attr]

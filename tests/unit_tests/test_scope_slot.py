@@ -7,12 +7,15 @@ them; these tests drive random puts, drops and resets and compare with a full re
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from langchain_contextchef.entry import MemoryEntry
+from langchain_contextchef.memory import _cache
 from langchain_contextchef.memory._cache import ScopeSlot
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
@@ -98,3 +101,28 @@ def test_derived_data_of_an_entry_the_slot_does_not_hold_is_not_kept() -> None:
     assert slot.derived(held) == {}
     slot.invalidate()
     assert slot.derived(held) == {} and slot.extra == {}
+
+
+def test_a_handed_out_order_is_copied_only_while_someone_still_holds_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    copies: list[int] = []
+
+    def counted(items: Iterable[MemoryEntry] = ()) -> list[MemoryEntry]:
+        copies.append(1)
+        return list(items)
+
+    slot = ScopeSlot()
+    slot.put(_entry("a", 0, False))
+    monkeypatch.setattr(_cache, "list", counted, raising=False)  # the module's own copies
+    held = slot.ordered()
+    slot.put(_entry("b", 1, False))
+    assert copies == [1]  # held by this test: the change went to a copy
+    assert held == [slot.entries["a"]] and slot.ordered() is not held
+    del held
+    slot.ordered()  # handed out, then let go of: nothing else can see a change
+    slot.put(_entry("c", 2, False))
+    slot.ordered()
+    slot.drop("a")
+    assert copies == [1]  # changed in place, no copy of the whole scope
+    assert slot.ordered() == _expected(slot.entries)
