@@ -27,6 +27,7 @@ from __future__ import annotations
 import bisect
 import functools
 import operator
+import sys
 import threading
 import time
 import weakref
