@@ -28,6 +28,7 @@ from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.memory._cache import slot_for
 from langchain_contextchef.render import render_memory_block
 from langchain_contextchef.render._entry_tokens import entry_counters
+from tests.support.compiles import assert_same_compile
 from tests.support.stores import RecordingStore
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
@@ -249,11 +250,7 @@ def test_every_compile_after_a_write_matches_a_fresh_process(
         cached = chef.compile(question)
         fresh = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
         again = fresh.compile(question)
-        assert cached.messages == again.messages
-        assert cached.meta.injected_keys == again.meta.injected_keys
-        assert cached.meta.indexed_keys == again.meta.indexed_keys
-        assert cached.meta.tokens == again.meta.tokens
-        assert dict(cached.meta.omitted) == dict(again.meta.omitted)
+        assert_same_compile(cached, again)
 
 
 def test_a_compile_after_a_write_gives_the_block_a_fresh_compile_gives() -> None:

@@ -34,6 +34,7 @@ from langchain_contextchef.budget._again import LastFit, fit_again
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.render import render_memory_block, unlisted_line
 from langchain_contextchef.render._entry_tokens import entry_counters
+from tests.support.compiles import assert_same_compile
 from tests.support.stores import RecordingStore
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
@@ -250,10 +251,6 @@ def test_compiles_after_writes_match_a_fresh_process_and_take_the_fit_again() ->
             cached = chef.compile(question)
             fresh = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
             again = fresh.compile(question)
-            assert cached.messages == again.messages
-            assert cached.meta.injected_keys == again.meta.injected_keys
-            assert cached.meta.indexed_keys == again.meta.indexed_keys
-            assert cached.meta.tokens == again.meta.tokens
-            assert dict(cached.meta.omitted) == dict(again.meta.omitted)
+            assert_same_compile(cached, again)
     # `taken` holds the cached process's fits and the fresh ones' (never taken: a new memo).
     assert sum(taken) >= 8

@@ -21,11 +21,12 @@ from langchain_core.messages import HumanMessage
 from langgraph.store.memory import InMemoryStore
 
 import langchain_contextchef.selectors._ranking as ranking
-from langchain_contextchef import CompiledPayload, ContextChef, MemoryConfig
+from langchain_contextchef import ContextChef, MemoryConfig
 from langchain_contextchef.selectors import Relevant
 from langchain_contextchef.selectors._bm25 import average_length, corpus_size
 from langchain_contextchef.selectors._ranking import KeptHead
 from langchain_contextchef.selectors._text_features import FeatureCache
+from tests.support.compiles import assert_same_compile
 from tests.support.stores import RecordingStore
 
 _QUESTION = [HumanMessage("Which date parser test did the team add?")]
@@ -45,14 +46,6 @@ def _counting(monkeypatch: pytest.MonkeyPatch) -> list[bool]:
 
     monkeypatch.setattr(ranking, "kept_head", counted)
     return outcomes
-
-
-def _same(cached: CompiledPayload, again: CompiledPayload) -> None:
-    assert cached.messages == again.messages
-    assert cached.meta.injected_keys == again.meta.injected_keys
-    assert cached.meta.indexed_keys == again.meta.indexed_keys
-    assert cached.meta.tokens == again.meta.tokens
-    assert dict(cached.meta.omitted) == dict(again.meta.omitted)
 
 
 def test_the_grid_keeps_small_scopes_exact_and_moves_rarely() -> None:
@@ -110,7 +103,7 @@ def test_every_compile_after_a_write_matches_a_fresh_process(
             memory.set(f"new_{at}", f"{plain} {at}.")
         cached = chef.compile(_QUESTION)
         fresh = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
-        _same(cached, fresh.compile(_QUESTION))
+        assert_same_compile(cached, fresh.compile(_QUESTION))
 
 
 def test_harmless_writes_reuse_the_head_and_match_a_fresh_process(
@@ -135,7 +128,7 @@ def test_harmless_writes_reuse_the_head_and_match_a_fresh_process(
             memory.set(f"quiet_{i}", f"Lunch at {i} in the blue office.")
         cached = chef.compile(_QUESTION)
         fresh = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
-        _same(cached, fresh.compile(_QUESTION))
+        assert_same_compile(cached, fresh.compile(_QUESTION))
     mine, theirs = outcomes[1::2], outcomes[2::2]  # outcomes[0]: the first compile
     assert len(mine) == len(theirs) == 40
     assert not any(theirs)  # a new store object reads the scope whole: nothing kept
@@ -163,7 +156,7 @@ def test_a_word_turning_rare_is_not_kept(monkeypatch: pytest.MonkeyPatch) -> Non
         memory.set(f"lunch_{i:02d}", f"Lunch {i} in the zanzibar office.")
         cached = chef.compile(_QUESTION)
         fresh = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
-        _same(cached, fresh.compile(_QUESTION))
+        assert_same_compile(cached, fresh.compile(_QUESTION))
     mine = outcomes[1::2]
     assert mine == [True, False, True]  # kept, then "zanzibar" is common: not kept
 
@@ -184,5 +177,5 @@ def test_compiles_in_several_threads_share_a_kept_head(monkeypatch: pytest.Monke
     fresh = ContextChef(store=RecordingStore(shared), memory=config, scope=("u",))
     expected = fresh.compile(_QUESTION)
     for payload in payloads:
-        _same(payload, expected)
+        assert_same_compile(payload, expected)
     assert any(outcomes[1:5])  # at least one of the threads reused the kept head

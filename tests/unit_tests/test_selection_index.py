@@ -436,12 +436,28 @@ def _held(entries: list[MemoryEntry], term: str) -> dict[str, tuple[int, ...]]:
     return {key: shape for key, shape in found.items() if shape is not None}
 
 
+def _passes_over_entries(monkeypatch: pytest.MonkeyPatch) -> list[frozenset[str]]:
+    # The words each pass over the entries' packed features looked for, in order.
+    from langchain_contextchef.selectors import _index
+
+    passes: list[frozenset[str]] = []
+    real = _index.postings_by_shape
+
+    def counted(features: object, wanted: frozenset[str]) -> object:
+        passes.append(wanted)
+        return real(features, wanted)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(_index, "postings_by_shape", counted)
+    return passes
+
+
 @pytest.mark.parametrize("drop", ["nothing", "clear", "evict", "rewrite"])
-def test_the_first_query_after_a_whole_read_finds_what_the_cache_let_go(drop: str) -> None:
+def test_the_first_query_after_a_whole_read_finds_what_the_cache_let_go(
+    drop: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     # A word the feature cache's vocabulary does not count is skipped by the first query's
     # pass only while the cache has let nothing go since the whole read looked the entries
     # up; once it has (cleared, evicted, a text tokenised again), every word is looked for.
-    from langchain_contextchef.selectors import _index
     from langchain_contextchef.selectors._index import KeywordIndex
     from langchain_contextchef.selectors._text_features import terms
 
@@ -461,21 +477,11 @@ def test_the_first_query_after_a_whole_read_finds_what_the_cache_let_go(drop: st
         cache.get(_entry(rng, "other", T0))
     elif drop == "rewrite":  # the same texts tokenised again: counted again, let go once
         cache._forget(cache._items[(entries[7].key, entries[7].description, entries[7].value)])
-    passes: list[frozenset[str]] = []
-    real = _index.postings_by_shape
-
-    def counted(features: object, wanted: frozenset[str]) -> object:
-        passes.append(wanted)
-        return real(features, wanted)  # type: ignore[arg-type]
-
-    _index.postings_by_shape = counted  # type: ignore[assignment]
-    try:
-        assert terms("lighthouse") == ["lighthous"]
-        assert index.has("lighthous")
-        assert dict(index.posting("lighthous")) == _held(entries, "lighthous")
-        assert dict(index.posting("test")) == _held(entries, "test")
-    finally:
-        _index.postings_by_shape = real
+    passes = _passes_over_entries(monkeypatch)
+    assert terms("lighthouse") == ["lighthous"]
+    assert index.has("lighthous")
+    assert dict(index.posting("lighthous")) == _held(entries, "lighthous")
+    assert dict(index.posting("test")) == _held(entries, "test")
     if drop == "nothing":
         assert cache.frequency("lighthous") == 1
     # Held by one entry: looked for in a pass, whatever the cache let go; "test" is then
@@ -483,34 +489,25 @@ def test_the_first_query_after_a_whole_read_finds_what_the_cache_let_go(drop: st
     assert passes == [frozenset({"lighthous"})]
 
 
-def test_a_word_no_entry_holds_costs_no_pass_while_the_cache_holds_every_entry() -> None:
-    from langchain_contextchef.selectors import _index
+def test_a_word_no_entry_holds_costs_no_pass_while_the_cache_holds_every_entry(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from langchain_contextchef.selectors._index import KeywordIndex
 
     rng = random.Random(5)
     entries = [_entry(rng, f"k{i:03d}", T0 + timedelta(seconds=i)) for i in range(30)]
     cache = FeatureCache()
-    passes: list[frozenset[str]] = []
-    real = _index.postings_by_shape
-
-    def counted(features: object, wanted: frozenset[str]) -> object:
-        passes.append(wanted)
-        return real(features, wanted)  # type: ignore[arg-type]
-
-    _index.postings_by_shape = counted  # type: ignore[assignment]
-    try:
-        for let_go in (False, True):
-            passes.clear()
-            index = KeywordIndex(cache)
-            index.rebuild(entries, None)
-            if let_go:
-                cache.clear()
-            assert not index.has("zeppelin")
-            assert passes == ([frozenset({"zeppelin"})] if let_go else [])
-            assert not index.has("zeppelin")  # known from then on: no second look
-            assert len(passes) == int(let_go)
-    finally:
-        _index.postings_by_shape = real
+    passes = _passes_over_entries(monkeypatch)
+    for let_go in (False, True):
+        passes.clear()
+        index = KeywordIndex(cache)
+        index.rebuild(entries, None)
+        if let_go:
+            cache.clear()
+        assert not index.has("zeppelin")
+        assert passes == ([frozenset({"zeppelin"})] if let_go else [])
+        assert not index.has("zeppelin")  # known from then on: no second look
+        assert len(passes) == int(let_go)
 
 
 def test_the_cache_counts_what_it_lets_go() -> None:
