@@ -231,6 +231,7 @@ def test_an_exchanged_item_whose_data_a_power_cut_lost_is_replayed(tmp_path: Pat
     assert reopened.get(META, "v:k").value == {"version": 2}  # type: ignore[union-attr]
 
 
+# Only platforms without fork() (Windows) skip: there a child never shares the descriptor.
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork()")
 def test_a_forked_child_opens_the_log_afresh(tmp_path: Path) -> None:
     """The child does not append through the descriptor it shares with its parent."""

@@ -556,6 +556,8 @@ def test_a_link_in_the_middle_of_a_deep_namespace_is_refused(
     assert store.get(("users", "alice", "inner"), "k").value == {"v": 1}  # type: ignore[union-attr]
 
 
+# Without openat2 (not Linux, or a kernel before 5.6) the one-call open is never tried and
+# the walk the other tests here cover is the only path; CI's Linux has it.
 @pytest.mark.skipif(fsio._OPENAT2 is None, reason="needs Linux openat2 (5.6 and later)")
 def test_an_existing_deep_folder_is_opened_in_one_call(
     store: FileSystemStore, root: Path, monkeypatch: pytest.MonkeyPatch
