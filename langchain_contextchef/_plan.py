@@ -56,10 +56,10 @@ from typing_extensions import assert_never
 
 from langchain_contextchef._sections import (
     Mispredicted,
-    abatch_unsynced,
     aexclusive,
-    batch_unsynced,
+    arun_batch,
     exclusive,
+    run_batch,
     settle,
     transaction_of,
 )
@@ -247,7 +247,7 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
             txn = transaction_of(store)
             if txn is not None:
                 return txn.batch(ops)
-            return store.batch(ops) if synced else batch_unsynced(store, ops)
+            return run_batch(store, ops, synced)
         case Exclusive(scope, inner, wrap, again):
             txn = transaction_of(store)
             if txn is not None and txn.scope != scope:
@@ -292,7 +292,7 @@ def _execute_sync(step: Step, store: BaseStore) -> Any:
 async def _execute_async(step: Step, store: BaseStore) -> Any:
     match step:
         case Io(ops, synced):
-            return await (store.abatch(ops) if synced else abatch_unsynced(store, ops))
+            return await arun_batch(store, ops, synced)
         case Exclusive(scope, inner, wrap, _):
             async with aexclusive(store, scope):
                 return await run_async(wrap(inner) if wrap else inner, store)

@@ -5,6 +5,7 @@ The package (this face holds the sections of every backend)::
     _pg_txn        the plan driver's sections on one PostgreSQL connection, as one transaction
     _pg_guess      guessed reads for those sections: lock, checks and writes in one statement
     _sqlite_lock   the SQLite sections' lock file beside the database, kept open per scope
+    _side_clock    on a SQLite file, the turn clock's unflushed advances in a record beside it
     _waiting       what every backend's lock shares: polling pauses, the timeout error, the key
 
 A memory write reads, checks and writes; a compile reads the clock, sweeps and advances it.
@@ -21,7 +22,9 @@ as long as the section runs, using what each backend offers:
 
 The same per-backend knowledge runs the few writes that need not be flushed to disk before
 they return (`batch_unsynced`, for the turn clock's advance while nothing depends on it
-surviving a power cut).
+surviving a power cut), and every batch of a plan (`run_batch`): on a SQLite file such an
+advance goes to a small record beside the scope's lock file instead of a commit, and reads of
+the clock count it (`_side_clock`).
 
 Every section first takes a lock in this process (so threads queue cheaply), then the
 backend's. Sections are re-entrant: a plan that runs inside a section for the same scope
@@ -55,8 +58,9 @@ from typing import Any, Literal, Protocol, TypeAlias, runtime_checkable
 
 from langgraph.store.base import BaseStore, Op, PutOp, Result
 
-from langchain_contextchef._sections import _pg_txn
+from langchain_contextchef._sections import _pg_txn, _side_clock
 from langchain_contextchef._sections._pg_txn import Mispredicted, settle, transaction_of
+from langchain_contextchef._sections._side_clock import SIDE_FIELD
 from langchain_contextchef._sections._sqlite_lock import (
     asqlite_path as _asqlite_path,
 )
@@ -87,15 +91,18 @@ except ImportError:  # pragma: no cover - the sqlite extra is not installed
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "SIDE_FIELD",
     "Guarantee",
     "Mispredicted",
     "SupportsScopeLock",
     "abatch_unsynced",
     "aexclusive",
+    "arun_batch",
     "batch_unsynced",
     "exclusive",
     "guarantee",
     "lists_newest_first",
+    "run_batch",
     "settle",
     "transaction_of",
 ]
@@ -621,3 +628,60 @@ async def abatch_unsynced(store: BaseStore, ops: Sequence[Op]) -> list[Result]:
     if callable(method):
         return list(await method(ops))
     return await store.abatch(ops)
+
+
+# ---- The turn clock beside a SQLite file ------------------------------------------------------
+#
+# On a SQLite file even an unflushed commit creates, writes and unlinks a rollback journal. A
+# clock-only advance there goes to a small record beside the scope's lock file instead
+# (`_side_clock`), and every read of a clock through a plan is answered with that record's
+# turn while the stored clock names it. Every other store runs its batches as before.
+
+
+def _side_database(store: BaseStore) -> str:
+    # The database file of a SQLite store ("" for any other store and in-memory databases).
+    kind = _kind(store)
+    if kind == "sqlite":
+        return _sqlite_path(store)
+    return ""  # an `AsyncSqliteStore` used through its sync API writes its clock as before
+
+
+def run_batch(store: BaseStore, ops: Sequence[Op], synced: bool) -> list[Result]:
+    """Run one batch of a plan on `store`: flushed or not, with the clock beside SQLite.
+
+    With `synced` off the writes need not be flushed (`batch_unsynced`); on a SQLite file, a
+    batch that only advances a clock naming its record is written to the record instead.
+
+    Returns:
+        The batch's results, as `store.batch` returns them.
+    """
+    database = _side_database(store)
+    if not database:
+        return store.batch(ops) if synced else batch_unsynced(store, ops)
+    if not synced:
+        done, ops = _side_clock.divert(database, ops)
+        if done is not None:
+            return done
+    results = store.batch(ops) if synced else batch_unsynced(store, ops)
+    return _side_clock.apply(database, ops, results)
+
+
+async def arun_batch(store: BaseStore, ops: Sequence[Op], synced: bool) -> list[Result]:
+    """Async twin of `run_batch`."""
+    database = ""
+    kind = _kind(store)
+    if kind == "asqlite":
+        database = await _asqlite_path(store)
+    elif kind == "sqlite":
+        database = await asyncio.to_thread(_sqlite_path, store)
+    if not database:
+        return await (store.abatch(ops) if synced else abatch_unsynced(store, ops))
+    if not synced:
+        done, ops = _side_clock.divert(database, ops)
+        if done is not None:
+            return done
+    if synced:
+        results = await store.abatch(ops)
+    else:
+        results = await abatch_unsynced(store, ops)
+    return _side_clock.apply(database, ops, results)

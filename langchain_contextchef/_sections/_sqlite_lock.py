@@ -29,7 +29,7 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["asqlite_path", "file_lock", "kept_file_lock", "sqlite_path"]
+__all__ = ["asqlite_path", "file_lock", "kept_file_lock", "lock_path", "sqlite_path"]
 
 
 _SQLITE_PATHS: weakref.WeakKeyDictionary[BaseStore, str] = weakref.WeakKeyDictionary()
@@ -106,7 +106,7 @@ class _KeptFlock:
 
 @functools.lru_cache(maxsize=1024)
 def _kept_flock(pid: int, database: str, scope: tuple[str, ...]) -> _KeptFlock:
-    return _KeptFlock(_lock_path(database, scope))
+    return _KeptFlock(lock_path(database, scope))
 
 
 def kept_file_lock(
@@ -125,7 +125,7 @@ def _kept_filelock(database: str, scope: tuple[str, ...], timeout: float) -> Fil
     return file_lock(database, scope, timeout)  # pragma: no cover - Windows
 
 
-def _lock_path(database: str, scope: tuple[str, ...]) -> str:
+def lock_path(database: str, scope: tuple[str, ...]) -> str:
     folder = database + "-contextchef-locks"
     os.makedirs(folder, 0o700, exist_ok=True)  # beside personal data: owner only
     name = hashlib.blake2b(_scope_key(scope).encode(), digest_size=16).hexdigest()
@@ -133,4 +133,4 @@ def _lock_path(database: str, scope: tuple[str, ...]) -> str:
 
 
 def file_lock(database: str, scope: tuple[str, ...], timeout: float) -> FileLock:
-    return FileLock(_lock_path(database, scope), timeout=timeout, poll_interval=0.002)
+    return FileLock(lock_path(database, scope), timeout=timeout, poll_interval=0.002)

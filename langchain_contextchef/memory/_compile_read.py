@@ -17,6 +17,7 @@ from typing import Any
 from langgraph.store.base import Item, PutOp, SearchOp
 
 from langchain_contextchef._plan import Call, Io, Plan, Unreadable, gather
+from langchain_contextchef._sections import SIDE_FIELD
 from langchain_contextchef.budget import token_counter
 from langchain_contextchef.entry import MemoryChangeEvent, MemoryEntry, collector_paused
 from langchain_contextchef.memory import _retention
@@ -290,7 +291,14 @@ def _sweep_and_advance(
     for entry in expired:
         ops += _retention.sweep_ops(ctx, entry, turn=turn, now=now)
     if not same_message:
-        clock = {"turn": turn + 1} if marker is None else {"turn": turn + 1, "marker": marker}
+        clock: dict[str, Any] = {"turn": turn + 1}
+        if marker is not None:
+            clock["marker"] = marker
+        # On a SQLite file the stored clock names the record beside it that holds its
+        # unflushed advances (`_sections._side_clock`): every write of the clock keeps it.
+        side = got.clock.value.get(SIDE_FIELD) if got.clock is not None else None
+        if isinstance(side, str) and not repaired:
+            clock[SIDE_FIELD] = side
         ops.append(PutOp(ctx.meta_ns, CLOCK_KEY, clock, index=False))
     ops += evicted_note_ops(ctx, evicted, evicted)
     if ops:
