@@ -62,6 +62,9 @@ from langchain_contextchef._sections import _pg_txn, _side_clock
 from langchain_contextchef._sections._pg_txn import Mispredicted, settle, transaction_of
 from langchain_contextchef._sections._side_clock import SIDE_FIELD
 from langchain_contextchef._sections._sqlite_lock import (
+    SQLITE_PATHS as _SQLITE_PATHS,
+)
+from langchain_contextchef._sections._sqlite_lock import (
     asqlite_path as _asqlite_path,
 )
 from langchain_contextchef._sections._sqlite_lock import (
@@ -673,7 +676,8 @@ async def arun_batch(store: BaseStore, ops: Sequence[Op], synced: bool) -> list[
     if kind == "asqlite":
         database = await _asqlite_path(store)
     elif kind == "sqlite":
-        database = await asyncio.to_thread(_sqlite_path, store)
+        known = _SQLITE_PATHS.get(store)
+        database = known if known is not None else await asyncio.to_thread(_sqlite_path, store)
     if not database:
         return await (store.abatch(ops) if synced else abatch_unsynced(store, ops))
     if not synced:

@@ -29,33 +29,41 @@ try:
 except ImportError:  # pragma: no cover - Windows
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["asqlite_path", "file_lock", "kept_file_lock", "lock_path", "sqlite_path"]
+__all__ = [
+    "SQLITE_PATHS",
+    "asqlite_path",
+    "file_lock",
+    "kept_file_lock",
+    "lock_path",
+    "sqlite_path",
+]
 
 
-_SQLITE_PATHS: weakref.WeakKeyDictionary[BaseStore, str] = weakref.WeakKeyDictionary()
+SQLITE_PATHS: weakref.WeakKeyDictionary[BaseStore, str] = weakref.WeakKeyDictionary()
+"""The database file of each SQLite store seen, once asked (`sqlite_path`, `asqlite_path`)."""
 
 
 def sqlite_path(store: BaseStore) -> str:
     """The main database file of a sync `SqliteStore` ("" for an in-memory database)."""
-    if store in _SQLITE_PATHS:
-        return _SQLITE_PATHS[store]
+    if store in SQLITE_PATHS:
+        return SQLITE_PATHS[store]
     conn: Any = store.conn  # type: ignore[attr-defined]
     with store.lock:  # type: ignore[attr-defined]
         rows = conn.execute("PRAGMA database_list").fetchall()
     path = next((str(row[2]) for row in rows if row[1] == "main"), "")
-    _SQLITE_PATHS[store] = path
+    SQLITE_PATHS[store] = path
     return path
 
 
 async def asqlite_path(store: BaseStore) -> str:
-    if store in _SQLITE_PATHS:
-        return _SQLITE_PATHS[store]
+    if store in SQLITE_PATHS:
+        return SQLITE_PATHS[store]
     conn: Any = store.conn  # type: ignore[attr-defined]
     async with store.lock:  # type: ignore[attr-defined]
         cursor = await conn.execute("PRAGMA database_list")
         rows = await cursor.fetchall()
     path = next((str(row[2]) for row in rows if row[1] == "main"), "")
-    _SQLITE_PATHS[store] = path
+    SQLITE_PATHS[store] = path
     return path
 
 
