@@ -51,6 +51,7 @@ _SIZE = _LAYOUT.size + 4
 _FDS: dict[tuple[int, str], int] = {}
 _FDS_GUARD = threading.Lock()
 _FDS_LIMIT = 1024
+_USABLE = hasattr(os, "pread") and hasattr(os, "pwrite")  # not on Windows: the database keeps it
 
 
 @functools.lru_cache(maxsize=1024)
@@ -128,7 +129,7 @@ def divert(database: str, ops: Sequence[Op]) -> tuple[list[Result] | None, Seque
         The batch's results when it was taken off the database (else `None`), and the ops
         the database is still to run.
     """
-    if len(ops) != 1 or type(ops[0]) is not PutOp:
+    if not _USABLE or len(ops) != 1 or type(ops[0]) is not PutOp:
         return None, ops
     op = ops[0]
     scope = _clock_scope(op)
@@ -148,6 +149,8 @@ def divert(database: str, ops: Sequence[Op]) -> tuple[list[Result] | None, Seque
 
 def apply(database: str, ops: Sequence[Op], results: list[Result]) -> list[Result]:
     """Answer the batch's clock reads with the record's turn where it counts."""
+    if not _USABLE:
+        return results
     for i, op in enumerate(ops):
         if type(op) is not GetOp or op.key != _CLOCK_KEY:
             continue
