@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 from langchain_core.messages import HumanMessage
-from langgraph.store.base import GetOp, PutOp
+from langgraph.store.base import GetOp, Item, PutOp
 from langgraph.store.sqlite import SqliteStore
 
 from langchain_contextchef import ContextChef, Turns
@@ -104,16 +104,16 @@ def test_the_record_counts_only_for_the_clock_that_names_it(tmp_path: Path) -> N
     run_batch(store, [PutOp(META, "clock", {"turn": 9, "sidecar": first["sidecar"]})], False)
     assert _stored_clock(store)["turn"] == 4  # the advance went beside it
     (got,) = run_batch(store, [GetOp(META, "clock")], synced=True)
-    assert got is not None and got.value["turn"] == 9
+    assert isinstance(got, Item) and got.value["turn"] == 9
     # A clock written with another id, or none, is read as written.
     store.put(META, "clock", {"turn": 2, "marker": "m1"})
     (got,) = run_batch(store, [GetOp(META, "clock")], synced=True)
-    assert got is not None and got.value == {"turn": 2, "marker": "m1"}
+    assert isinstance(got, Item) and got.value == {"turn": 2, "marker": "m1"}
     # A stored turn past the record's wins (a flushed write caught up), marker and all.
     ahead = {"turn": 12, "marker": "m2", "sidecar": first["sidecar"]}
     store.put(META, "clock", ahead)
     (got,) = run_batch(store, [GetOp(META, "clock")], synced=True)
-    assert got is not None and got.value == ahead
+    assert isinstance(got, Item) and got.value == ahead
     conn.close()
 
 
