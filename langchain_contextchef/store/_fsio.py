@@ -393,7 +393,9 @@ class SafeDir:
         else:
             os.replace(self.join(tmp), self.join(name))
 
-    def move_in(self, source: SafeDir, tmp: str, name: str, *, swap: bool = False) -> None:
+    def move_in(
+        self, source: SafeDir, tmp: str, name: str, *, swap: bool = False, checked: bool = False
+    ) -> None:
         """Rename `source/tmp` over `name` in this folder (atomic; same file system).
 
         With `swap`, an existing regular file `name` is exchanged with `source/tmp` in one
@@ -404,9 +406,21 @@ class SafeDir:
         that same rule one write earlier, then costs milliseconds to free; an exchange
         does neither (see `swap_files`). A plain rename where exchanging is not available.
 
+        With `checked`, the caller holds the folder's write lock and has just found `name`
+        missing (`swap` off) or a regular file (`swap` on) with its own `lstat`, so it is not
+        asked again: the exchange falls back to a rename if the file went meanwhile, and
+        neither step follows a link (a rename replaces a link itself; an exchange moves it
+        to `source`, where it is deleted).
+
         Raises:
             UnsafePathError: If `name` is a link.
         """
+        if checked and self.fd is not None and source.fd is not None:
+            if swap and swap_files(source.fd, tmp, self.fd, name):
+                source.discard(tmp)  # the old file; a crash here leaves a staged orphan
+                return
+            os.rename(tmp, name, src_dir_fd=source.fd, dst_dir_fd=self.fd)
+            return
         st = self.lstat(name)
         if st is not None and is_link(st):
             raise link_error(self.join(name), "file")

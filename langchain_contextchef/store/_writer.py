@@ -193,6 +193,7 @@ class Writer(Recovery):
         folders: dict[tuple[str, ...], _Open] = {}
         staged: list[_Staged] = []
         staging: SafeDir | None = None
+        staging_dev = -1
         try:
             for write in writes:
                 dirpath, parts = self.view.dir_of(write.namespace)
@@ -211,7 +212,7 @@ class Writer(Recovery):
                         staged.append(_Staged(parts, name, None, False, None, 0, 0))
                     continue
                 path = dirpath + os.sep + name
-                data, record = self._document(write, path if current is not None else None, now)
+                data, record = self._document(write, path, current, now)
                 if not sync and not logged and _fits(current, data):
                     # One unsynced write over an existing file at least as long: written in
                     # place, padded with JSON whitespace, since renaming a new file over an
@@ -226,7 +227,8 @@ class Writer(Recovery):
                 if staging is None:
                     staging = open_dir(self.root, (STAGING_DIR,), create=True)[0]
                     assert staging is not None
-                if staging.device() == opened.dev:
+                    staging_dev = staging.device()  # an open folder's device never changes
+                if staging_dev == opened.dev:
                     tmp = staged_file_name(opened.lock)
                     inode = staging.write_new(tmp, data, opened.stamp, sync=flush)
                     opened.staged.append(tmp)
@@ -239,7 +241,8 @@ class Writer(Recovery):
                 # renamed over it: the disk write ext4 starts on a rename over a file is of
                 # no use when the record carries the data (see `SafeDir.move_in`).
                 staged[-1] = staged[-1]._replace(
-                    data=data, swap=sync and logged and current is not None
+                    data=data,
+                    swap=sync and logged and current is not None and stat.S_ISREG(current.st_mode),
                 )
         except BaseException:
             self._abort(folders, staging)
@@ -268,8 +271,8 @@ class Writer(Recovery):
         )
         appended = False
         try:
-            with self.redo_turn():
-                end = self.redo.append(encode_record(record), sync=sync)
+            with self.redo_turn() as known_end:
+                end = self.redo.append(encode_record(record), sync=sync, end=known_end)
                 appended = True
                 # From here the batch is committed: it completes now, or when replayed.
                 self._apply(folders, staged, staging, sync=False, committed=True)
@@ -306,7 +309,9 @@ class Writer(Recovery):
                     folder.unlink(st.name)
                 elif st.staged:
                     assert staging is not None
-                    folder.move_in(staging, st.tmp, st.name, swap=st.swap)
+                    # The item's `lstat` in `commit`, under the same folder lock, refused a
+                    # link and chose between exchange and rename: not asked again here.
+                    folder.move_in(staging, st.tmp, st.name, swap=st.swap, checked=True)
                 else:
                     folder.replace(st.tmp, st.name)
             for parts in {st.parts for st in staged}:
@@ -334,10 +339,16 @@ class Writer(Recovery):
                     raise
         raise AssertionError  # pragma: no cover - the loop returns or raises
 
-    def _document(self, write: Write, path: str | None, now: float) -> tuple[bytes, Record]:
-        """The new document of a write; `path` is the item's file, `None` when it has none."""
+    def _document(
+        self, write: Write, path: str, current: os.stat_result | None, now: float
+    ) -> tuple[bytes, Record]:
+        """The new document of a write to the item file `path`, whose `lstat` is `current`.
+
+        `current` was taken through the folder's descriptor with the folder's lock held, so
+        the cached parse is checked against it (no second `lstat`); `None`: no file.
+        """
         assert write.value is not None
-        existing = self.view.load(path) if path is not None else None
+        existing = self.view.load(path, current) if current is not None else None
         if existing is not None and (
             is_expired(existing, now)
             or existing[NS] != write.namespace
