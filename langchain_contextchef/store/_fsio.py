@@ -51,6 +51,7 @@ __all__ = [
     "link_error",
     "next_stamp",
     "open_dir",
+    "open_root",
     "read_file",
     "remove_empty_dirs",
     "swap_files",
@@ -341,12 +342,22 @@ class SafeDir:
             raise
         return inode
 
-    def overwrite(self, name: str, data: bytes, stamp_ns: int | None) -> int:
+    def overwrite(
+        self, name: str, data: bytes, stamp_ns: int | None, *, inode: int | None = None
+    ) -> int:
         """Write `data` over the start of the existing file `name`, unflushed, and stamp it.
 
         For a write that may be lost in a power cut (see `FileSystemStore.batch_unsynced`):
         `data` must be at least as long as the file, so no truncation is needed and a reader
         sees either the old or the new bytes of one small write.
+
+        Args:
+            name: The file's name in this folder.
+            data: The new bytes.
+            stamp_ns: The modification time to set (`None`: leave the file system's).
+            inode: The file's inode number from the caller's `lstat` just before, returned
+                as is instead of asking the opened file (a cache keyed by it re-reads the
+                file if it was replaced in between, as for any changed file).
 
         Returns:
             The file's inode number.
@@ -374,7 +385,7 @@ class SafeDir:
                     os.utime(fd, ns=(stamp_ns, stamp_ns))
                 else:
                     os.utime(self.join(name), ns=(stamp_ns, stamp_ns))
-            return os.fstat(fd).st_ino
+            return os.fstat(fd).st_ino if inode is None else inode
         finally:
             os.close(fd)
 
@@ -585,13 +596,29 @@ def _open_root(root: str) -> SafeDir:
     return SafeDir(root, os.open(root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC))
 
 
-def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDir | None, int]:
+def open_root(root: str) -> SafeDir | None:
+    """The store root, opened for several `open_dir` calls of one step (`None`: missing).
+
+    The caller closes it. It names the root as it was when opened: hold it only for the
+    span of one write (its folder locks held), never across calls.
+    """
+    try:
+        return _open_root(root)
+    except FileNotFoundError:
+        return None
+
+
+def open_dir(
+    root: str, parts: tuple[str, ...], *, create: bool, opened_root: SafeDir | None = None
+) -> tuple[SafeDir | None, int]:
     """Open `root/parts...` without following links below the root.
 
     Args:
         root: The store root (may itself be a link).
         parts: Encoded folder names below the root.
         create: Make missing folders (syncing each parent that gained an entry).
+        opened_root: The root already opened by the caller (`open_root`), used instead of
+            opening it again, and left open.
 
     Returns:
         The open folder (`None` if missing and not created) and the index in `parts` of the
@@ -601,25 +628,31 @@ def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDi
     Raises:
         UnsafePathError: If a component below the root is a link.
     """
-    try:
-        current = _open_root(root)
-    except FileNotFoundError:
-        if not create:
-            return None, len(parts)
-        # Made only when missing: the common case costs one `open`, not a `mkdir` too.
-        os.makedirs(root, FOLDER_MODE, exist_ok=True)
-        current = _open_root(root)
+    if opened_root is not None and opened_root.fd is not None and parts:
+        current = opened_root
+    else:
+        opened_root = None
+        try:
+            current = _open_root(root)
+        except FileNotFoundError:
+            if not create:
+                return None, len(parts)
+            # Made only when missing: the common case costs one `open`, not a `mkdir` too.
+            os.makedirs(root, FOLDER_MODE, exist_ok=True)
+            current = _open_root(root)
     if parts and current.fd is not None:
         fd = _open_beneath(current.fd, parts)
         if fd is not None:  # every folder there, none a link: one call instead of a walk
-            current.close()
+            if current is not opened_root:
+                current.close()
             return SafeDir(os.path.join(root, *parts), fd), len(parts)
     first_made = len(parts)
     for i, part in enumerate(parts):
         try:
             child, made = current.child(part, create=create)
         finally:
-            current.close()
+            if current is not opened_root:
+                current.close()
         if child is None:
             return None, first_made
         if made and first_made == len(parts):

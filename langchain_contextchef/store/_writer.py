@@ -36,6 +36,7 @@ from langchain_contextchef.store._fsio import (
     link_error,
     next_stamp,
     open_dir,
+    open_root,
     remove_empty_dirs,
 )
 from langchain_contextchef.store._locks import release_all
@@ -194,13 +195,18 @@ class Writer(Recovery):
         staged: list[_Staged] = []
         staging: SafeDir | None = None
         staging_dev = -1
+        # The root, opened once for every folder this commit opens (each then one `openat2`
+        # below it), and closed once they are all open.
+        root = open_root(self.root)
         try:
             for write in writes:
                 dirpath, parts = self.view.dir_of(write.namespace)
                 name = item_file_name(write.key)
                 opened = folders.get(parts)
                 if opened is None:
-                    folder, made = self._open_for_write(parts, create=write.value is not None)
+                    folder, made = self._open_for_write(
+                        parts, create=write.value is not None, root=root
+                    )
                     if folder is None:
                         continue  # deleting from a folder that does not exist: nothing to do
                     opened = folders[parts] = _Open(folder, made, dir_lock_name(parts))
@@ -219,13 +225,13 @@ class Writer(Recovery):
                     # existing one costs a flush of its data on some file systems (ext4).
                     assert current is not None
                     data += b" " * (current.st_size - len(data))
-                    inode = opened.folder.overwrite(name, data, opened.stamp)
+                    inode = opened.folder.overwrite(name, data, opened.stamp, inode=current.st_ino)
                     staged.append(_Staged(parts, name, name, False, record, inode, len(data), True))
                     continue
                 # A logged batch's files are not flushed: the log carries their data.
                 flush = sync and not logged
                 if staging is None:
-                    staging = open_dir(self.root, (STAGING_DIR,), create=True)[0]
+                    staging = open_dir(self.root, (STAGING_DIR,), create=True, opened_root=root)[0]
                     assert staging is not None
                     staging_dev = staging.device()  # an open folder's device never changes
                 if staging_dev == opened.dev:
@@ -247,6 +253,9 @@ class Writer(Recovery):
         except BaseException:
             self._abort(folders, staging)
             raise
+        finally:
+            if root is not None:
+                root.close()
         if logged and staged:
             self._commit_logged(folders, staged, staging, sync=sync)
         else:
@@ -328,11 +337,11 @@ class Writer(Recovery):
         _close(folders, staging)
 
     def _open_for_write(
-        self, parts: tuple[str, ...], *, create: bool
+        self, parts: tuple[str, ...], *, create: bool, root: SafeDir | None = None
     ) -> tuple[SafeDir | None, int]:
         for attempt in range(_WRITE_ATTEMPTS):
             try:
-                return open_dir(self.root, parts, create=create)
+                return open_dir(self.root, parts, create=create, opened_root=root)
             except FileNotFoundError:
                 # A concurrent delete pruned a parent folder between two steps: try again.
                 if attempt == _WRITE_ATTEMPTS - 1:
