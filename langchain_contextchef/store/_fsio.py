@@ -51,7 +51,6 @@ __all__ = [
     "link_error",
     "next_stamp",
     "open_dir",
-    "open_root",
     "read_file",
     "remove_empty_dirs",
     "swap_files",
@@ -342,22 +341,12 @@ class SafeDir:
             raise
         return inode
 
-    def overwrite(
-        self, name: str, data: bytes, stamp_ns: int | None, *, inode: int | None = None
-    ) -> int:
+    def overwrite(self, name: str, data: bytes, stamp_ns: int | None) -> int:
         """Write `data` over the start of the existing file `name`, unflushed, and stamp it.
 
         For a write that may be lost in a power cut (see `FileSystemStore.batch_unsynced`):
         `data` must be at least as long as the file, so no truncation is needed and a reader
         sees either the old or the new bytes of one small write.
-
-        Args:
-            name: The file's name in this folder.
-            data: The new bytes.
-            stamp_ns: The modification time to set (`None`: leave the file system's).
-            inode: The file's inode number from the caller's `lstat` just before, returned
-                as is instead of asking the opened file (a cache keyed by it re-reads the
-                file if it was replaced in between, as for any changed file).
 
         Returns:
             The file's inode number.
@@ -385,7 +374,7 @@ class SafeDir:
                     os.utime(fd, ns=(stamp_ns, stamp_ns))
                 else:
                     os.utime(self.join(name), ns=(stamp_ns, stamp_ns))
-            return os.fstat(fd).st_ino if inode is None else inode
+            return os.fstat(fd).st_ino
         finally:
             os.close(fd)
 
@@ -426,20 +415,13 @@ class SafeDir:
         Raises:
             UnsafePathError: If `name` is a link.
         """
-        if checked and self.fd is not None and source.fd is not None:
-            if swap and swap_files(source.fd, tmp, self.fd, name):
-                source.discard(tmp)  # the old file; a crash here leaves a staged orphan
-                return
-            os.rename(tmp, name, src_dir_fd=source.fd, dst_dir_fd=self.fd)
-            return
-        st = self.lstat(name)
+        st = None if checked else self.lstat(name)
         if st is not None and is_link(st):
             raise link_error(self.join(name), "file")
         if self.fd is not None and source.fd is not None:
             if (
                 swap
-                and st is not None
-                and stat.S_ISREG(st.st_mode)
+                and (checked or (st is not None and stat.S_ISREG(st.st_mode)))
                 and swap_files(source.fd, tmp, self.fd, name)
             ):
                 source.discard(tmp)  # the old file; a crash here leaves a staged orphan
@@ -447,11 +429,6 @@ class SafeDir:
             os.rename(tmp, name, src_dir_fd=source.fd, dst_dir_fd=self.fd)
         else:
             os.replace(source.join(tmp), self.join(name))
-
-    def device(self) -> int:
-        """The device (file system) the folder lives on."""
-        st = os.fstat(self.fd) if self.fd is not None else os.stat(self.path)
-        return st.st_dev
 
     def exists(self, name: str) -> bool:
         """Whether the entry exists (links included)."""
@@ -596,18 +573,6 @@ def _open_root(root: str) -> SafeDir:
     return SafeDir(root, os.open(root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC))
 
 
-def open_root(root: str) -> SafeDir | None:
-    """The store root, opened for several `open_dir` calls of one step (`None`: missing).
-
-    The caller closes it. It names the root as it was when opened: hold it only for the
-    span of one write (its folder locks held), never across calls.
-    """
-    try:
-        return _open_root(root)
-    except FileNotFoundError:
-        return None
-
-
 def open_dir(
     root: str, parts: tuple[str, ...], *, create: bool, opened_root: SafeDir | None = None
 ) -> tuple[SafeDir | None, int]:
@@ -617,8 +582,9 @@ def open_dir(
         root: The store root (may itself be a link).
         parts: Encoded folder names below the root.
         create: Make missing folders (syncing each parent that gained an entry).
-        opened_root: The root already opened by the caller (`open_root`), used instead of
-            opening it again, and left open.
+        opened_root: The root as the caller opened it (`open_dir(root, (), ...)`), for
+            several folders of one write: each is then one `openat2` below it. Left open;
+            the walk (a missing folder, a link on the way) opens the root itself.
 
     Returns:
         The open folder (`None` if missing and not created) and the index in `parts` of the
@@ -628,31 +594,29 @@ def open_dir(
     Raises:
         UnsafePathError: If a component below the root is a link.
     """
-    if opened_root is not None and opened_root.fd is not None and parts:
-        current = opened_root
-    else:
-        opened_root = None
-        try:
-            current = _open_root(root)
-        except FileNotFoundError:
-            if not create:
-                return None, len(parts)
-            # Made only when missing: the common case costs one `open`, not a `mkdir` too.
-            os.makedirs(root, FOLDER_MODE, exist_ok=True)
-            current = _open_root(root)
+    if parts and opened_root is not None and opened_root.fd is not None:
+        fd = _open_beneath(opened_root.fd, parts)
+        if fd is not None:
+            return SafeDir(os.path.join(root, *parts), fd), len(parts)
+    try:
+        current = _open_root(root)
+    except FileNotFoundError:
+        if not create:
+            return None, len(parts)
+        # Made only when missing: the common case costs one `open`, not a `mkdir` too.
+        os.makedirs(root, FOLDER_MODE, exist_ok=True)
+        current = _open_root(root)
     if parts and current.fd is not None:
         fd = _open_beneath(current.fd, parts)
         if fd is not None:  # every folder there, none a link: one call instead of a walk
-            if current is not opened_root:
-                current.close()
+            current.close()
             return SafeDir(os.path.join(root, *parts), fd), len(parts)
     first_made = len(parts)
     for i, part in enumerate(parts):
         try:
             child, made = current.child(part, create=create)
         finally:
-            if current is not opened_root:
-                current.close()
+            current.close()
         if child is None:
             return None, first_made
         if made and first_made == len(parts):

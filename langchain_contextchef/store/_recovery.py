@@ -342,7 +342,6 @@ class Recovery:
             try:
                 self._settled_end = None
                 settled = self.settle_redo()
-                end = self._settled_end  # set by `settle_redo` under the lock just taken
             except BaseException:
                 lock.release()
                 raise
@@ -353,7 +352,7 @@ class Recovery:
                 raise Timeout(self.redo.path)
             time.sleep(_BUSY_PAUSE)
         try:
-            yield end
+            yield self._settled_end  # set by `settle_redo` under the lock still held
         finally:
             lock.release()
 

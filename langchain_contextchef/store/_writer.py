@@ -36,7 +36,6 @@ from langchain_contextchef.store._fsio import (
     link_error,
     next_stamp,
     open_dir,
-    open_root,
     remove_empty_dirs,
 )
 from langchain_contextchef.store._locks import release_all
@@ -197,7 +196,7 @@ class Writer(Recovery):
         staging_dev = -1
         # The root, opened once for every folder this commit opens (each then one `openat2`
         # below it), and closed once they are all open.
-        root = open_root(self.root)
+        root = open_dir(self.root, (), create=False)[0]
         try:
             for write in writes:
                 dirpath, parts = self.view.dir_of(write.namespace)
@@ -225,7 +224,7 @@ class Writer(Recovery):
                     # existing one costs a flush of its data on some file systems (ext4).
                     assert current is not None
                     data += b" " * (current.st_size - len(data))
-                    inode = opened.folder.overwrite(name, data, opened.stamp, inode=current.st_ino)
+                    inode = opened.folder.overwrite(name, data, opened.stamp)
                     staged.append(_Staged(parts, name, name, False, record, inode, len(data), True))
                     continue
                 # A logged batch's files are not flushed: the log carries their data.
@@ -233,7 +232,10 @@ class Writer(Recovery):
                 if staging is None:
                     staging = open_dir(self.root, (STAGING_DIR,), create=True, opened_root=root)[0]
                     assert staging is not None
-                    staging_dev = staging.device()  # an open folder's device never changes
+                    # An open folder's device never changes: asked once per commit.
+                    staging_dev = os.stat(
+                        staging.fd if staging.fd is not None else staging.path
+                    ).st_dev
                 if staging_dev == opened.dev:
                     tmp = staged_file_name(opened.lock)
                     inode = staging.write_new(tmp, data, opened.stamp, sync=flush)

@@ -150,7 +150,7 @@ def test_an_unsynced_overwrite_is_read_back_by_this_and_a_new_store(tmp_path: Pa
     path = _item(tmp_path, META, "clock")
     cached = store._view.records[str(path)]
     assert not isinstance(cached, Unreadable)
-    assert cached[INO] == os.stat(path).st_ino  # written in place: the inode it had
+    assert cached[INO] == os.stat(path).st_ino  # written in place: the file's own inode
     assert store.get(META, "clock").value == {"turn": 1001}  # type: ignore[union-attr]
     assert FileSystemStore(tmp_path).get(META, "clock").value == {"turn": 1001}  # type: ignore[union-attr]
 
@@ -158,7 +158,7 @@ def test_an_unsynced_overwrite_is_read_back_by_this_and_a_new_store(tmp_path: Pa
 def test_an_unsynced_overwrite_of_a_file_replaced_meanwhile_is_read_again(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The cache keeps the inode the commit's lstat found; another file there is re-read."""
+    """A hand edit that puts a new file there between the commit's lstat and its open."""
     store = FileSystemStore(tmp_path)
     store.put(META, "clock", {"turn": 1000, "note": "a longer first value"})
     path = _item(tmp_path, META, "clock")
