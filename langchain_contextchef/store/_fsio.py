@@ -393,7 +393,9 @@ class SafeDir:
         else:
             os.replace(self.join(tmp), self.join(name))
 
-    def move_in(self, source: SafeDir, tmp: str, name: str, *, swap: bool = False) -> None:
+    def move_in(
+        self, source: SafeDir, tmp: str, name: str, *, swap: bool = False, checked: bool = False
+    ) -> None:
         """Rename `source/tmp` over `name` in this folder (atomic; same file system).
 
         With `swap`, an existing regular file `name` is exchanged with `source/tmp` in one
@@ -404,17 +406,22 @@ class SafeDir:
         that same rule one write earlier, then costs milliseconds to free; an exchange
         does neither (see `swap_files`). A plain rename where exchanging is not available.
 
+        With `checked`, the caller holds the folder's write lock and has just found `name`
+        missing (`swap` off) or a regular file (`swap` on) with its own `lstat`, so it is not
+        asked again: the exchange falls back to a rename if the file went meanwhile, and
+        neither step follows a link (a rename replaces a link itself; an exchange moves it
+        to `source`, where it is deleted).
+
         Raises:
             UnsafePathError: If `name` is a link.
         """
-        st = self.lstat(name)
+        st = None if checked else self.lstat(name)
         if st is not None and is_link(st):
             raise link_error(self.join(name), "file")
         if self.fd is not None and source.fd is not None:
             if (
                 swap
-                and st is not None
-                and stat.S_ISREG(st.st_mode)
+                and (checked or (st is not None and stat.S_ISREG(st.st_mode)))
                 and swap_files(source.fd, tmp, self.fd, name)
             ):
                 source.discard(tmp)  # the old file; a crash here leaves a staged orphan
@@ -422,11 +429,6 @@ class SafeDir:
             os.rename(tmp, name, src_dir_fd=source.fd, dst_dir_fd=self.fd)
         else:
             os.replace(source.join(tmp), self.join(name))
-
-    def device(self) -> int:
-        """The device (file system) the folder lives on."""
-        st = os.fstat(self.fd) if self.fd is not None else os.stat(self.path)
-        return st.st_dev
 
     def exists(self, name: str) -> bool:
         """Whether the entry exists (links included)."""
@@ -571,13 +573,18 @@ def _open_root(root: str) -> SafeDir:
     return SafeDir(root, os.open(root, os.O_RDONLY | _O_DIRECTORY | _O_CLOEXEC))
 
 
-def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDir | None, int]:
+def open_dir(
+    root: str, parts: tuple[str, ...], *, create: bool, opened_root: SafeDir | None = None
+) -> tuple[SafeDir | None, int]:
     """Open `root/parts...` without following links below the root.
 
     Args:
         root: The store root (may itself be a link).
         parts: Encoded folder names below the root.
         create: Make missing folders (syncing each parent that gained an entry).
+        opened_root: The root as the caller opened it (`open_dir(root, (), ...)`), for
+            several folders of one write: each is then one `openat2` below it. Left open;
+            the walk (a missing folder, a link on the way) opens the root itself.
 
     Returns:
         The open folder (`None` if missing and not created) and the index in `parts` of the
@@ -587,6 +594,10 @@ def open_dir(root: str, parts: tuple[str, ...], *, create: bool) -> tuple[SafeDi
     Raises:
         UnsafePathError: If a component below the root is a link.
     """
+    if parts and opened_root is not None and opened_root.fd is not None:
+        fd = _open_beneath(opened_root.fd, parts)
+        if fd is not None:
+            return SafeDir(os.path.join(root, *parts), fd), len(parts)
     try:
         current = _open_root(root)
     except FileNotFoundError:

@@ -163,7 +163,7 @@ class ProcessLock:
     `OwnedLock`) let one holder in at a time within the process.
     """
 
-    __slots__ = ("_fd", "name", "path", "root")
+    __slots__ = ("_fd", "_ident", "name", "path", "root")
 
     def __init__(self, root: str, name: str) -> None:
         self.root = root
@@ -171,22 +171,29 @@ class ProcessLock:
         self.path = os.path.join(root, LOCK_DIR, name)
         """Where the lock file lives."""
         self._fd: int | None = None
+        # `(st_ino, st_dev)` of the file the kept descriptor has open, once an `fstat` told
+        # it: an open descriptor's inode number cannot be reused, so later checks compare
+        # the path's `lstat` with it and need no `fstat`.
+        self._ident: tuple[int, int] | None = None
 
     def _open(self) -> int:
         kept = _KEPT.take(self) if _KEEP else None
         if kept is not None:
             try:
                 now = os.stat(self.path, follow_symlinks=False)
-                held = os.fstat(kept)
+                if self._ident is None:
+                    held = os.fstat(kept)
+                    self._ident = (held.st_ino, held.st_dev)
             except OSError:
                 now = None
-            if now is not None and (now.st_ino, now.st_dev) == (held.st_ino, held.st_dev):
+            if now is not None and (now.st_ino, now.st_dev) == self._ident:
                 return kept  # the path still names the file this descriptor has open
             with contextlib.suppress(OSError):
                 os.close(kept)  # replaced or removed by hand: open what the path names now
         return self._open_file()
 
     def _open_file(self) -> int:
+        self._ident = None  # a new descriptor: its file is told by the next check's `fstat`
         folder, _ = open_dir(self.root, (LOCK_DIR,), create=True)
         assert folder is not None  # created on demand
         with folder:

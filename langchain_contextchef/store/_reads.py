@@ -63,13 +63,29 @@ def live(record: Record | None, namespace: tuple[str, ...], key: str, now: float
 
 
 def get_record(
-    view: DiskView, namespace: tuple[str, ...], key: object, now: float
+    view: DiskView,
+    namespace: tuple[str, ...],
+    key: object,
+    now: float,
+    checked: dict[str, bool] | None = None,
 ) -> Record | None:
-    """The live record of one item, or `None` (a key no file could hold finds nothing)."""
+    """The live record of one item, or `None` (a key no file could hold finds nothing).
+
+    `checked`: the folders this batch of reads already checked (`DiskView.dir_ok`), and
+    their answers; a batch's gets of one folder check it once (the item's own file is
+    still checked per get).
+    """
     if not isinstance(key, str) or "\x00" in key:
         return None
     dirpath, parts = view.dir_of(namespace)
-    if not parts or not view.dir_ok(dirpath, parts):
+    if not parts:
+        return None
+    ok = checked.get(dirpath) if checked is not None else None
+    if ok is None:
+        ok = view.dir_ok(dirpath, parts)
+        if checked is not None:
+            checked[dirpath] = ok
+    if not ok:
         return None
     return live(view.load(view.file_of(namespace, key)), namespace, key, now)
 

@@ -94,6 +94,8 @@ class Recovery:
         self._no_journals: tuple[int, int, int] | None = None
         self.redo = RedoLog(root)
         self._redo_sig: tuple[int, int, int] | None = None
+        # The log's size `settle_redo` last found with nothing to apply (its lock held).
+        self._settled_end: int | None = None
 
     # ------------------------------------------------------------------ locking
 
@@ -319,11 +321,16 @@ class Recovery:
     # ------------------------------------------------------------------ the redo log
 
     @contextlib.contextmanager
-    def redo_turn(self) -> Iterator[None]:
+    def redo_turn(self) -> Iterator[int | None]:
         """Hold the redo log's lock, with every committed record applied.
 
         Taken after the folder locks. A dead writer's record whose folders are held by
         someone else is left to them: the lock is let go and taken again until it is applied.
+
+        Yields:
+            The log's size as found under the lock with nothing to apply (for
+            `RedoLog.append`: nobody else writes the log while the lock is held), or `None`
+            when that was not read (no log yet, or records were just applied).
 
         Raises:
             filelock.Timeout: If that takes longer than the store's lock timeout.
@@ -333,6 +340,7 @@ class Recovery:
         while True:
             lock.acquire(deadline, blocking=True)
             try:
+                self._settled_end = None
                 settled = self.settle_redo()
             except BaseException:
                 lock.release()
@@ -344,7 +352,7 @@ class Recovery:
                 raise Timeout(self.redo.path)
             time.sleep(_BUSY_PAUSE)
         try:
-            yield
+            yield self._settled_end  # set by `settle_redo` under the lock still held
         finally:
             lock.release()
 
@@ -357,6 +365,7 @@ class Recovery:
         """
         state = self.redo.state()
         if state is None or state[0] >= state[1]:
+            self._settled_end = None if state is None else self.redo.seen_size
             return 0, 0
         applied = state[0]
         records, used, torn = decode_records(self.redo.read(applied))

@@ -228,10 +228,16 @@ class RedoLog:
         self.root = root
         self.path = os.path.join(root, JOURNAL_DIR, REDO_LOG)
         self._fd: int | None = None
+        # The kept descriptor's file, `(st_ino, st_dev)`, taken when it was opened: while the
+        # descriptor is open no other file can take that inode number on that device, so a
+        # path whose `lstat` shows it names that very file (no `fstat` needed to tell).
+        self._ident: tuple[int, int] | None = None
         self._forks = _FORKS[0]
-        # The kept descriptor's `fstat` from the last `_current` that found it still the
-        # log (`None` after opening it anew), so `state` asks once.
+        # The stat of the kept descriptor's file from the last `_current` that found it still
+        # the log (`None` after opening it anew), so `state` asks once.
         self._kept: os.stat_result | None = None
+        self.seen_size = 0
+        """The log file's size as the last `state()` found it (its bytes, header included)."""
 
     def close(self) -> None:
         """Close the kept descriptor."""
@@ -239,6 +245,7 @@ class RedoLog:
             with contextlib.suppress(OSError):
                 os.close(self._fd)
             self._fd = None
+        self._ident = None
 
     def _current(self, *, create: bool, found: os.stat_result | None = None) -> int | None:
         """The descriptor of the log at its path (call with the log lock held to write).
@@ -246,7 +253,7 @@ class RedoLog:
         `found` is the caller's `lstat` of the log's path, taken just before.
         """
         if self._forks != _FORKS[0]:  # a forked child: the parent's descriptor is shared
-            self._fd, self._forks = None, _FORKS[0]
+            self._fd, self._ident, self._forks = None, None, _FORKS[0]
         self._kept = None
         st = found
         if st is None:
@@ -254,11 +261,9 @@ class RedoLog:
                 st = os.lstat(self.path)
             except (FileNotFoundError, NotADirectoryError):
                 st = None
-        if st is not None and self._fd is not None:
-            kept = os.fstat(self._fd)
-            if (kept.st_ino, kept.st_dev) == (st.st_ino, st.st_dev):
-                self._kept = kept
-                return self._fd
+        if st is not None and self._fd is not None and self._ident == (st.st_ino, st.st_dev):
+            self._kept = st  # the path's file is the descriptor's: the same inode's stat
+            return self._fd
         self.close()
         if st is None and not create:
             return None
@@ -266,7 +271,9 @@ class RedoLog:
         if folder is None:
             return None
         with folder:
-            self._fd = _open_log(folder, create=create)
+            opened = _open_log(folder, create=create)
+        if opened is not None:
+            self._fd, self._ident = opened
         return self._fd
 
     def exists(self) -> bool:
@@ -284,6 +291,7 @@ class RedoLog:
             return None
         kept = self._kept
         size = (kept if kept is not None else os.fstat(fd)).st_size
+        self.seen_size = size
         head = _read_at(fd, HEADER, 0)
         if size < HEADER or head[:8] != MAGIC:
             return HEADER, HEADER  # a log whose header never reached the disk holds nothing
@@ -297,15 +305,26 @@ class RedoLog:
         size = os.fstat(fd).st_size
         return _read_at(fd, max(size - start, 0), start)
 
-    def append(self, record: bytes, *, sync: bool) -> int:
+    def append(self, record: bytes, *, sync: bool, end: int | None = None) -> int:
         """Append a record (flushed with `sync`); returns the log's new end.
+
+        Args:
+            record: The encoded record.
+            sync: Flush the log after the write.
+            end: The log's size as `state()` found it on the kept descriptor with the log's
+                lock held since (`RedoTurn`): nobody else writes the log meanwhile, so the
+                descriptor and the size are used without asking again. `None`: ask.
 
         Raises:
             OSError: On any failure (a full disk); the log is cut back to its old end then.
         """
-        fd = self._current(create=True)
-        assert fd is not None
-        end = max(os.fstat(fd).st_size, HEADER)
+        fd = self._fd if end is not None else None
+        if fd is None:
+            fd = self._current(create=True)
+            assert fd is not None
+            end = os.fstat(fd).st_size
+        assert end is not None
+        end = max(end, HEADER)
         try:
             _write_at(fd, record, end)
             if sync:
@@ -347,7 +366,8 @@ class RedoLog:
             folder.fsync()
 
 
-def _open_log(folder: SafeDir, *, create: bool) -> int | None:
+def _open_log(folder: SafeDir, *, create: bool) -> tuple[int, tuple[int, int]] | None:
+    """The log's descriptor and its file's `(st_ino, st_dev)`; `None` if there is none."""
     flags = os.O_RDWR | _O_NOFOLLOW | _O_CLOEXEC | _O_BINARY | (os.O_CREAT if create else 0)
     try:
         if folder.fd is not None:
@@ -356,7 +376,8 @@ def _open_log(folder: SafeDir, *, create: bool) -> int | None:
             fd = os.open(folder.join(REDO_LOG), flags, 0o600)
     except FileNotFoundError:
         return None
-    if os.fstat(fd).st_size < HEADER:  # new (or never completed): write the header durably
+    st = os.fstat(fd)
+    if st.st_size < HEADER:  # new (or never completed): write the header durably
         try:
             os.ftruncate(fd, 0)
             _write_at(fd, MAGIC + _APPLIED.pack(HEADER), 0)
@@ -365,7 +386,7 @@ def _open_log(folder: SafeDir, *, create: bool) -> int | None:
         except BaseException:
             os.close(fd)
             raise
-    return fd
+    return fd, (st.st_ino, st.st_dev)
 
 
 def replay(root: str, view: DiskView, record: RedoRecord) -> None:

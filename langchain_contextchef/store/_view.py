@@ -166,8 +166,14 @@ class DiskView:
 
     # ------------------------------------------------------------------ files
 
-    def load(self, path: str) -> Record | None:
+    def load(self, path: str, found: os.stat_result | None = None) -> Record | None:
         """The parsed item at `path` (`None` if missing or unreadable), via the cache.
+
+        Args:
+            path: The item's file.
+            found: An `lstat` of that file the caller took just before (a writer holding
+                the folder's lock has one), so the cache is checked against it instead of
+                a second `lstat` of the same file.
 
         Raises:
             UnsafePathError: If the file is a link.
@@ -175,11 +181,14 @@ class DiskView:
         cached = self.records.get(path)
         if cached is None:
             return self._read(path, None)  # nothing to validate: read (and fstat) at once
-        try:
-            st = os.lstat(path)
-        except (FileNotFoundError, NotADirectoryError):
-            self.records.pop(path, None)
-            return None
+        if found is not None:
+            st = found
+        else:
+            try:
+                st = os.lstat(path)
+            except (FileNotFoundError, NotADirectoryError):
+                self.records.pop(path, None)
+                return None
         if isinstance(cached, Unreadable):
             if (
                 cached.ino == st.st_ino

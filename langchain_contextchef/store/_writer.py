@@ -193,13 +193,19 @@ class Writer(Recovery):
         folders: dict[tuple[str, ...], _Open] = {}
         staged: list[_Staged] = []
         staging: SafeDir | None = None
+        staging_dev = -1
+        # The root, opened once for every folder this commit opens (each then one `openat2`
+        # below it), and closed once they are all open.
+        root = open_dir(self.root, (), create=False)[0]
         try:
             for write in writes:
                 dirpath, parts = self.view.dir_of(write.namespace)
                 name = item_file_name(write.key)
                 opened = folders.get(parts)
                 if opened is None:
-                    folder, made = self._open_for_write(parts, create=write.value is not None)
+                    folder, made = self._open_for_write(
+                        parts, create=write.value is not None, root=root
+                    )
                     if folder is None:
                         continue  # deleting from a folder that does not exist: nothing to do
                     opened = folders[parts] = _Open(folder, made, dir_lock_name(parts))
@@ -211,7 +217,7 @@ class Writer(Recovery):
                         staged.append(_Staged(parts, name, None, False, None, 0, 0))
                     continue
                 path = dirpath + os.sep + name
-                data, record = self._document(write, path if current is not None else None, now)
+                data, record = self._document(write, path, current, now)
                 if not sync and not logged and _fits(current, data):
                     # One unsynced write over an existing file at least as long: written in
                     # place, padded with JSON whitespace, since renaming a new file over an
@@ -224,9 +230,13 @@ class Writer(Recovery):
                 # A logged batch's files are not flushed: the log carries their data.
                 flush = sync and not logged
                 if staging is None:
-                    staging = open_dir(self.root, (STAGING_DIR,), create=True)[0]
+                    staging = open_dir(self.root, (STAGING_DIR,), create=True, opened_root=root)[0]
                     assert staging is not None
-                if staging.device() == opened.dev:
+                    # An open folder's device never changes: asked once per commit.
+                    staging_dev = os.stat(
+                        staging.fd if staging.fd is not None else staging.path
+                    ).st_dev
+                if staging_dev == opened.dev:
                     tmp = staged_file_name(opened.lock)
                     inode = staging.write_new(tmp, data, opened.stamp, sync=flush)
                     opened.staged.append(tmp)
@@ -239,11 +249,15 @@ class Writer(Recovery):
                 # renamed over it: the disk write ext4 starts on a rename over a file is of
                 # no use when the record carries the data (see `SafeDir.move_in`).
                 staged[-1] = staged[-1]._replace(
-                    data=data, swap=sync and logged and current is not None
+                    data=data,
+                    swap=sync and logged and current is not None and stat.S_ISREG(current.st_mode),
                 )
         except BaseException:
             self._abort(folders, staging)
             raise
+        finally:
+            if root is not None:
+                root.close()
         if logged and staged:
             self._commit_logged(folders, staged, staging, sync=sync)
         else:
@@ -268,8 +282,8 @@ class Writer(Recovery):
         )
         appended = False
         try:
-            with self.redo_turn():
-                end = self.redo.append(encode_record(record), sync=sync)
+            with self.redo_turn() as known_end:
+                end = self.redo.append(encode_record(record), sync=sync, end=known_end)
                 appended = True
                 # From here the batch is committed: it completes now, or when replayed.
                 self._apply(folders, staged, staging, sync=False, committed=True)
@@ -306,7 +320,9 @@ class Writer(Recovery):
                     folder.unlink(st.name)
                 elif st.staged:
                     assert staging is not None
-                    folder.move_in(staging, st.tmp, st.name, swap=st.swap)
+                    # The item's `lstat` in `commit`, under the same folder lock, refused a
+                    # link and chose between exchange and rename: not asked again here.
+                    folder.move_in(staging, st.tmp, st.name, swap=st.swap, checked=True)
                 else:
                     folder.replace(st.tmp, st.name)
             for parts in {st.parts for st in staged}:
@@ -323,21 +339,27 @@ class Writer(Recovery):
         _close(folders, staging)
 
     def _open_for_write(
-        self, parts: tuple[str, ...], *, create: bool
+        self, parts: tuple[str, ...], *, create: bool, root: SafeDir | None = None
     ) -> tuple[SafeDir | None, int]:
         for attempt in range(_WRITE_ATTEMPTS):
             try:
-                return open_dir(self.root, parts, create=create)
+                return open_dir(self.root, parts, create=create, opened_root=root)
             except FileNotFoundError:
                 # A concurrent delete pruned a parent folder between two steps: try again.
                 if attempt == _WRITE_ATTEMPTS - 1:
                     raise
         raise AssertionError  # pragma: no cover - the loop returns or raises
 
-    def _document(self, write: Write, path: str | None, now: float) -> tuple[bytes, Record]:
-        """The new document of a write; `path` is the item's file, `None` when it has none."""
+    def _document(
+        self, write: Write, path: str, current: os.stat_result | None, now: float
+    ) -> tuple[bytes, Record]:
+        """The new document of a write to the item file `path`, whose `lstat` is `current`.
+
+        `current` was taken through the folder's descriptor with the folder's lock held, so
+        the cached parse is checked against it (no second `lstat`); `None`: no file.
+        """
         assert write.value is not None
-        existing = self.view.load(path) if path is not None else None
+        existing = self.view.load(path, current) if current is not None else None
         if existing is not None and (
             is_expired(existing, now)
             or existing[NS] != write.namespace

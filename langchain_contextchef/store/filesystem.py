@@ -292,9 +292,10 @@ class FileSystemStore(BaseStore):
         if len(puts) < len(ops):
             self._writer.notice_journals()
         now = _now()
+        checked: dict[str, bool] = {}  # folders this batch's gets found (one `lstat` each)
         for i, op in enumerate(ops):
             if isinstance(op, GetOp):
-                results[i] = self._get(op, now)
+                results[i] = self._get(op, now, checked)
             elif isinstance(op, SearchOp):
                 results[i] = self._search(op, now)
             elif isinstance(op, ListNamespacesOp):
@@ -691,8 +692,8 @@ class FileSystemStore(BaseStore):
 
     # ------------------------------------------------------------------ reads and writes
 
-    def _get(self, op: GetOp, now: float) -> Item | None:
-        record = get_record(self._view, op.namespace, op.key, now)
+    def _get(self, op: GetOp, now: float, checked: dict[str, bool] | None = None) -> Item | None:
+        record = get_record(self._view, op.namespace, op.key, now, checked)
         if record is None:
             return None
         if op.refresh_ttl:
