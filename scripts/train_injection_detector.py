@@ -401,6 +401,13 @@ def train(data: Path = DATA, kind: str = MODEL) -> tuple[list[array[int]], dict[
     """
     train_rows, tune_rows = load(data)
     model = _fit(train_rows, kind)
+    return _packed(model, kind, train_rows, tune_rows)
+
+
+def _packed(
+    model: Fitted, kind: str, train_rows: list[Row], tune_rows: list[Row]
+) -> tuple[list[array[int]], dict[str, object]]:
+    """The weights and metadata of a model fitted on `train_rows`, thresholded on `tune_rows`."""
     threshold = choose_threshold(_probabilities(model, tune_rows), tune_rows)
     meta: dict[str, object] = {"kind": kind, "feature_bits": FEATURE_BITS, "digit_runs": _RUN_CAP}
     if isinstance(model, Linear):
@@ -494,6 +501,7 @@ def development(
     kind: str = MODEL,
     only: frozenset[str] = frozenset(),
     scores: Path | None = None,
+    out: Path | None = None,
 ) -> None:
     """The leave-one-source-out protocol: recall at 1% and 3% benign refused, and the AUC.
 
@@ -502,7 +510,8 @@ def development(
     splits on their own (`public val`: the in-domain fold, its train splits in training);
     its rows also print the threshold the tuning rule picks and what that threshold catches
     and refuses on the public validation splits and the memory tuning rows. `scores`, when
-    given, receives every fold's labels and margins (a JSON file) for later reading.
+    given, receives every fold's labels and margins (a JSON file) for later reading; `out`,
+    the model fitted on every training row (written as `write` writes the package's).
     """
     train_rows, tune_rows = load(data)
     every = train_rows + tune_rows
@@ -564,6 +573,8 @@ def development(
                 }
             if scored_name == "tuning rows":
                 _print_tuning(model, rows)
+                if out is not None:
+                    write(*_packed(model, kind, train_rows, tune_rows), out)
     if scores is not None:
         scores.write_text(json.dumps(saved), encoding="utf-8")
 
@@ -647,6 +658,7 @@ def main() -> None:
             kind=args.model,
             only=frozenset(filter(None, args.folds.split(","))),
             scores=Path(args.scores) if args.scores else None,
+            out=Path(args.out) if args.out else None,
         )
         return
     parts, meta = train(kind=args.model)
