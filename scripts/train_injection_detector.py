@@ -505,7 +505,7 @@ def development(
 ) -> None:
     """The leave-one-source-out protocol: recall at 1% and 3% benign refused, and the AUC.
 
-    `only`, when not empty, names the folds to run (the others are skipped). The last fit
+    `only`, when not empty, names the folds to run (the others are skipped). The first fit
     (every training row) scores the tuning rows, and among them the two public validation
     splits on their own (`public val`: the in-domain fold, its train splits in training);
     its rows also print the threshold the tuning rule picks and what that threshold catches
@@ -520,6 +520,16 @@ def development(
     validation = ("neuralchemy_core_validation", "slabs_validation")
     Scored = list[tuple[str, Callable[[Row], bool]]]
     folds: list[tuple[str, Callable[[Row], bool], Scored]] = [
+        (
+            "all rows",
+            lambda r: True,
+            [
+                ("public val", lambda r: r.origin in validation),
+                ("tuning rows", lambda r: r in tune_set),
+            ],
+        )
+    ]
+    folds += [
         (w, lambda r, w=w: r.origin != w, [(w, lambda r, w=w: r.origin == w)])  # type: ignore[misc]
         for w in WAVES[::-1]
         if w in origins
@@ -534,14 +544,6 @@ def development(
             "slabs",
             lambda r: r.origin != "slabs_train",
             [("slabs", lambda r: r.origin == "slabs_validation")],
-        ),
-        (
-            "all rows",
-            lambda r: True,
-            [
-                ("public val", lambda r: r.origin in validation),
-                ("tuning rows", lambda r: r in tune_set),
-            ],
         ),
     ]
     saved: dict[str, dict[str, list[float]]] = {}
