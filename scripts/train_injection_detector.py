@@ -80,7 +80,7 @@ BATCH = 64
 LEARNING_RATE = 0.05
 INIT_SCALE = 0.05
 # The memory folders each scored by a fold of --dev.
-WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7", "wave8")
+WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7", "wave8", "wave9")
 RULE = "mean_probability"  # how a combined model joins its parts (gate._learned's rules)
 MEMORY_BENIGN_WEIGHT = 6.0
 MEMORY_INJECTION_WEIGHT = 6.0
