@@ -26,6 +26,8 @@ shipped one):
 - `combined`: both, fitted separately on the same rows, their scores joined by `RULE` (one of
   the package's `COMBINATION_RULES`); the file holds the linear weights, then the network's.
 
+Every training row weighs the same in the fit (`PUBLIC_WEIGHT` equals the memory rows'
+weights; `WAVE_BALANCE` would give every memory folder the same total weight per label).
 The threshold is the lowest on a fixed grid (steps of 0.01) at which the tuning rows refuse at most 0.5% of
 benign memories and at most 3% of the public benign texts. The test splits of the public
 datasets and the held-back memory set are not read here.
@@ -84,7 +86,7 @@ WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7", "wave8", "wave9")
 RULE = "mean_probability"  # how a combined model joins its parts (gate._learned's rules)
 MEMORY_BENIGN_WEIGHT = 6.0
 MEMORY_INJECTION_WEIGHT = 6.0
-PUBLIC_WEIGHT = 1.0  # each public training row's weight (a memory row's: the two above)
+PUBLIC_WEIGHT = 6.0  # each public training row's weight (a memory row's: the two above)
 WAVE_BALANCE = 0.0  # 1: every memory folder carries the same total weight per label
 THRESHOLDS = tuple(round(0.01 * i, 2) for i in range(20, 100))  # 0.20 to 0.99
 MAX_MEMORY_BENIGN_REFUSED = 0.005  # half the goal: a tuning estimate is optimistic
@@ -268,8 +270,8 @@ def fit_linear(rows: list[Row]) -> Linear:
     model.fit(matrix, labels, sample_weight=weights)
     coef = model.coef_[0] if ratios is None else model.coef_[0] * ratios
     scale = float(max(abs(coef.max()), abs(coef.min()))) / 32767.0
-    weights = array("h", (round(float(w) / scale) for w in coef))
-    return Linear(weights, scale, float(model.intercept_[0]))
+    stored = array("h", (round(float(w) / scale) for w in coef))
+    return Linear(stored, scale, float(model.intercept_[0]))
 
 
 def fit_network(rows: list[Row], seed: int = SEED) -> Network:
