@@ -399,6 +399,14 @@ class SharedKeys:
 
     def after(self, start: int) -> Iterator[str]:
         """The keys from position `start` on."""
+        # The keys read already come out of a list iterator (no Python step per key; a
+        # compile that reuses the ranking reads mostly those), the rest as they are read.
+        read = len(self._keys)
+        if start >= read:
+            return self._following(start)
+        return itertools.chain(itertools.islice(self._keys, start, read), self._following(read))
+
+    def _following(self, start: int) -> Iterator[str]:
         keys = self._keys
         at = start
         while True:
