@@ -197,7 +197,10 @@ class KeywordIndex:
         postings, grouped = self._postings, self._groups
         known, complete = self._known, self._complete
         self._in_order = False
-        for term, shape in zip(features.terms, features.shapes, strict=True):
+        terms_ = features.terms
+        if not complete and known.isdisjoint(terms_):
+            terms_ = ()  # no postings kept for any of its terms yet: no shape decoded
+        for term, shape in zip(terms_, features.shapes if terms_ else (), strict=True):
             if (not complete or term.isdigit()) and term not in known:
                 continue  # no postings kept for it yet
             held = postings.get(term)

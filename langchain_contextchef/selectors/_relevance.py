@@ -9,6 +9,7 @@ the newest version of each subject first.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -37,6 +38,7 @@ __all__ = [
     "fallback_order",
     "keyword_scores",
     "prefer_newer",
+    "rare_limits",
     "rare_words",
     "relevance_scores",
     "subject_words",
@@ -450,6 +452,18 @@ def subject_words(
     return (
         frozenset().union(*(s for _, s, _, _ in info)),
         frozenset().union(*(k for _, _, k, _ in info)),
+    )
+
+
+def rare_limits(held: int) -> tuple[int, int]:
+    """The most entries (of `held` in the feature cache) a rare word may be in, and a rare key word.
+
+    `_rarity`'s thresholds as whole numbers (a count is one): while these and the words'
+    counts stand, so does every judgment of `rare_words`.
+    """
+    return (
+        math.floor(max(_RARE, _RARE_SHARE * held)),
+        math.floor(max(_RARE, _RARE_KEY_SHARE * held)),
     )
 
 
