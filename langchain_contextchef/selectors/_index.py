@@ -495,10 +495,12 @@ class KeywordIndex:
             return ()
         ordered = sorted(wanted)
         self._ensure(ordered)
+        postings = self._postings
+        df = [postings.get(t, ()) for t in ordered]  # `_df` of each, postings made above
         return (
             corpus_size(total),
-            tuple(average_length(s, total) for s in self._length_sums),
-            tuple(self._df(t) for t in ordered),
+            tuple([average_length(s, total) for s in self._length_sums]),
+            tuple([1 if isinstance(held, str) else len(held) for held in df]),
         )
 
     def holds_any(self, key: str, wanted: Iterable[str]) -> bool:

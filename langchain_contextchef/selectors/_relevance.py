@@ -276,6 +276,8 @@ def clearly_fits(entries: Sequence[MemoryEntry], budget: int | None) -> bool:
     if budget is None:
         return False
     room = 0.7 * budget * _CHARS_PER_TOKEN
+    if len(entries) * _MARKUP_TOKENS * _CHARS_PER_TOKEN > room:
+        return False  # their markup alone is past it (the loop below would say so too)
     used = 0.0
     for entry in entries:
         used += len(entry.key) + len(entry.value) + len(entry.description or "")
