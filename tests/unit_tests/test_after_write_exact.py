@@ -27,7 +27,7 @@ from langchain_contextchef import CompiledPayload, ContextChef, MemoryConfig
 from langchain_contextchef.budget._again import LastFit
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors import Relevant
-from langchain_contextchef.selectors._relevance import rare_limits
+from langchain_contextchef.selectors._relevance import rare_limits, rare_words
 from langchain_contextchef.selectors._text_features import FeatureCache
 from tests.support.compiles import assert_same_compile
 from tests.support.stores import RecordingStore
@@ -58,7 +58,7 @@ def _spliced() -> Iterator[list[bool]]:
 def _rare_judged() -> Iterator[list[int]]:
     """Counts the kept head's judgments of its rare words (`rare_words` in `_ranking`)."""
     calls = [0]
-    original = ranking.rare_words
+    original = rare_words  # what `_ranking` calls
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         calls[0] += 1
