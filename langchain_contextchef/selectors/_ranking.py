@@ -217,7 +217,8 @@ def query_parts(queries: Sequence[tuple[str, float]], store: FeatureCache) -> _P
     """The query's parts as weighted terms (with a weight), and each part's terms expanded.
 
     The terms of a question are kept for the next compiles (a few questions); the expansion
-    reads the feature cache's vocabulary and is made anew.
+    reads the feature cache's vocabulary and is kept there while that holds the same terms
+    (`FeatureCache.expanded`; the dicts are shared, never changed).
     """
     asked = tuple(queries)
     parts = _PARTS.get(asked)
@@ -227,7 +228,7 @@ def query_parts(queries: Sequence[tuple[str, float]], store: FeatureCache) -> _P
         if len(_PARTS) >= _KEPT_PARTS:
             _PARTS.clear()
         _PARTS[asked] = parts
-    return parts, [store.expand(terms_) for terms_, _ in parts]
+    return parts, [store.expanded(terms_) for terms_, _ in parts]
 
 
 def lazy_relevance(

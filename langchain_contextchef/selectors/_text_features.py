@@ -174,6 +174,7 @@ _CacheKey = tuple[str, str | None, str]
 CountsMark = tuple[int, int, int]
 """`FeatureCache.mark`: entries tokenised, drops, and entries held, at one moment."""
 _RECENT = 64
+_KEPT_EXPANSIONS = 64
 """How many of the last tokenised entries' terms a cache keeps for `unchanged_for`."""
 _PENDING = 256
 
@@ -252,6 +253,8 @@ class FeatureCache:
         self._number_counts: dict[str, tuple[int, int]] = {}
         # The terms of the entries tokenised last, newest at the end (`unchanged_for`).
         self._recent: deque[tuple[str, ...]] = deque(maxlen=_RECENT)
+        # The last queries' expansions, with the `terms_version` they were made at.
+        self._expansions: dict[tuple[tuple[str, float], ...], tuple[int, dict[str, float]]] = {}
 
     def __len__(self) -> int:
         return len(self._items)
@@ -414,6 +417,25 @@ class FeatureCache:
                 prefix = term[:cut]
                 if prefix in known and out.get(prefix, 0.0) < extra:
                     out[prefix] = extra
+        return out
+
+    def expanded(self, weights: Mapping[str, float]) -> dict[str, float]:
+        """`expand` with its defaults, kept per query while the vocabulary stands.
+
+        An expansion reads only which terms the vocabulary holds, so it is kept until
+        `terms_version` changes (a compile after a write asks the same question again).
+        The dict is shared by the callers that ask: none may change it.
+        """
+        key = tuple(weights.items())
+        version = self.terms_version
+        found = self._expansions.get(key)
+        if found is not None and found[0] == version:
+            return found[1]
+        out = self.expand(weights)
+        if self.terms_version == version:  # no term came or went while it was made
+            if len(self._expansions) >= _KEPT_EXPANSIONS:
+                self._expansions = {}
+            self._expansions[key] = (version, out)
         return out
 
     def mark(self) -> CountsMark:
