@@ -463,10 +463,8 @@ def rare_limits(held: int) -> tuple[int, int]:
     `_rarity`'s thresholds as whole numbers (a count is one): while these and the words'
     counts stand, so does every judgment of `rare_words`.
     """
-    return (
-        math.floor(max(_RARE, _RARE_SHARE * held)),
-        math.floor(max(_RARE, _RARE_KEY_SHARE * held)),
-    )
+    subject, key = (math.floor(max(_RARE, s * held)) for s in (_RARE_SHARE, _RARE_KEY_SHARE))
+    return subject, key
 
 
 def rare_words(
