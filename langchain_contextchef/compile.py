@@ -306,7 +306,9 @@ def fit_block(
         frame = (_FIT_MEMO, ctx.allowed_keys, vocabulary)
         memo = slot.state.get(frame)
         if memo is None:
-            memo = slot.state[frame] = FitMemo(_shows_turns)
+            # The compact block's "N more" line is a part of its own, the rest does not
+            # depend on its number: a fit taken again puts the new line in the last block.
+            memo = slot.state[frame] = FitMemo(_shows_turns, line_only=True)
     fitted = fit_memory(
         read.selected,
         read.unselected,

@@ -207,7 +207,7 @@ def _line_features(line: str) -> tuple[int, int, int, int, int, int]:
     return _features(line)
 
 
-_DIGITS_AS_ZERO = str.maketrans("123456789", "000000000")
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 
 
 def _same_calibrated_counts(text: str) -> str:
@@ -215,8 +215,15 @@ def _same_calibrated_counts(text: str) -> str:
 
     No feature depends on which digit a digit is: words and punctuation runs exclude digits,
     digit groups and the punctuation count depend only on how many there are and where.
+    Translated as UTF-8 bytes (a byte table is about ten times faster than a `str` one):
+    no multi-byte sequence holds an ASCII byte, so only ASCII digits change, and a lone
+    surrogate passes through unchanged (`surrogatepass` both ways).
     """
-    return text.translate(_DIGITS_AS_ZERO)
+    return (
+        text.encode("utf-8", "surrogatepass")
+        .translate(_DIGITS_AS_ZERO)
+        .decode("utf-8", "surrogatepass")
+    )
 
 
 CALIBRATED_COUNTS = BlockCounts(
@@ -602,8 +609,9 @@ def fit_memory(
         if taken is not None:  # every size the search would try is the one it tried before
             last, full, index = taken
             unlisted = total - last.n_full - last.n_index
-            block = render(full, index, unlisted)
             line = line_of(unlisted) if unlisted else ""
+            spliced = last.spliced(line) if memo.line_only else None
+            block = render(full, index, unlisted) if spliced is None else spliced
             tokens = last.tokens_of(block, line, same)
             if tokens is None and block and count(block) == last.tokens:
                 tokens = last.tokens  # the check every fit makes of its chosen block

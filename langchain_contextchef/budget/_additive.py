@@ -94,6 +94,11 @@ class FitMemo:
     Args:
         volatile: Whether an entry's counts may change from one fit to the next (a compact
             entry that shows the turns it has left): its sums are never kept.
+        line_only: The caller's `render` promises that for the same entries and rows its
+            blocks differ only in the "N more" line (`unlisted_line`, a line of its own
+            for every count above 0, as `render_memory_block` writes it): a fit taken
+            again then puts the new line into the last block's text instead of rendering
+            the block (`LastFit.spliced`).
 
     Example:
         ```python
@@ -104,8 +109,9 @@ class FitMemo:
         ```
     """
 
-    def __init__(self, volatile: Callable[[MemoryEntry], bool]) -> None:
+    def __init__(self, volatile: Callable[[MemoryEntry], bool], *, line_only: bool = False) -> None:
         self.volatile = volatile
+        self.line_only = line_only
         self._sums: dict[Hashable, Kept] = {}
         self.frames: dict[tuple[bool, int], Counts] = {}
         self.lines: dict[int, Counts] = {}

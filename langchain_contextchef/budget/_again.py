@@ -89,6 +89,7 @@ class LastFit:
         before: The chosen block up to its "N more" line (the whole block without one).
         line: That line (`""` without one).
         after: The block after that line.
+        single: Whether that line occurs once in the block (`before` ends where it is).
     """
 
     settings: Hashable
@@ -102,6 +103,19 @@ class LastFit:
     before: str | None
     line: str
     after: str
+    single: bool = False
+
+    def spliced(self, line: str) -> str | None:
+        """This fit's block with `line` for its "N more" line, or `None` when not known.
+
+        Only for a renderer whose blocks differ in nothing else (`FitMemo.line_only`), and
+        when both blocks have that line (a count above 0: the line is a part of its own)
+        and it occurs once in this block (so `before` ends at it, not at a copy of its
+        text elsewhere).
+        """
+        if not (line and self.line and self.single) or self.before is None:
+            return None
+        return self.before + line + self.after
 
     def tokens_of(self, block: str, line: str, shape: Callable[[str], Hashable]) -> int | None:
         """The tokens of `block` when it is this fit's block with `line` for its "N more" line.
@@ -201,4 +215,5 @@ def last_fit(
     before = text[:at] if at >= 0 else None
     after = text[at + len(line) :] if at >= 0 else ""
     shapes = tuple((n, shape(total - n)) for n in shown)
-    return LastFit(settings, total, shapes, *chosen, head, rows, before, line, after)
+    single = bool(line) and at >= 0 and text.find(line) == at
+    return LastFit(settings, total, shapes, *chosen, head, rows, before, line, after, single)

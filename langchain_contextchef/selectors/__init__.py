@@ -552,14 +552,14 @@ class Relevant(MemorySelector):
         kept = memo.found if memo is not None else None
         if kept is not None:
             scores, head, shown = kept.scores, list(kept.head), kept.shown
-            rest: Iterator[MemoryEntry] = (held[key] for key in kept.ranking.after(kept.read))
+            after: Iterator[str] = kept.ranking.after(kept.read)
         else:
             scores = lazy_relevance(
                 index, queries, context.relevance, self.semantic_weight, store, prepared=prepared
             )
             ranking = SharedKeys(scores.ranked(floor))
-            rest = (held[key] for key in ranking.after(0))
-            head = list(itertools.islice(rest, max(_DEDUP_WINDOW, _COVER_WINDOW)))
+            first = map(held.__getitem__, ranking.after(0))
+            head = list(itertools.islice(first, max(_DEDUP_WINDOW, _COVER_WINDOW)))
             read = len(head)
             head, weighed = spread_herds(head, scores)
             facets = question_facets(queries[0][0]) if queries else ()
@@ -570,13 +570,13 @@ class Relevant(MemorySelector):
                 shown = frozenset(e.key for e in head)
             if memo is not None and not facets:  # facet relevance reads the cache's counts
                 memo.keep(scores, ranking, head, read, shown, context.entry_data)
-            rest = (held[key] for key in ranking.after(read))
-        kept_rest: Iterator[MemoryEntry] = rest
+            after = ranking.after(read)
         if shown is not None:
             # Entries came up from below the head (a facet's best, a newer version): not
             # again in their place.
-            hidden = shown
-            kept_rest = (e for e in rest if e.key not in hidden)
+            after = itertools.filterfalse(shown.__contains__, after)
+        # Keys to entries in C-level steps: a compile after a write reads these again.
+        kept_rest: Iterator[MemoryEntry] = map(held.__getitem__, after)
         if not (self.fill and context.token_budget is not None):
             length = scores.count_above(floor)
             ranked = RankedEntries(head, kept_rest, length, complete=length == len(index))

@@ -60,9 +60,8 @@ def corpus_size(total: int) -> int:
         assert corpus_size(10_000) == corpus_size(10_050) == 10_112
         ```
     """
-    step = 1
-    while total > 2 * _SIGNIFICANT * step:
-        step *= 2
+    # The least power of two `step` with `total <= 2 * _SIGNIFICANT * step`.
+    step = 1 << ((total - 1) // (2 * _SIGNIFICANT)).bit_length() if total > 0 else 1
     return -(-total // step) * step
 
 

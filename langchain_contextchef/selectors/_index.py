@@ -197,7 +197,10 @@ class KeywordIndex:
         postings, grouped = self._postings, self._groups
         known, complete = self._known, self._complete
         self._in_order = False
-        for term, shape in zip(features.terms, features.shapes, strict=True):
+        terms_ = features.terms
+        if not complete and known.isdisjoint(terms_):
+            terms_ = ()  # no postings kept for any of its terms yet: no shape decoded
+        for term, shape in zip(terms_, features.shapes if terms_ else (), strict=True):
             if (not complete or term.isdigit()) and term not in known:
                 continue  # no postings kept for it yet
             held = postings.get(term)
@@ -492,10 +495,12 @@ class KeywordIndex:
             return ()
         ordered = sorted(wanted)
         self._ensure(ordered)
+        postings = self._postings
+        df = [postings.get(t, ()) for t in ordered]  # `_df` of each, postings made above
         return (
             corpus_size(total),
-            tuple(average_length(s, total) for s in self._length_sums),
-            tuple(self._df(t) for t in ordered),
+            tuple([average_length(s, total) for s in self._length_sums]),
+            tuple([1 if isinstance(held, str) else len(held) for held in df]),
         )
 
     def holds_any(self, key: str, wanted: Iterable[str]) -> bool:

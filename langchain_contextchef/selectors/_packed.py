@@ -54,6 +54,7 @@ _BASE_SIZE = sys.getsizeof(b"")  # a bytes object's header
 
 _HEAD = struct.Struct("<BBI")  # count width, fields, number of terms (`_layout` adds the start)
 _LENGTH_CODE = "I"  # field lengths: unsigned 32-bit ints right after the header
+_THREE_LENGTHS = struct.Struct(f"<3{_LENGTH_CODE}")  # the lengths of an entry's three fields
 _SEP = b"\x00"  # never inside a term: terms are runs of word characters
 _CODES = {1: "B", 2: "H", 4: "I"}
 _STRUCTS: dict[tuple[str, int, int], struct.Struct] = {}
@@ -194,7 +195,13 @@ class EntryFeatures(bytes):
         # `counts` are the terms' counts per field, flat, in the order of `terms`.
         top = max(counts) if counts else 0
         fields = len(lengths)
-        if top <= _SMALL_TOP and 0 < fields <= _SMALL_FIELDS:
+        if top <= _SMALL_TOP and fields == 3:  # an entry's key, description and value
+            width = 0
+            run = iter(counts)
+            packed = _THREE_LENGTHS.pack(*lengths) + bytes(
+                k | d << 2 | v << 4 for k, d, v in zip(run, run, run, strict=True)
+            )
+        elif top <= _SMALL_TOP and 0 < fields <= _SMALL_FIELDS:
             width = 0
             packed = struct.pack(f"<{fields}{_LENGTH_CODE}", *lengths) + bytes(
                 sum(c << 2 * f for f, c in enumerate(counts[at : at + fields]))

@@ -25,9 +25,14 @@ from typing import overload
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, query_terms
 from langchain_contextchef.selectors._index import EntryData, KeywordIndex
-from langchain_contextchef.selectors._relevance import _min_max, rare_words, subject_words
+from langchain_contextchef.selectors._relevance import (
+    _min_max,
+    rare_limits,
+    rare_words,
+    subject_words,
+)
 from langchain_contextchef.selectors._selection import ScopeChanges
-from langchain_contextchef.selectors._text_features import FeatureCache
+from langchain_contextchef.selectors._text_features import CountsMark, FeatureCache
 
 __all__ = [
     "KeptHead",
@@ -212,7 +217,8 @@ def query_parts(queries: Sequence[tuple[str, float]], store: FeatureCache) -> _P
     """The query's parts as weighted terms (with a weight), and each part's terms expanded.
 
     The terms of a question are kept for the next compiles (a few questions); the expansion
-    reads the feature cache's vocabulary and is made anew.
+    reads the feature cache's vocabulary and is kept there while that holds the same terms
+    (`FeatureCache.expanded`; the dicts are shared, never changed).
     """
     asked = tuple(queries)
     parts = _PARTS.get(asked)
@@ -222,7 +228,7 @@ def query_parts(queries: Sequence[tuple[str, float]], store: FeatureCache) -> _P
         if len(_PARTS) >= _KEPT_PARTS:
             _PARTS.clear()
         _PARTS[asked] = parts
-    return parts, [store.expand(terms_) for terms_, _ in parts]
+    return parts, [store.expanded(terms_) for terms_, _ in parts]
 
 
 def lazy_relevance(
@@ -399,6 +405,14 @@ class SharedKeys:
 
     def after(self, start: int) -> Iterator[str]:
         """The keys from position `start` on."""
+        # The keys read already come out of a list iterator (no Python step per key; a
+        # compile that reuses the ranking reads mostly those), the rest as they are read.
+        read = len(self._keys)
+        if start >= read:
+            return self._following(start)
+        return itertools.chain(itertools.islice(self._keys, start, read), self._following(read))
+
+    def _following(self, start: int) -> Iterator[str]:
         keys = self._keys
         at = start
         while True:
@@ -429,10 +443,13 @@ class KeptHead:
         scores: The relevance of the scored entries.
         ranking: The scored keys in ranked order, shared by every compile that reuses it.
         head: The head after its reordering.
+        keys: The head's keys.
         read: How many ranked keys the head was taken from.
         shown: The head's keys when entries came up from below it (skipped later), else `None`.
         words: The words `prefer_newer` may judge rare for the head (`subject_words`).
         rare: Those it judged rare.
+        counted: The feature cache's `mark` at which `rare` was last judged or shown
+            to stand (`None`: judge again).
         wanted: Every query term (expanded).
     """
 
@@ -448,17 +465,21 @@ class KeptHead:
         words: tuple[frozenset[str], frozenset[str]],
         rare: tuple[frozenset[str], frozenset[str]],
         wanted: frozenset[str],
+        counted: CountsMark | None = None,
     ) -> None:
         self.signature = signature
         self.mark = mark
         self.scores = scores
         self.ranking = ranking
         self.head = head
+        self.keys = frozenset(e.key for e in head)
         self.read = read
         self.shown = shown
         self.words = words
         self.rare = rare
         self.wanted = wanted
+        self.counted = counted
+        self.all_words = words[0] | words[1]
         self.count: int | None = None  # `scores.count_above(floor)`, once asked for
 
 
@@ -468,13 +489,16 @@ def kept_head(
     index: KeywordIndex,
     changes: Callable[[tuple[int, int] | None], tuple[tuple[int, int], list[str] | None]],
     rare: Callable[[tuple[frozenset[str], frozenset[str]]], tuple[frozenset[str], frozenset[str]]],
+    store: FeatureCache | None = None,
 ) -> KeptHead | None:
     """`found` when it is a `KeptHead` for `signature` that no change since has touched.
 
     A changed key touches it when its entry holds a query term now, or it is in the head (a
     key that held one before and holds none now lowers a document frequency: the signature
     differs); the head's rare words (`rare` of its `words`) must be the same too. The head is
-    then marked as checked up to now.
+    then marked as checked up to now. With `store` (the feature cache `rare` reads), the
+    rare words are judged again only when the cache's counts of the head's words or its
+    thresholds (`rare_limits`) may have moved since they were last judged.
     """
     if not isinstance(found, KeptHead) or found.scores.index is not index:
         return None
@@ -484,15 +508,35 @@ def kept_head(
     if changed is None:
         return None
     if changed:
-        head = {e.key for e in found.head}
+        head = found.keys
         wanted = found.wanted
         for key in set(changed):
             if key in head or index.holds_any(key, wanted):
                 return None
-    if rare(found.words) != found.rare:
+    if not _same_rare(found, rare, store):
         return None
     found.mark = mark
     return found
+
+
+def _same_rare(
+    found: KeptHead,
+    rare: Callable[[tuple[frozenset[str], frozenset[str]]], tuple[frozenset[str], frozenset[str]]],
+    store: FeatureCache | None,
+) -> bool:
+    """Whether `rare` of the head's words is `found.rare`, judged again only when it may differ."""
+    counted = found.counted
+    if store is not None and counted is not None:
+        now = store.unchanged_for(counted, found.all_words)
+        if now is not None and rare_limits(now[2]) == rare_limits(counted[2]):
+            found.counted = now  # no count of those words, no threshold moved
+            return True
+    before = store.mark() if store is not None else None
+    if rare(found.words) != found.rare:
+        return False
+    # Kept only when nothing changed the counts while they were read.
+    found.counted = before if store is not None and store.mark() == before else None
+    return True
 
 
 _KEPT_HEAD = "relevant-head"
@@ -534,6 +578,7 @@ class HeadMemo:
             index,
             scope.changes,
             lambda words: rare_words(words, store),
+            store,
         )
 
     def keep(
@@ -547,6 +592,9 @@ class HeadMemo:
     ) -> None:
         """Keep `head` (computed from scratch just now) for the next compiles."""
         words = subject_words(head, self._store, entry_data, scores.index)
+        before = self._store.mark()
+        rare = rare_words(words, self._store)
+        counted = before if self._store.mark() == before else None  # see `_same_rare`
         self._scope.state[self._key] = KeptHead(
             self.signature,
             self._scope.changes(None)[0],
@@ -556,6 +604,7 @@ class HeadMemo:
             read,
             shown,
             words,
-            rare_words(words, self._store),
+            rare,
             self.wanted,
+            counted,
         )

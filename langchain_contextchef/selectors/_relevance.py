@@ -9,6 +9,7 @@ the newest version of each subject first.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Container, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -37,6 +38,7 @@ __all__ = [
     "fallback_order",
     "keyword_scores",
     "prefer_newer",
+    "rare_limits",
     "rare_words",
     "relevance_scores",
     "subject_words",
@@ -274,6 +276,8 @@ def clearly_fits(entries: Sequence[MemoryEntry], budget: int | None) -> bool:
     if budget is None:
         return False
     room = 0.7 * budget * _CHARS_PER_TOKEN
+    if len(entries) * _MARKUP_TOKENS * _CHARS_PER_TOKEN > room:
+        return False  # their markup alone is past it (the loop below would say so too)
     used = 0.0
     for entry in entries:
         used += len(entry.key) + len(entry.value) + len(entry.description or "")
@@ -451,6 +455,16 @@ def subject_words(
         frozenset().union(*(s for _, s, _, _ in info)),
         frozenset().union(*(k for _, _, k, _ in info)),
     )
+
+
+def rare_limits(held: int) -> tuple[int, int]:
+    """The most entries (of `held` in the feature cache) a rare word may be in, and a rare key word.
+
+    `_rarity`'s thresholds as whole numbers (a count is one): while these and the words'
+    counts stand, so does every judgment of `rare_words`.
+    """
+    subject, key = (math.floor(max(_RARE, s * held)) for s in (_RARE_SHARE, _RARE_KEY_SHARE))
+    return subject, key
 
 
 def rare_words(

@@ -11,7 +11,8 @@ import bisect
 import functools
 import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections import deque
+from collections.abc import Iterable, Mapping, Set
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._packed import (
@@ -170,6 +171,11 @@ def _tokenised(entry: MemoryEntry) -> tuple[EntryFeatures, tuple[str, ...], list
 
 
 _CacheKey = tuple[str, str | None, str]
+CountsMark = tuple[int, int, int]
+"""`FeatureCache.mark`: entries tokenised, drops, and entries held, at one moment."""
+_RECENT = 64
+_KEPT_EXPANSIONS = 64
+"""How many of the last tokenised entries' terms a cache keeps for `unchanged_for`."""
 _PENDING = 256
 
 
@@ -245,6 +251,10 @@ class FeatureCache:
         self._key_terms: dict[str, int] = {}
         # Numbers' counts (all, in keys) as asked for since the held entries last changed.
         self._number_counts: dict[str, tuple[int, int]] = {}
+        # The terms of the entries tokenised last, newest at the end (`unchanged_for`).
+        self._recent: deque[tuple[str, ...]] = deque(maxlen=_RECENT)
+        # The last queries' expansions, with the `terms_version` they were made at.
+        self._expansions: dict[tuple[tuple[str, float], ...], tuple[int, dict[str, float]]] = {}
 
     def __len__(self) -> int:
         return len(self._items)
@@ -281,6 +291,7 @@ class FeatureCache:
         made, found, keyed = _tokenised(entry)  # the tokeniser's strings: nothing decoded
         with self._lock:
             self.tokenisations += 1
+            self._recent.append(found)
             previous = self._items.pop(key, None)
             if previous is not None:
                 self._forget(previous)
@@ -407,6 +418,63 @@ class FeatureCache:
                 if prefix in known and out.get(prefix, 0.0) < extra:
                     out[prefix] = extra
         return out
+
+    def expanded(self, weights: Mapping[str, float]) -> dict[str, float]:
+        """`expand` with its defaults, kept per query while the vocabulary stands.
+
+        An expansion reads only which terms the vocabulary holds, so it is kept until
+        `terms_version` changes (a compile after a write asks the same question again).
+        The dict is shared by the callers that ask: none may change it.
+        """
+        key = tuple(weights.items())
+        version = self.terms_version
+        found = self._expansions.get(key)
+        if found is not None and found[0] == version:
+            return found[1]
+        out = self.expand(weights)
+        if self.terms_version == version:  # no term came or went while it was made
+            if len(self._expansions) >= _KEPT_EXPANSIONS:
+                self._expansions = {}
+            self._expansions[key] = (version, out)
+        return out
+
+    def mark(self) -> CountsMark:
+        """Where the cache's counts stand: entries tokenised, drops, entries held."""
+        with self._lock:
+            return (self.tokenisations, self.dropped, len(self._items))
+
+    def unchanged_for(self, mark: CountsMark, words: Set[str]) -> CountsMark | None:
+        """The `mark` of now, when every word of `words` is counted as at `mark`, else `None`.
+
+        Counts change only when features are added (the entries tokenised since: their
+        terms, the last `_RECENT` kept) or dropped: `None` when something was dropped since,
+        when more were added than are kept, or when one added holds one of `words`. The
+        number of entries held may differ (it is in the mark returned).
+
+        Example:
+            ```python
+            from datetime import datetime, timezone
+            from langchain_contextchef.entry import MemoryEntry
+            from langchain_contextchef.selectors._text_features import FeatureCache
+
+            t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+            cache = FeatureCache()
+            mark = cache.mark()
+            cache.get(MemoryEntry(key="pets", value="Two cats", created_at=t, updated_at=t))
+            assert cache.unchanged_for(mark, {"dog"}) == cache.mark()
+            assert cache.unchanged_for(mark, {"cat"}) is None
+            ```
+        """
+        with self._lock:
+            made, dropped = self.tokenisations, self.dropped
+            since = made - mark[0]
+            recent = self._recent
+            if dropped != mark[1] or not 0 <= since <= len(recent):
+                return None
+            for at in range(len(recent) - since, len(recent)):
+                if not words.isdisjoint(recent[at]):
+                    return None
+            return (made, dropped, len(self._items))
 
     def clear(self) -> None:
         """Drop everything (for tests and for callers that manage memory themselves)."""

@@ -124,6 +124,7 @@ def _fits(
     budget=st.sampled_from([60, 150, 400]),
     index_mode=st.booleans(),
     share=st.sampled_from([None, 0.3]),
+    line_only=st.booleans(),
 )
 def test_a_fit_taken_again_is_the_fit_from_real_blocks(
     seed: int,
@@ -132,12 +133,15 @@ def test_a_fit_taken_again_is_the_fit_from_real_blocks(
     budget: int,
     index_mode: bool,
     share: float | None,
+    line_only: bool,
 ) -> None:
+    # With `line_only` (the compact renderer's promise), a fit taken again puts the new
+    # "N more" line into the last block's text instead of rendering the block.
     rng = random.Random(seed)
     entries = [
         _entry(rng, f"k_{i}", rng.choice([None] * 9 + [rng.randint(1, 4)])) for i in range(size)
     ]
-    memo = FitMemo(lambda e: e.expires_at_turn is not None)
+    memo = FitMemo(lambda e: e.expires_at_turn is not None, line_only=line_only)
     turn = 3
     with _taken_again() as taken:
         for n, (action, at) in enumerate([("append", 0), *steps]):
@@ -254,3 +258,64 @@ def test_compiles_after_writes_match_a_fresh_process_and_take_the_fit_again() ->
             assert_same_compile(cached, again)
     # `taken` holds the cached process's fits and the fresh ones' (never taken: a new memo).
     assert sum(taken) >= 8
+
+
+@contextmanager
+def _spliced() -> Iterator[list[bool]]:
+    """Notes, for each fit taken again with `line_only`, whether its block was spliced."""
+    made: list[bool] = []
+    splice = LastFit.spliced
+
+    def noting(self: LastFit, line: str) -> str | None:
+        found = splice(self, line)
+        made.append(found is not None)
+        return found
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(LastFit, "spliced", noting)
+        yield made
+
+
+@pytest.mark.parametrize("index_mode", [False, True])
+def test_a_spliced_block_is_the_rendered_block(index_mode: bool) -> None:
+    # Writes below the block: each fit is taken again and its block spliced from the last
+    # one, byte for byte the block a fit from real blocks renders.
+    rng = random.Random(5)
+    entries = [_entry(rng, f"k_{i}") for i in range(120)]
+    memo = FitMemo(lambda e: False, line_only=True)
+    with _taken_again() as taken, _spliced() as made:
+        for i in range(12):
+            entries.append(_entry(rng, f"later_{i}"))
+            kept, real = _fits(
+                entries, [], memo, budget=150, index_mode=index_mode, share=None, turn=3
+            )
+            assert kept == real
+    assert taken == [False] + [True] * 11
+    assert made == [True] * 11
+
+
+def test_a_block_holding_a_copy_of_its_more_line_is_rendered_not_spliced() -> None:
+    # An entry whose value is the text of the block's own "N more" line: where the line
+    # ends the block is not known from the text alone, so it is rendered (and right).
+    rng = random.Random(9)
+    entries = [_entry(rng, f"k_{i}") for i in range(80)]
+    memo = FitMemo(lambda e: False, line_only=True)
+
+    def fit() -> FittedMemory:
+        kept, real = _fits(entries, [], memo, budget=150, index_mode=False, share=None, turn=3)
+        assert kept == real
+        return kept
+
+    first = fit()
+    entries.insert(0, entries[0].evolve(key="copy", value=unlisted_line(first.unlisted, "legacy")))
+    second = fit()
+    copy = unlisted_line(second.unlisted, "legacy")  # the same digits: the same counts
+    entries[0] = entries[0].evolve(value=copy)
+    with _taken_again() as taken, _spliced() as made:
+        third = fit()
+        assert third.unlisted == second.unlisted and third.block.count(copy) == 2
+        entries.append(_entry(rng, "below"))  # the line says one more; the copy stays
+        fourth = fit()
+        assert copy in fourth.block and fourth.unlisted == third.unlisted + 1
+    assert taken == [False, True]
+    assert made == [False]  # the last block held the copy: rendered, not spliced
