@@ -84,7 +84,8 @@ def query_terms(queries: Iterable[tuple[str, float]]) -> dict[str, float]:
     """Stemmed query terms with their weights, from `(text, weight)` parts.
 
     A term's weight is the sum of the weights of the parts it appears in (once per part), so a
-    word repeated across the last turns counts more than one said once long ago.
+    word repeated across the last turns counts more than one said once long ago. Terms come
+    in the order they first appear, the same in every process.
 
     Example:
         ```python
@@ -98,7 +99,10 @@ def query_terms(queries: Iterable[tuple[str, float]]) -> dict[str, float]:
     for text, weight in queries:
         if weight <= 0:
             continue
-        for term in set(terms(text)):
+        # Each term once, in the order it first appears (never a set's order): scores are
+        # summed in this order, and a float sum's last bit can break a tie, so a set's
+        # order (it follows PYTHONHASHSEED) would rank tied entries differently per process.
+        for term in dict.fromkeys(terms(text)):
             out[term] = out.get(term, 0.0) + weight
     return out
 
