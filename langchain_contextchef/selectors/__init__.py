@@ -83,6 +83,7 @@ from langchain_contextchef.selectors._relevance import (
     keyword_scores,
     prefer_newer,
     relevance_scores,
+    subjects,
 )
 from langchain_contextchef.selectors._selection import (
     EntryVectors,
@@ -92,7 +93,7 @@ from langchain_contextchef.selectors._selection import (
     newest_first,
 )
 from langchain_contextchef.selectors._text_features import FeatureCache
-from langchain_contextchef.selectors._updates import WordHolders
+from langchain_contextchef.selectors._updates import WordHolders, update_candidates
 
 __all__ = [
     "ByType",
@@ -150,6 +151,15 @@ class MemorySelector:
     ) -> Sequence[MemoryEntry]:
         """Run `select`, with an empty context when none is given."""
         return self.select(entries, context or SelectionContext())
+
+    def vector_keys(self, context: SelectionContext) -> Sequence[str]:
+        """The entries whose stored vectors `select` may compare (`entry_vectors`).
+
+        A compile asks after its semantic search, with a context that holds the search's
+        scores (`relevance`), the scope (`scope`) and `entry_data`, and reads those entries'
+        vectors in one step. By default, the search's hits.
+        """
+        return list(context.relevance or ())
 
 
 class _FunctionSelector(MemorySelector):
@@ -454,6 +464,37 @@ class Relevant(MemorySelector):
         cache = _cache_of(self.cache)
         return (id(cache), cache.terms_version)
 
+    def vector_keys(self, context: SelectionContext) -> Sequence[str]:
+        """The semantic search's hits, and the newer versions that may name the best of them.
+
+        Besides the hits, the entries that say something changed and hold a rare word of
+        one of the best hits (`_updates.update_candidates`): `select` brings such an entry
+        in above the hit when the hit is its closest in meaning, even with a single word in
+        common (`_updates.named_updates`). Found through the scope's keyword index; without
+        a scope (`context.scope`), the hits only.
+
+        Example:
+            ```python
+            from langchain_contextchef.selectors import Relevant, SelectionContext
+
+            context = SelectionContext(relevance={"home": 0.8, "car": 0.3})
+            assert list(Relevant().vector_keys(context)) == ["home", "car"]
+            ```
+        """
+        hits = context.relevance
+        if not hits:
+            return []
+        keys = list(hits)
+        if context.scope is None or self.fusion != "score":
+            return keys
+        index = index_of(context.scope, _cache_of(self.cache), context.entry_data)
+        held = index.entries
+        ranked = sorted((k for k in hits if k in held), key=lambda k: (-hits[k], k))
+        best = [held[k] for k in ranked[:_VECTOR_BEST]]
+        subject_of = subjects(self.cache, context.entry_data, index)
+        keys += update_candidates(best, index, subject_of, context.entry_data, _VECTOR_MORE)
+        return keys
+
     def select(
         self, entries: list[MemoryEntry], context: SelectionContext
     ) -> Sequence[MemoryEntry]:
@@ -584,7 +625,13 @@ class Relevant(MemorySelector):
         # Next best: what relevance they have (below min_score), then the fallback order.
         low = [held[key] for key in scores if scores[key] <= floor] if floor > 0 else []
         low.sort(key=lambda e: (-scores[e.key], index.fallback_rank(e)))
-        tail = itertools.chain(kept_rest, low, index.fallback_after(scores))
+        tail: Iterator[MemoryEntry] = itertools.chain(low, index.fallback_after(scores))
+        if shown is not None:
+            # A newer version brought in may have no relevance at all (found by its words or
+            # its vector): not again in the fallback order either.
+            unseen = shown
+            tail = (e for e in tail if e.key not in unseen)
+        tail = itertools.chain(kept_rest, tail)
         return RankedEntries(head, tail, len(index), complete=True).capped(self.limit)
 
 
@@ -594,6 +641,10 @@ _DEDUP_OVERLAP = 0.5
 """Share of the shorter entry's words the longer one must hold to count as the same subject."""
 _EXTRA = 40
 """How many of the semantic search's hits below the window may bring in a newer version."""
+_VECTOR_BEST = 40
+"""How many of the semantic search's best hits have their newer versions' vectors read."""
+_VECTOR_MORE = 60
+"""At most this many vectors are read besides the hits' (`Relevant.vector_keys`)."""
 
 
 def _scope_index(

@@ -20,7 +20,7 @@ from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._herds import family as _family
 from langchain_contextchef.selectors._selection import EntryVectors
 
-__all__ = ["by_meaning", "observed", "states_change"]
+__all__ = ["by_meaning", "observed", "states_change", "unit_vectors"]
 
 EntryData = Callable[[MemoryEntry], dict[Any, Any]]
 
@@ -98,6 +98,39 @@ _PULLS = 3
 """At most this many entries are brought in from below the window."""
 
 
+def unit_vectors(
+    entries: Sequence[MemoryEntry], vectors: EntryVectors, entry_data: EntryData | None
+) -> list[Any]:
+    """Each entry's vector scaled to length 1 (a NumPy array), `None` where there is none.
+
+    Kept with each entry version (`entry_data`); asked of `vectors` for the others, in one
+    call. Needs NumPy (every entry `None` without it).
+    """
+    np = _numpy()
+    units: list[Any] = [None] * len(entries)
+    if np is None:
+        return units
+    wanted: list[int] = []
+    for i, entry in enumerate(entries):
+        held = entry_data(entry) if entry_data is not None else None
+        found = held.get(_UNIT) if held is not None else None
+        if found is None:  # asked each time: the vectors given may differ between calls
+            wanted.append(i)
+        units[i] = found
+    if wanted:
+        for i, vector in zip(wanted, vectors([entries[i] for i in wanted]), strict=True):
+            unit = np.asarray(vector, dtype=np.float32) if vector is not None else None
+            if unit is not None and unit.ndim == 1 and unit.size:
+                norm = float(np.linalg.norm(unit))
+                unit = unit / norm if norm > 0 else None
+            else:
+                unit = None
+            units[i] = unit
+            if entry_data is not None and unit is not None:
+                entry_data(entries[i])[_UNIT] = unit
+    return units
+
+
 def by_meaning(
     top: Sequence[MemoryEntry],
     extra: Sequence[MemoryEntry],
@@ -120,25 +153,7 @@ def by_meaning(
     if np is None:
         return [], []
     pool = [*top, *extra]
-    units: list[Any] = [None] * len(pool)
-    wanted: list[int] = []
-    for i, entry in enumerate(pool):
-        held = entry_data(entry) if entry_data is not None else None
-        found = held.get(_UNIT) if held is not None else None
-        if found is None:  # asked each time: the vectors given may differ between calls
-            wanted.append(i)
-        units[i] = found
-    if wanted:
-        for i, vector in zip(wanted, vectors([pool[i] for i in wanted]), strict=True):
-            unit = np.asarray(vector, dtype=np.float32) if vector is not None else None
-            if unit is not None and unit.ndim == 1 and unit.size:
-                norm = float(np.linalg.norm(unit))
-                unit = unit / norm if norm > 0 else None
-            else:
-                unit = None
-            units[i] = unit
-            if entry_data is not None and unit is not None:
-                entry_data(pool[i])[_UNIT] = unit
+    units = unit_vectors(pool, vectors, entry_data)
     dims = next((u.size for u in units if u is not None), 0)
     # A herd (log entries of one family: `birding/log_2024_...`) is many events, not the
     # versions of one fact: its members would be each other's and every entry's nearest.

@@ -16,7 +16,13 @@ from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts, query_terms
 from langchain_contextchef.selectors._herds import herd_of
 from langchain_contextchef.selectors._index import KeywordIndex
-from langchain_contextchef.selectors._meaning import _PULLS, by_meaning, observed
+from langchain_contextchef.selectors._meaning import (
+    _PULLS,
+    by_meaning,
+    observed,
+    states_change,
+    unit_vectors,
+)
 from langchain_contextchef.selectors._selection import (
     EntryVectors,
     Fusion,
@@ -546,7 +552,8 @@ def prefer_newer(
     if vectors is not None:
         pairs, pulled = by_meaning(top, extra, vectors, entry_data)
     if semantic is not None:
-        pulled += _named(top, cache, entry_data, everyone if index is None else index, pulled)
+        scope = everyone if index is None else index
+        pulled += _named(top, cache, entry_data, scope, pulled, vectors)
     if pulled:
         taken = {e.key for _, e in pulled}
         grown: list[MemoryEntry] = []
@@ -634,18 +641,12 @@ def _named(
     entry_data: EntryData | None,
     scope: Holders | None,
     pulled: Sequence[tuple[int, MemoryEntry]],
+    vectors: EntryVectors | None = None,
 ) -> list[tuple[int, MemoryEntry]]:
     """`_updates.named_updates` for `top`, with the room and places `pulled` leaves."""
     if scope is None:
         return []
-    store = _cache_of(cache)
-    index = scope if isinstance(scope, KeywordIndex) else None
-
-    def subject_of(entry: MemoryEntry) -> tuple[frozenset[str], frozenset[str]]:
-        (features,) = _features([entry], store, entry_data, index)
-        _, text, key, _ = _subject_of(entry, features, entry_data)
-        return text, key
-
+    subject_of = subjects(cache, entry_data, scope if isinstance(scope, KeywordIndex) else None)
     return named_updates(
         top,
         [subject_of(e) for e in top],
@@ -656,7 +657,59 @@ def _named(
         _PULLS - len(pulled),
         frozenset(e.key for _, e in pulled),
         frozenset(i for i, _ in pulled),
+        _closest_of(top, vectors, entry_data) if vectors is not None else None,
     )
+
+
+def subjects(
+    cache: FeatureCache | None, entry_data: EntryData | None, index: KeywordIndex | None
+) -> Callable[[MemoryEntry], tuple[frozenset[str], frozenset[str]]]:
+    """An entry's subject words (of its whole text, of its key), as `prefer_newer` reads them."""
+    store = _cache_of(cache)
+
+    def subject_of(entry: MemoryEntry) -> tuple[frozenset[str], frozenset[str]]:
+        (features,) = _features([entry], store, entry_data, index)
+        _, text, key, _ = _subject_of(entry, features, entry_data)
+        return text, key
+
+    return subject_of
+
+
+def _closest_of(
+    top: Sequence[MemoryEntry], vectors: EntryVectors, entry_data: EntryData | None
+) -> Callable[[int, MemoryEntry], float | None]:
+    """Whether `top[i]` is a newer entry's version by meaning: their cosine, else `None`.
+
+    It is when it is the entry's closest in meaning of the best entries older than the entry
+    that say no change themselves, at a cosine of `_NAMED_FLOOR` at least.
+    """
+    units: list[Any] | None = None
+
+    def closest(i: int, entry: MemoryEntry) -> float | None:
+        nonlocal units
+        if units is None:
+            units = unit_vectors(top, vectors, entry_data)
+        (unit,) = unit_vectors([entry], vectors, entry_data)
+        if unit is None or units[i] is None or units[i].size != unit.size:
+            return None
+        best = float(units[i] @ unit)
+        if best < _NAMED_FLOOR:
+            return None
+        when = observed(entry)
+        for j, other in enumerate(top):
+            u = units[j]
+            if j == i or u is None or u.size != unit.size or observed(other) >= when:
+                continue
+            if float(u @ unit) > best and not states_change(other, entry_data):
+                return None
+        return best
+
+    return closest
+
+
+_NAMED_FLOOR = 0.3
+"""The least cosine similarity at which a newer entry naming an older one by a single rare
+word is taken as its version (when the older one is its closest in meaning)."""
 
 
 _RARE = 3
