@@ -680,21 +680,31 @@ def _closest_of(
 ) -> Callable[[int, MemoryEntry], float | None]:
     """Whether `top[i]` is a newer entry's version by meaning: their cosine, else `None`.
 
-    It is when it is the entry's closest in meaning of the best entries older than the entry
-    that say no change themselves, at a cosine of `_NAMED_FLOOR` at least.
+    It is when the two are each other's closest in meaning: `top[i]` of the best entries
+    older than the entry that say no change themselves, and the entry of `top[i]`'s other
+    best entries; at a cosine of `_NAMED_FLOOR` at least.
     """
     units: list[Any] | None = None
+    nearest: dict[int, float] = {}  # each old entry's highest cosine with another best entry
 
     def closest(i: int, entry: MemoryEntry) -> float | None:
         nonlocal units
         if units is None:
             units = unit_vectors(top, vectors, entry_data)
         (unit,) = unit_vectors([entry], vectors, entry_data)
-        if unit is None or units[i] is None or units[i].size != unit.size:
+        old = units[i]
+        if unit is None or old is None or old.size != unit.size:
             return None
-        best = float(units[i] @ unit)
+        best = float(old @ unit)
         if best < _NAMED_FLOOR:
             return None
+        if i not in nearest:
+            nearest[i] = max(
+                (float(old @ u) for j, u in enumerate(units) if j != i and u is not None),
+                default=-1.0,
+            )
+        if nearest[i] > best:
+            return None  # the old entry has a closer one among the best
         when = observed(entry)
         for j, other in enumerate(top):
             u = units[j]
@@ -707,9 +717,9 @@ def _closest_of(
     return closest
 
 
-_NAMED_FLOOR = 0.3
+_NAMED_FLOOR = 0.4
 """The least cosine similarity at which a newer entry naming an older one by a single rare
-word is taken as its version (when the older one is its closest in meaning)."""
+word is taken as its version (when the two are each other's closest in meaning)."""
 
 
 _RARE = 3

@@ -114,11 +114,20 @@ def test_one_rare_word_is_enough_when_the_old_entry_is_the_update_s_closest_in_m
     assert plain.index("dinner_place") < plain.index("skosh_now")
 
 
-def test_one_rare_word_is_not_enough_when_another_older_entry_is_closer_in_meaning() -> None:
+def test_one_rare_word_is_not_enough_when_either_has_a_closer_one_among_the_best() -> None:
     # The update's vector is closest to the form rules (older, among the best entries).
     entries = [DINNER, CLOSED, *FILLER]
     semantic = {"dinner_place": 0.7, "form_rules": 0.3}
     ranked = _select(entries, semantic, DINNER_QUESTION, vectors=_meaning("form_rules"))
+    assert ranked.index("dinner_place") < ranked.index("skosh_now")
+    # Nor when the old entry has a closer one among the best than the update (the update
+    # is closest to it, but not the other way round).
+    vectors = _meaning("dinner_place")
+    vectors["dinner_place"] = [1.0, 0.0, 0.0, 0.0]
+    vectors["form_rules"] = [1.0, 0.0, 0.3, 0.0]
+    vectors["skosh_now"] = [1.0, 0.5, 0.0, 0.0]
+    both = {"dinner_place": 0.7, "form_rules": 0.5, "tea": 0.1}  # both among the best
+    ranked = _select(entries, both, DINNER_QUESTION, vectors=vectors)
     assert ranked.index("dinner_place") < ranked.index("skosh_now")
     # And without the update's own vector there is nothing to compare: words decide.
     vectors = _meaning("dinner_place")
