@@ -641,7 +641,7 @@ _DEDUP_OVERLAP = 0.5
 """Share of the shorter entry's words the longer one must hold to count as the same subject."""
 _EXTRA = 40
 """How many of the semantic search's hits below the window may bring in a newer version."""
-_VECTOR_BEST = 40
+_VECTOR_BEST = 20
 """How many of the semantic search's best hits have their newer versions' vectors read."""
 _VECTOR_MORE = 60
 """At most this many vectors are read besides the hits' (`Relevant.vector_keys`)."""
