@@ -76,10 +76,10 @@ from langchain_contextchef.selectors._ranking import (
 from langchain_contextchef.selectors._relevance import (
     _COVER_WINDOW,
     _cache_of,
-    _features,
     clearly_fits,
     cover_terms,
     fallback_order,
+    holders_of,
     keyword_scores,
     prefer_newer,
     relevance_scores,
@@ -93,7 +93,7 @@ from langchain_contextchef.selectors._selection import (
     newest_first,
 )
 from langchain_contextchef.selectors._text_features import FeatureCache
-from langchain_contextchef.selectors._updates import WordHolders, update_candidates
+from langchain_contextchef.selectors._updates import vector_keys_for
 
 __all__ = [
     "ByType",
@@ -482,18 +482,11 @@ class Relevant(MemorySelector):
             ```
         """
         hits = context.relevance
-        if not hits:
-            return []
-        keys = list(hits)
-        if context.scope is None or self.fusion != "score":
-            return keys
+        if not hits or context.scope is None or self.fusion != "score":
+            return list(hits or ())
         index = index_of(context.scope, _cache_of(self.cache), context.entry_data)
-        held = index.entries
-        ranked = sorted((k for k in hits if k in held), key=lambda k: (-hits[k], k))
-        best = [held[k] for k in ranked[:_VECTOR_BEST]]
-        subject_of = subjects(self.cache, context.entry_data, index)
-        keys += update_candidates(best, index, subject_of, context.entry_data, _VECTOR_MORE)
-        return keys
+        words = subjects(self.cache, context.entry_data, index)
+        return vector_keys_for(hits, index, words, context.entry_data)
 
     def select(
         self, entries: list[MemoryEntry], context: SelectionContext
@@ -625,13 +618,10 @@ class Relevant(MemorySelector):
         # Next best: what relevance they have (below min_score), then the fallback order.
         low = [held[key] for key in scores if scores[key] <= floor] if floor > 0 else []
         low.sort(key=lambda e: (-scores[e.key], index.fallback_rank(e)))
-        tail: Iterator[MemoryEntry] = itertools.chain(low, index.fallback_after(scores))
-        if shown is not None:
-            # A newer version brought in may have no relevance at all (found by its words or
-            # its vector): not again in the fallback order either.
-            unseen = shown
-            tail = (e for e in tail if e.key not in unseen)
-        tail = itertools.chain(kept_rest, tail)
+        tail: Iterator[MemoryEntry] = itertools.chain(rest, low, index.fallback_after(scores))
+        # A newer version brought in may have no relevance at all (found by its words or its
+        # vector): not again in the fallback order either.
+        tail = tail if shown is None else (e for e in tail if e.key not in hidden)
         return RankedEntries(head, tail, len(index), complete=True).capped(self.limit)
 
 
@@ -641,10 +631,6 @@ _DEDUP_OVERLAP = 0.5
 """Share of the shorter entry's words the longer one must hold to count as the same subject."""
 _EXTRA = 40
 """How many of the semantic search's hits below the window may bring in a newer version."""
-_VECTOR_BEST = 20
-"""How many of the semantic search's best hits have their newer versions' vectors read."""
-_VECTOR_MORE = 60
-"""At most this many vectors are read besides the hits' (`Relevant.vector_keys`)."""
 
 
 def _scope_index(
@@ -697,17 +683,10 @@ def _newer_first(
         vectors=context.entry_vectors,
         extra=extra,
         index=index,
-        everyone=_holders(entries, cache, context) if index is None and semantic else None,
+        everyone=holders_of(entries, cache, context.entry_data)
+        if index is None and semantic
+        else None,
     )
-
-
-def _holders(
-    entries: Sequence[MemoryEntry], cache: FeatureCache | None, context: SelectionContext
-) -> WordHolders:
-    # Without the scope's index: which of `entries` hold a word, from their features.
-    store = _cache_of(cache)
-    data = context.entry_data
-    return WordHolders(entries, lambda e: _features([e], store, data)[0].terms)
 
 
 class Rerank(MemorySelector):

@@ -25,7 +25,13 @@ from typing import overload
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, query_terms
 from langchain_contextchef.selectors._index import EntryData, KeywordIndex
-from langchain_contextchef.selectors._relevance import _min_max, rare_words, subject_words
+from langchain_contextchef.selectors._relevance import (
+    _cache_of,
+    _features,
+    _min_max,
+    _rarity,
+    _subject_of,
+)
 from langchain_contextchef.selectors._selection import ScopeChanges
 from langchain_contextchef.selectors._text_features import FeatureCache
 
@@ -559,3 +565,35 @@ class HeadMemo:
             rare_words(words, self._store),
             self.wanted,
         )
+
+
+def subject_words(
+    top: Sequence[MemoryEntry],
+    cache: FeatureCache | None,
+    entry_data: EntryData | None = None,
+    index: KeywordIndex | None = None,
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Every word `prefer_newer` may judge rare for `top`: of their subjects, of their keys."""
+    store = _cache_of(cache)
+    features = _features(top, store, entry_data, index)
+    info = [_subject_of(entry, f, entry_data) for entry, f in zip(top, features, strict=True)]
+    return (
+        frozenset().union(*(s for _, s, _, _ in info)),
+        frozenset().union(*(k for _, _, k, _ in info)),
+    )
+
+
+def rare_words(
+    words: tuple[frozenset[str], frozenset[str]], cache: FeatureCache | None
+) -> tuple[frozenset[str], frozenset[str]]:
+    """Which of `subject_words`' words `prefer_newer` judges rare now.
+
+    Its judgments read the feature cache's counts, not the entries alone: a ranking whose
+    newer-over-older step is kept across a write is kept only while these stay the same.
+    """
+    rare = _rarity(_cache_of(cache))
+    subjects, keys = words
+    return (
+        frozenset(w for w in subjects if rare(w, False)),
+        frozenset(w for w in keys if rare(w, True)),
+    )

@@ -16,13 +16,7 @@ from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._bm25 import BM25Params, bm25f_parts, query_terms
 from langchain_contextchef.selectors._herds import herd_of
 from langchain_contextchef.selectors._index import KeywordIndex
-from langchain_contextchef.selectors._meaning import (
-    _PULLS,
-    by_meaning,
-    observed,
-    states_change,
-    unit_vectors,
-)
+from langchain_contextchef.selectors._meaning import _PULLS, by_meaning, observed
 from langchain_contextchef.selectors._selection import (
     EntryVectors,
     Fusion,
@@ -35,7 +29,12 @@ from langchain_contextchef.selectors._text_features import (
     default_cache,
     terms,
 )
-from langchain_contextchef.selectors._updates import Holders, named_updates
+from langchain_contextchef.selectors._updates import (
+    Holders,
+    WordHolders,
+    closest_of,
+    named_updates,
+)
 
 __all__ = [
     "clearly_fits",
@@ -43,9 +42,7 @@ __all__ = [
     "fallback_order",
     "keyword_scores",
     "prefer_newer",
-    "rare_words",
     "relevance_scores",
-    "subject_words",
 ]
 
 
@@ -443,38 +440,6 @@ def _rarity(store: FeatureCache) -> Callable[[str, bool], bool]:
     return rare
 
 
-def subject_words(
-    top: Sequence[MemoryEntry],
-    cache: FeatureCache | None,
-    entry_data: EntryData | None = None,
-    index: KeywordIndex | None = None,
-) -> tuple[frozenset[str], frozenset[str]]:
-    """Every word `prefer_newer` may judge rare for `top`: of their subjects, of their keys."""
-    store = _cache_of(cache)
-    features = _features(top, store, entry_data, index)
-    info = [_subject_of(entry, f, entry_data) for entry, f in zip(top, features, strict=True)]
-    return (
-        frozenset().union(*(s for _, s, _, _ in info)),
-        frozenset().union(*(k for _, _, k, _ in info)),
-    )
-
-
-def rare_words(
-    words: tuple[frozenset[str], frozenset[str]], cache: FeatureCache | None
-) -> tuple[frozenset[str], frozenset[str]]:
-    """Which of `subject_words`' words `prefer_newer` judges rare now.
-
-    Its judgments read the feature cache's counts, not the entries alone: a ranking whose
-    newer-over-older step is kept across a write is kept only while these stay the same.
-    """
-    rare = _rarity(_cache_of(cache))
-    subjects, keys = words
-    return (
-        frozenset(w for w in subjects if rare(w, False)),
-        frozenset(w for w in keys if rare(w, True)),
-    )
-
-
 def _linked_pairs(
     info: Sequence[_Subject], rare: Callable[[str, bool], bool]
 ) -> list[tuple[int, int]]:
@@ -657,8 +622,16 @@ def _named(
         _PULLS - len(pulled),
         frozenset(e.key for _, e in pulled),
         frozenset(i for i, _ in pulled),
-        _closest_of(top, vectors, entry_data) if vectors is not None else None,
+        closest_of(top, vectors, entry_data) if vectors is not None else None,
     )
+
+
+def holders_of(
+    entries: Sequence[MemoryEntry], cache: FeatureCache | None, entry_data: EntryData | None
+) -> WordHolders:
+    """Without the scope's index: which of `entries` hold a word, from their features."""
+    store = _cache_of(cache)
+    return WordHolders(entries, lambda e: _features([e], store, entry_data)[0].terms)
 
 
 def subjects(
@@ -673,53 +646,6 @@ def subjects(
         return text, key
 
     return subject_of
-
-
-def _closest_of(
-    top: Sequence[MemoryEntry], vectors: EntryVectors, entry_data: EntryData | None
-) -> Callable[[int, MemoryEntry], float | None]:
-    """Whether `top[i]` is a newer entry's version by meaning: their cosine, else `None`.
-
-    It is when the two are each other's closest in meaning: `top[i]` of the best entries
-    older than the entry that say no change themselves, and the entry of `top[i]`'s other
-    best entries; at a cosine of `_NAMED_FLOOR` at least.
-    """
-    units: list[Any] | None = None
-    nearest: dict[int, float] = {}  # each old entry's highest cosine with another best entry
-
-    def closest(i: int, entry: MemoryEntry) -> float | None:
-        nonlocal units
-        if units is None:
-            units = unit_vectors(top, vectors, entry_data)
-        (unit,) = unit_vectors([entry], vectors, entry_data)
-        old = units[i]
-        if unit is None or old is None or old.size != unit.size:
-            return None
-        best = float(old @ unit)
-        if best < _NAMED_FLOOR:
-            return None
-        if i not in nearest:
-            nearest[i] = max(
-                (float(old @ u) for j, u in enumerate(units) if j != i and u is not None),
-                default=-1.0,
-            )
-        if nearest[i] > best:
-            return None  # the old entry has a closer one among the best
-        when = observed(entry)
-        for j, other in enumerate(top):
-            u = units[j]
-            if j == i or u is None or u.size != unit.size or observed(other) >= when:
-                continue
-            if float(u @ unit) > best and not states_change(other, entry_data):
-                return None
-        return best
-
-    return closest
-
-
-_NAMED_FLOOR = 0.4
-"""The least cosine similarity at which a newer entry naming an older one by a single rare
-word is taken as its version (when the two are each other's closest in meaning)."""
 
 
 _RARE = 3

@@ -18,9 +18,17 @@ from typing import Any, Protocol
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._herds import family, herd_of
-from langchain_contextchef.selectors._meaning import observed, states_change
+from langchain_contextchef.selectors._meaning import observed, states_change, unit_vectors
+from langchain_contextchef.selectors._selection import EntryVectors
 
-__all__ = ["Holders", "WordHolders", "named_updates", "update_candidates"]
+__all__ = [
+    "Holders",
+    "WordHolders",
+    "closest_of",
+    "named_updates",
+    "update_candidates",
+    "vector_keys_for",
+]
 
 EntryData = Callable[[MemoryEntry], dict[Any, Any]]
 Words = tuple[frozenset[str], frozenset[str]]
@@ -263,3 +271,73 @@ def named_updates(
             if len(found) >= room:
                 break
     return found
+
+
+def closest_of(
+    top: Sequence[MemoryEntry], vectors: EntryVectors, entry_data: EntryData | None
+) -> Callable[[int, MemoryEntry], float | None]:
+    """Whether `top[i]` is a newer entry's version by meaning: their cosine, else `None`.
+
+    It is when the two are each other's closest in meaning: `top[i]` of the best entries
+    older than the entry that say no change themselves, and the entry of `top[i]`'s other
+    best entries; at a cosine of `_NAMED_FLOOR` at least.
+    """
+    units: list[Any] | None = None
+    nearest: dict[int, float] = {}  # each old entry's highest cosine with another best entry
+
+    def closest(i: int, entry: MemoryEntry) -> float | None:
+        nonlocal units
+        if units is None:
+            units = unit_vectors(top, vectors, entry_data)
+        (unit,) = unit_vectors([entry], vectors, entry_data)
+        old = units[i]
+        if unit is None or old is None or old.size != unit.size:
+            return None
+        best = float(old @ unit)
+        if best < _NAMED_FLOOR:
+            return None
+        if i not in nearest:
+            nearest[i] = max(
+                (float(old @ u) for j, u in enumerate(units) if j != i and u is not None),
+                default=-1.0,
+            )
+        if nearest[i] > best:
+            return None  # the old entry has a closer one among the best
+        when = observed(entry)
+        for j, other in enumerate(top):
+            u = units[j]
+            if j == i or u is None or u.size != unit.size or observed(other) >= when:
+                continue
+            if float(u @ unit) > best and not states_change(other, entry_data):
+                return None
+        return best
+
+    return closest
+
+
+_NAMED_FLOOR = 0.4
+"""The least cosine similarity at which a newer entry naming an older one by a single rare
+word is taken as its version (when the two are each other's closest in meaning)."""
+
+
+_VECTOR_BEST = 20
+"""How many of the semantic search's best hits have their newer versions' vectors read."""
+_VECTOR_MORE = 60
+"""At most this many vectors are read besides the hits' (`vector_keys_for`)."""
+
+
+def vector_keys_for(
+    hits: Mapping[str, float],
+    scope: Holders,
+    subject_of: Callable[[MemoryEntry], Words],
+    entry_data: EntryData | None,
+) -> list[str]:
+    """The entries whose vectors `Relevant.vector_keys` asks for.
+
+    The hits, then the `update_candidates` of the best `_VECTOR_BEST` of them (at most
+    `_VECTOR_MORE`).
+    """
+    held = scope.entries
+    ranked = sorted((k for k in hits if k in held), key=lambda k: (-hits[k], k))
+    best = [held[k] for k in ranked[:_VECTOR_BEST]]
+    return [*hits, *update_candidates(best, scope, subject_of, entry_data, _VECTOR_MORE)]
