@@ -51,6 +51,7 @@ from benchmarks.relevance.sets import (
     EvalSet,
     drifted,
     first_set,
+    fourth_set,
     second_set,
     third_set,
 )
@@ -402,7 +403,7 @@ def _run_set(
     }
 
 
-SETS = ("first", "third", "second")
+SETS = ("first", "third", "fourth", "second")
 """The sets, in the order they are reported: the held-back second set last."""
 
 
@@ -452,7 +453,8 @@ def run(
         if name == "first":
             one: EvalSet | None = first_set(QUICK_FILLER if quick else FILLER, questions)
         else:
-            one = third_set() if name == "third" else second_set()
+            sets_by_name = {"third": third_set, "fourth": fourth_set, "second": second_set}
+            one = sets_by_name[name]()
         if one is None:
             continue
         drift = drifted(one.questions) if name == "first" else ()

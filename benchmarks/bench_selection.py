@@ -13,7 +13,8 @@ query a compile builds (`conversation_query`, the last three user turns).
   question that asks for several things, each facet's own), so the
   embedding call and the vector search are not counted; the entries' own vectors are handed
   over as a store that keeps them in memory does (`SelectionContext.entry_vectors`), so the
-  hybrid time includes comparing the best entries by meaning. Three cadences: the scope unchanged
+  hybrid time includes comparing the best entries by meaning, and choosing which entries'
+  vectors a compile would read (`Relevant.vector_keys`). Three cadences: the scope unchanged
   since the last question (its keyword index up to date), right after one new entry (the
   index follows the change), and from scratch (no index: every entry scored, what every
   compile paid before this index; timed on fewer questions).
@@ -151,6 +152,10 @@ def _selector_times(
 
     def timed(context: SelectionContext) -> float:
         start = time.perf_counter()
+        if context.relevance is not None:
+            # Which entries' vectors a compile reads for it (the hits and the updates that
+            # may name them): the selector's work too, though done before the read.
+            selector.vector_keys(context)
         chosen = selector.select(list(slot.ordered()), context)
         chosen[:READ]
         return time.perf_counter() - start

@@ -11,6 +11,10 @@
   `id`, `kind`, `turns`, `answers` and `stale` (the keys of outdated versions still stored).
 * The third set (`benchmarks/relevance3/set.json`), the same format, written by a third
   engineer who saw no code: a development set (tuning on it is allowed).
+* The fourth set (`benchmarks/relevance4/set.json`), the same format, written by a writer who
+  saw no code, about a persona whose life changed a lot (many updates whose versions share
+  few words and have different keys): measured once on the package before any change made
+  with it (its unseen baseline), then a development set.
 
 In the JSON sets `turns` are the user's messages only; the loader puts a short assistant
 reply between two of them, so the compile sees the conversation as it happens (user and
@@ -27,11 +31,20 @@ from typing import Any
 from benchmarks.relevance.dataset import CORE, QUESTIONS, SUPERSEDED, CoreEntry, Question
 from benchmarks.relevance.filler import generate
 
-__all__ = ["EvalQuestion", "EvalSet", "drifted", "first_set", "second_set", "third_set"]
+__all__ = [
+    "EvalQuestion",
+    "EvalSet",
+    "drifted",
+    "first_set",
+    "fourth_set",
+    "second_set",
+    "third_set",
+]
 
 _HERE = Path(__file__).resolve().parent.parent
 SECOND_SET = _HERE / "relevance2" / "set.json"
 THIRD_SET = _HERE / "relevance3" / "set.json"
+FOURTH_SET = _HERE / "relevance4" / "set.json"
 _REPLY = "OK."
 
 
@@ -113,6 +126,11 @@ def second_set(path: Path = SECOND_SET) -> EvalSet | None:
 def third_set(path: Path = THIRD_SET) -> EvalSet | None:
     """The third set (development), or `None` when its file is absent."""
     return _json_set(path, "third set (development)")
+
+
+def fourth_set(path: Path = FOURTH_SET) -> EvalSet | None:
+    """The fourth set (development since its first measurement), or `None` when absent."""
+    return _json_set(path, "fourth set (development)")
 
 
 def _json_set(path: Path, name: str) -> EvalSet | None:

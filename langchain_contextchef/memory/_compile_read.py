@@ -423,7 +423,10 @@ def compile_read(
         # section (only when the selection is computed): the selector compares them.
         held = swept.unchanged
         by_key = held.entries if held is not None else {e.key: e for e in swept.entries}
-        vectors = yield from read_entry_vectors(ctx, by_key, swept.relevance)
+        derived = slot.derived if (slot := ctx.slot()) is not None else None
+        asked = SelectionContext(relevance=swept.relevance, scope=held, entry_data=derived)
+        keys = selector.vector_keys(asked)
+        vectors = yield from read_entry_vectors(ctx, by_key, keys)
     selected, unselected, omitted = (
         reuse.remember("selection", reuse_key, choose) if reuse is not None else choose()
     )

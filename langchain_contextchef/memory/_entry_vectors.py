@@ -2,8 +2,9 @@
 
 A relevance selector compares its best entries with each other to tell two versions of one
 subject ("lives in Berlin" / "moved to Lisbon in May") that share no word. After the
-compile's semantic search, `read_entry_vectors` reads the stored vectors of the entries that
-search found (the candidates the selector compares) in one `Vectors` step: a lookup on
+compile's semantic search, `read_entry_vectors` reads the stored vectors of the entries the
+selector names (`MemorySelector.vector_keys`: the entries that search found, and for
+`Relevant` the newer versions that may name the best of them) in one `Vectors` step: a lookup on
 LangGraph's `InMemoryStore`, one batched query on SQLite and PostgreSQL, the items' files on
 a `FileSystemStore` (`_stored_vectors`), never an embedding call (the compile's only
 embedding is the query's). Each entry version's vector is kept with the scope's cache, so

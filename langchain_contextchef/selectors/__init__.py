@@ -62,8 +62,7 @@ from typing import ClassVar
 
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.query import question_facets
-from langchain_contextchef.selectors._coverage import _HEAD as _COVER_HEAD
-from langchain_contextchef.selectors._coverage import cover_facets, facet_relevance
+from langchain_contextchef.selectors import _coverage as coverage
 from langchain_contextchef.selectors._herds import spread_herds
 from langchain_contextchef.selectors._index import KeywordIndex, index_of
 from langchain_contextchef.selectors._ranking import (
@@ -74,15 +73,14 @@ from langchain_contextchef.selectors._ranking import (
     query_parts,
 )
 from langchain_contextchef.selectors._relevance import (
-    _COVER_WINDOW,
     _cache_of,
-    _features,
     clearly_fits,
-    cover_terms,
     fallback_order,
+    holders_of,
     keyword_scores,
     prefer_newer,
     relevance_scores,
+    subjects,
 )
 from langchain_contextchef.selectors._selection import (
     EntryVectors,
@@ -92,7 +90,7 @@ from langchain_contextchef.selectors._selection import (
     newest_first,
 )
 from langchain_contextchef.selectors._text_features import FeatureCache
-from langchain_contextchef.selectors._updates import WordHolders
+from langchain_contextchef.selectors._updates import vector_keys_for
 
 __all__ = [
     "ByType",
@@ -150,6 +148,15 @@ class MemorySelector:
     ) -> Sequence[MemoryEntry]:
         """Run `select`, with an empty context when none is given."""
         return self.select(entries, context or SelectionContext())
+
+    def vector_keys(self, context: SelectionContext) -> Sequence[str]:
+        """The entries whose stored vectors `select` may compare (`entry_vectors`).
+
+        A compile asks after its semantic search, with a context that holds the search's
+        scores (`relevance`), the scope (`scope`) and `entry_data`, and reads those entries'
+        vectors in one step. By default, the search's hits.
+        """
+        return list(context.relevance or ())
 
 
 class _FunctionSelector(MemorySelector):
@@ -454,6 +461,30 @@ class Relevant(MemorySelector):
         cache = _cache_of(self.cache)
         return (id(cache), cache.terms_version)
 
+    def vector_keys(self, context: SelectionContext) -> Sequence[str]:
+        """The semantic search's hits, and the newer versions that may name the best of them.
+
+        Besides the hits, the entries that say something changed and hold a rare word of
+        one of the best hits (`_updates.update_candidates`): `select` brings such an entry
+        in above the hit when the hit is its closest in meaning, even with a single word in
+        common (`_updates.named_updates`). Found through the scope's keyword index; without
+        a scope (`context.scope`), the hits only.
+
+        Example:
+            ```python
+            from langchain_contextchef.selectors import Relevant, SelectionContext
+
+            context = SelectionContext(relevance={"home": 0.8, "car": 0.3})
+            assert list(Relevant().vector_keys(context)) == ["home", "car"]
+            ```
+        """
+        hits = context.relevance
+        if not hits or context.scope is None or self.fusion != "score":
+            return list(hits or ())
+        index = index_of(context.scope, _cache_of(self.cache), context.entry_data)
+        words = subjects(self.cache, context.entry_data, index)
+        return vector_keys_for(hits, index, words, context.entry_data)
+
     def select(
         self, entries: list[MemoryEntry], context: SelectionContext
     ) -> Sequence[MemoryEntry]:
@@ -483,7 +514,7 @@ class Relevant(MemorySelector):
             held = index.entries
             kept = [held[k] for k, v in scores.items() if v > self.min_score]
             kept.sort(key=lambda e: (-scores[e.key], e.created_at, e.key))
-        window = max(_DEDUP_WINDOW, _COVER_WINDOW)
+        window = max(_DEDUP_WINDOW, coverage._COVER_WINDOW)
         spread, weighed = spread_herds(kept[:window], scores)
         kept = self._cover(spread + kept[window:], weighed, context, entries, index)
         kept = _newer_first(kept, scores, self.cache, context, index, entries=entries)
@@ -518,13 +549,13 @@ class Relevant(MemorySelector):
         if facets is None:
             facets = question_facets(queries[0][0]) if queries else ()
         if not facets:
-            return cover_terms(
+            return coverage.cover_terms(
                 ranked, scores, queries, self.cover, self.cache, context.entry_data, index
             )
         semantic = context.facet_relevance if context.relevance is not None else None
         lookup = index.entries if index is not None else {e.key: e for e in entries}
-        per_facet = facet_relevance(
-            ranked[:_COVER_HEAD],
+        per_facet = coverage.facet_relevance(
+            ranked[: coverage._HEAD],
             facets,
             semantic,
             self.semantic_weight,
@@ -533,7 +564,7 @@ class Relevant(MemorySelector):
             index,
             lookup,
         )
-        return cover_facets(ranked, scores, per_facet, self.cover, lookup, self.min_score)
+        return coverage.cover_facets(ranked, scores, per_facet, self.cover, lookup, self.min_score)
 
     def _select_indexed(self, index: KeywordIndex, context: SelectionContext) -> RankedEntries:
         # The same choice as `select`, over the scope's index, computed as far as it is read.
@@ -559,7 +590,7 @@ class Relevant(MemorySelector):
             )
             ranking = SharedKeys(scores.ranked(floor))
             first = map(held.__getitem__, ranking.after(0))
-            head = list(itertools.islice(first, max(_DEDUP_WINDOW, _COVER_WINDOW)))
+            head = list(itertools.islice(first, max(_DEDUP_WINDOW, coverage._COVER_WINDOW)))
             read = len(head)
             head, weighed = spread_herds(head, scores)
             facets = question_facets(queries[0][0]) if queries else ()
@@ -584,7 +615,11 @@ class Relevant(MemorySelector):
         # Next best: what relevance they have (below min_score), then the fallback order.
         low = [held[key] for key in scores if scores[key] <= floor] if floor > 0 else []
         low.sort(key=lambda e: (-scores[e.key], index.fallback_rank(e)))
-        tail = itertools.chain(kept_rest, low, index.fallback_after(scores))
+        tail: Iterator[MemoryEntry] = itertools.chain(kept_rest, low, index.fallback_after(scores))
+        if shown is not None:
+            # A newer version brought in may have no relevance at all (found by its words or
+            # its vector): not again in the fallback order either.
+            tail = (e for e in tail if e.key not in shown)
         return RankedEntries(head, tail, len(index), complete=True).capped(self.limit)
 
 
@@ -646,17 +681,10 @@ def _newer_first(
         vectors=context.entry_vectors,
         extra=extra,
         index=index,
-        everyone=_holders(entries, cache, context) if index is None and semantic else None,
+        everyone=holders_of(entries, cache, context.entry_data)
+        if index is None and semantic
+        else None,
     )
-
-
-def _holders(
-    entries: Sequence[MemoryEntry], cache: FeatureCache | None, context: SelectionContext
-) -> WordHolders:
-    # Without the scope's index: which of `entries` hold a word, from their features.
-    store = _cache_of(cache)
-    data = context.entry_data
-    return WordHolders(entries, lambda e: _features([e], store, data)[0].terms)
 
 
 class Rerank(MemorySelector):

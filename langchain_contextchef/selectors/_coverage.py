@@ -13,6 +13,9 @@ reordered head keep their order, and the token budget then takes a prefix as bef
 A facet's relevance per entry (`facet_relevance`) is the rarity-weighted share of the facet's
 words the entry holds, fused, when the store's search ran per facet, with the facet's own
 semantic similarity; it is scored for the best entries and the facet's nearest entries only.
+
+`cover_terms` is the same idea for a question without facets: the best entries reordered so
+that each of the query's words gets an entry early.
 """
 
 from __future__ import annotations
@@ -27,7 +30,7 @@ from langchain_contextchef.selectors._index import KeywordIndex
 from langchain_contextchef.selectors._relevance import EntryData, _cache_of, _features, _min_max
 from langchain_contextchef.selectors._text_features import FeatureCache
 
-__all__ = ["cover_facets", "facet_relevance"]
+__all__ = ["cover_facets", "cover_terms", "facet_relevance"]
 
 _HEAD = 30
 """How many of the best entries are reordered (the greedy step is quadratic, so bounded)."""
@@ -178,3 +181,58 @@ def cover_facets(
     # The rest of the head, then the rest of the ranking, in their order; a facet's best entry
     # that did not get a slot goes back to its own place in the ranking.
     return placed + [e for e in ranked if e.key not in chosen]
+
+
+_COVER_WINDOW = 30
+"""How many of the best entries the coverage step reorders (quadratic, so bounded)."""
+
+
+def cover_terms(
+    ranked: list[MemoryEntry],
+    scores: Mapping[str, float],
+    queries: Sequence[tuple[str, float]],
+    strength: float,
+    cache: FeatureCache | None,
+    entry_data: EntryData | None = None,
+    index: KeywordIndex | None = None,
+) -> list[MemoryEntry]:
+    """Reorder the best entries so that each part of the question gets an entry early.
+
+    Greedy, over the top `_COVER_WINDOW`: the next entry is the one with the best score
+    discounted by `strength` times the share of its matching query words that the entries
+    already taken match too. An entry that matches no query word (a semantic-only hit) is
+    not discounted. With one entry per question word the order is the score order.
+    """
+    top = ranked[:_COVER_WINDOW]
+    weights = query_terms(queries)
+    if len(top) < 3 or not weights or strength <= 0:
+        return ranked
+    store = _cache_of(cache)
+    wanted = frozenset(store.expand(weights))
+    matched = [f.vocabulary & wanted for f in _features(top, store, entry_data, index)]
+    covered: set[str] = set()
+    left = list(range(len(top)))
+    order: list[int] = []
+    base = [scores.get(e.key, 0.0) for e in top]
+
+    def gain(i: int) -> float:
+        words = matched[i]
+        seen = len(words & covered) / len(words) if words else 0.0
+        return base[i] * (1.0 - strength * seen)
+
+    gains = [gain(i) for i in left]
+    while left:
+        best, best_gain = left[0], -1.0
+        for i in left:  # the first of equal gains wins: score order breaks ties
+            if gains[i] > best_gain:
+                best, best_gain = i, gains[i]
+        order.append(best)
+        left.remove(best)
+        new = matched[best] - covered
+        if new:
+            covered |= new
+            # Only the entries holding a newly covered word have a new gain.
+            for i in left:
+                if not new.isdisjoint(matched[i]):
+                    gains[i] = gain(i)
+    return [top[i] for i in order] + ranked[_COVER_WINDOW:]

@@ -20,7 +20,7 @@ from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors._herds import family as _family
 from langchain_contextchef.selectors._selection import EntryVectors
 
-__all__ = ["by_meaning", "observed", "states_change"]
+__all__ = ["by_meaning", "observed", "states_change", "unit_vectors"]
 
 EntryData = Callable[[MemoryEntry], dict[Any, Any]]
 
@@ -44,6 +44,26 @@ _CHANGE = re.compile(
 )
 """Words with which a newer version of a fact says that it changed ("moved to Lisbon in
 May", "now on apixaban", "switched to Octopus", "no longer ..."), in English."""
+_CHANGE_ELSEWHERE = re.compile(
+    # German, Dutch
+    r"\b(?:jetzt|inzwischen|mittlerweile|seit|nicht\s+mehr|keine?n?\s+\w+\s+mehr|stattdessen"
+    r"|umgezogen|gewechselt|verkauft|aufgegeben|neue[mnrs]?|ab\s+sofort|niet\s+meer|sinds"
+    r"|verhuisd|overgestapt|nieuwe?"
+    # French
+    r"|maintenant|désormais|dorénavant|depuis|déménagée?s?|ne\s+\w+\s+plus|n'\w+\s+plus"
+    r"|nouvel(?:le)?|nouveaux?|changée?|remplacée?|au\s+lieu\s+d"
+    # Spanish, Portuguese, Italian
+    r"|ahora|ya\s+no|desde|mud(?:é|ó|amos|ado|ei|ou)|cambi(?:é|ó|ado)|nuev[oa]s?"
+    r"|en\s+(?:vez|lugar)\s+de|dej(?:é|ó)\s+de|agora|já\s+não|em\s+vez\s+de|deix(?:ei|ou)\s+de"
+    r"|adesso|non\s+più|trasferit[oaie]|cambiat[oaie]|nuov[oaie]|invece|da\s+quando)\b"
+    # Chinese, Japanese, Korean (no word boundaries)
+    r"|现在|不再|搬到|搬家|改成|换成|换了|已经不|今は|引っ越|変更|新しい|もう.{0,6}ない"
+    r"|이제|지금은|이사|바꿨|새로운|더\s*이상",
+    re.IGNORECASE,
+)
+"""The same in German, Dutch, French, Spanish, Portuguese, Italian, Chinese, Japanese and
+Korean ("jetzt", "nicht mehr", "umgezogen"; "désormais", "ne ... plus"; "ahora", "ya no";
+"agora"; "non più"; "现在", "不再", "搬到"; "今は", "引っ越"; "이제", "이사")."""
 _SEPARATORS = re.compile(r"[_/.:\-]+")
 _CHANGED = ("prefer_newer", "states a change")
 """Where an entry version's `states_change` answer is kept in its derived data."""
@@ -55,7 +75,8 @@ def states_change(entry: MemoryEntry, entry_data: EntryData | None = None) -> bo
     A model that records an update as a new entry writes what changed ("moved to", "now",
     "switched", "no longer", "since", "instead", "new"); the old version states the fact
     plainly. Read in the key (`noor_moved`, `new_dentist`), the value and the description
-    (English words), kept per entry version.
+    (English words, and the like in eight more languages: "umgezogen", "désormais", "ya no",
+    "不再"), kept per entry version.
 
     Example:
         ```python
@@ -74,7 +95,7 @@ def states_change(entry: MemoryEntry, entry_data: EntryData | None = None) -> bo
     if found is None:
         key = _SEPARATORS.sub(" ", entry.key)  # `noor_moved`, `new_dentist`
         text = f"{key}\n{entry.value}\n{entry.description or ''}"
-        found = _CHANGE.search(text) is not None
+        found = _CHANGE.search(text) is not None or _CHANGE_ELSEWHERE.search(text) is not None
         if held is not None:
             held[_CHANGED] = found
     return bool(found)
@@ -96,6 +117,39 @@ _PULL_RANK = 20
 """Only the best this many entries bring their newer version in from below the window."""
 _PULLS = 3
 """At most this many entries are brought in from below the window."""
+
+
+def unit_vectors(
+    entries: Sequence[MemoryEntry], vectors: EntryVectors, entry_data: EntryData | None
+) -> list[Any]:
+    """Each entry's vector scaled to length 1 (a NumPy array), `None` where there is none.
+
+    Kept with each entry version (`entry_data`); asked of `vectors` for the others, in one
+    call. Needs NumPy (every entry `None` without it).
+    """
+    np = _numpy()
+    units: list[Any] = [None] * len(entries)
+    if np is None:
+        return units
+    wanted: list[int] = []
+    for i, entry in enumerate(entries):
+        held = entry_data(entry) if entry_data is not None else None
+        found = held.get(_UNIT) if held is not None else None
+        if found is None:  # asked each time: the vectors given may differ between calls
+            wanted.append(i)
+        units[i] = found
+    if wanted:
+        for i, vector in zip(wanted, vectors([entries[i] for i in wanted]), strict=True):
+            unit = np.asarray(vector, dtype=np.float32) if vector is not None else None
+            if unit is not None and unit.ndim == 1 and unit.size:
+                norm = float(np.linalg.norm(unit))
+                unit = unit / norm if norm > 0 else None
+            else:
+                unit = None
+            units[i] = unit
+            if entry_data is not None and unit is not None:
+                entry_data(entries[i])[_UNIT] = unit
+    return units
 
 
 def by_meaning(
@@ -120,25 +174,7 @@ def by_meaning(
     if np is None:
         return [], []
     pool = [*top, *extra]
-    units: list[Any] = [None] * len(pool)
-    wanted: list[int] = []
-    for i, entry in enumerate(pool):
-        held = entry_data(entry) if entry_data is not None else None
-        found = held.get(_UNIT) if held is not None else None
-        if found is None:  # asked each time: the vectors given may differ between calls
-            wanted.append(i)
-        units[i] = found
-    if wanted:
-        for i, vector in zip(wanted, vectors([pool[i] for i in wanted]), strict=True):
-            unit = np.asarray(vector, dtype=np.float32) if vector is not None else None
-            if unit is not None and unit.ndim == 1 and unit.size:
-                norm = float(np.linalg.norm(unit))
-                unit = unit / norm if norm > 0 else None
-            else:
-                unit = None
-            units[i] = unit
-            if entry_data is not None and unit is not None:
-                entry_data(pool[i])[_UNIT] = unit
+    units = unit_vectors(pool, vectors, entry_data)
     dims = next((u.size for u in units if u is not None), 0)
     # A herd (log entries of one family: `birding/log_2024_...`) is many events, not the
     # versions of one fact: its members would be each other's and every entry's nearest.

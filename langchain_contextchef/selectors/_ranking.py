@@ -435,7 +435,7 @@ class KeptHead:
     was while the index's `signature` of the query's terms stands (BM25's statistics are on
     a grid, `_bm25.corpus_size`): the scored entries, their order, and so the head and its
     reordering are then what a selection from scratch computes, as long as the reordering's
-    other reads (the rare words among the head's, `_relevance.rare_words`) answer the same.
+    other reads (the rare words among the head's, `rare_words`) answer the same.
 
     Attributes:
         signature: What the scores depend on besides the entries holding a query term.

@@ -30,11 +30,15 @@ from langchain_contextchef.selectors._text_features import (
     default_cache,
     terms,
 )
-from langchain_contextchef.selectors._updates import Holders, named_updates
+from langchain_contextchef.selectors._updates import (
+    Holders,
+    WordHolders,
+    closest_of,
+    named_updates,
+)
 
 __all__ = [
     "clearly_fits",
-    "cover_terms",
     "fallback_order",
     "keyword_scores",
     "prefer_newer",
@@ -289,61 +293,6 @@ def clearly_fits(entries: Sequence[MemoryEntry], budget: int | None) -> bool:
 
 _CHARS_PER_TOKEN = 2.5
 _MARKUP_TOKENS = 12
-_COVER_WINDOW = 30
-"""How many of the best entries the coverage step reorders (quadratic, so bounded)."""
-
-
-def cover_terms(
-    ranked: list[MemoryEntry],
-    scores: Mapping[str, float],
-    queries: Sequence[tuple[str, float]],
-    strength: float,
-    cache: FeatureCache | None,
-    entry_data: EntryData | None = None,
-    index: KeywordIndex | None = None,
-) -> list[MemoryEntry]:
-    """Reorder the best entries so that each part of the question gets an entry early.
-
-    Greedy, over the top `_COVER_WINDOW`: the next entry is the one with the best score
-    discounted by `strength` times the share of its matching query words that the entries
-    already taken match too. An entry that matches no query word (a semantic-only hit) is
-    not discounted. With one entry per question word the order is the score order.
-    """
-    top = ranked[:_COVER_WINDOW]
-    weights = query_terms(queries)
-    if len(top) < 3 or not weights or strength <= 0:
-        return ranked
-    store = _cache_of(cache)
-    wanted = frozenset(store.expand(weights))
-    matched = [f.vocabulary & wanted for f in _features(top, store, entry_data, index)]
-    covered: set[str] = set()
-    left = list(range(len(top)))
-    order: list[int] = []
-    base = [scores.get(e.key, 0.0) for e in top]
-
-    def gain(i: int) -> float:
-        words = matched[i]
-        seen = len(words & covered) / len(words) if words else 0.0
-        return base[i] * (1.0 - strength * seen)
-
-    gains = [gain(i) for i in left]
-    while left:
-        best, best_gain = left[0], -1.0
-        for i in left:  # the first of equal gains wins: score order breaks ties
-            if gains[i] > best_gain:
-                best, best_gain = i, gains[i]
-        order.append(best)
-        left.remove(best)
-        new = matched[best] - covered
-        if new:
-            covered |= new
-            # Only the entries holding a newly covered word have a new gain.
-            for i in left:
-                if not new.isdisjoint(matched[i]):
-                    gains[i] = gain(i)
-    return [top[i] for i in order] + ranked[_COVER_WINDOW:]
-
-
 _CHANGE_WORDS = frozenset(
     terms(
         "update updated change changed new newer latest current now moved move switch "
@@ -441,6 +390,16 @@ def _rarity(store: FeatureCache) -> Callable[[str, bool], bool]:
     return rare
 
 
+def rare_limits(held: int) -> tuple[int, int]:
+    """The most entries (of `held` in the feature cache) a rare word may be in, and a rare key word.
+
+    `_rarity`'s thresholds as whole numbers (a count is one): while these and the words'
+    counts stand, so does every judgment of `rare_words`.
+    """
+    subject, key = (math.floor(max(_RARE, s * held)) for s in (_RARE_SHARE, _RARE_KEY_SHARE))
+    return subject, key
+
+
 def subject_words(
     top: Sequence[MemoryEntry],
     cache: FeatureCache | None,
@@ -455,16 +414,6 @@ def subject_words(
         frozenset().union(*(s for _, s, _, _ in info)),
         frozenset().union(*(k for _, _, k, _ in info)),
     )
-
-
-def rare_limits(held: int) -> tuple[int, int]:
-    """The most entries (of `held` in the feature cache) a rare word may be in, and a rare key word.
-
-    `_rarity`'s thresholds as whole numbers (a count is one): while these and the words'
-    counts stand, so does every judgment of `rare_words`.
-    """
-    subject, key = (math.floor(max(_RARE, s * held)) for s in (_RARE_SHARE, _RARE_KEY_SHARE))
-    return subject, key
 
 
 def rare_words(
@@ -560,7 +509,8 @@ def prefer_newer(
     if vectors is not None:
         pairs, pulled = by_meaning(top, extra, vectors, entry_data)
     if semantic is not None:
-        pulled += _named(top, cache, entry_data, everyone if index is None else index, pulled)
+        scope = everyone if index is None else index
+        pulled += _named(top, cache, entry_data, scope, pulled, vectors)
     if pulled:
         taken = {e.key for _, e in pulled}
         grown: list[MemoryEntry] = []
@@ -648,18 +598,12 @@ def _named(
     entry_data: EntryData | None,
     scope: Holders | None,
     pulled: Sequence[tuple[int, MemoryEntry]],
+    vectors: EntryVectors | None = None,
 ) -> list[tuple[int, MemoryEntry]]:
     """`_updates.named_updates` for `top`, with the room and places `pulled` leaves."""
     if scope is None:
         return []
-    store = _cache_of(cache)
-    index = scope if isinstance(scope, KeywordIndex) else None
-
-    def subject_of(entry: MemoryEntry) -> tuple[frozenset[str], frozenset[str]]:
-        (features,) = _features([entry], store, entry_data, index)
-        _, text, key, _ = _subject_of(entry, features, entry_data)
-        return text, key
-
+    subject_of = subjects(cache, entry_data, scope if isinstance(scope, KeywordIndex) else None)
     return named_updates(
         top,
         [subject_of(e) for e in top],
@@ -670,7 +614,30 @@ def _named(
         _PULLS - len(pulled),
         frozenset(e.key for _, e in pulled),
         frozenset(i for i, _ in pulled),
+        closest_of(top, vectors, entry_data) if vectors is not None else None,
     )
+
+
+def holders_of(
+    entries: Sequence[MemoryEntry], cache: FeatureCache | None, entry_data: EntryData | None
+) -> WordHolders:
+    """Without the scope's index: which of `entries` hold a word, from their features."""
+    store = _cache_of(cache)
+    return WordHolders(entries, lambda e: _features([e], store, entry_data)[0].terms)
+
+
+def subjects(
+    cache: FeatureCache | None, entry_data: EntryData | None, index: KeywordIndex | None
+) -> Callable[[MemoryEntry], tuple[frozenset[str], frozenset[str]]]:
+    """An entry's subject words (of its whole text, of its key), as `prefer_newer` reads them."""
+    store = _cache_of(cache)
+
+    def subject_of(entry: MemoryEntry) -> tuple[frozenset[str], frozenset[str]]:
+        (features,) = _features([entry], store, entry_data, index)
+        _, text, key, _ = _subject_of(entry, features, entry_data)
+        return text, key
+
+    return subject_of
 
 
 _RARE = 3

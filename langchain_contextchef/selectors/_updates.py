@@ -17,10 +17,18 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, Protocol
 
 from langchain_contextchef.entry import MemoryEntry
-from langchain_contextchef.selectors._herds import family
-from langchain_contextchef.selectors._meaning import observed, states_change
+from langchain_contextchef.selectors._herds import family, herd_of
+from langchain_contextchef.selectors._meaning import observed, states_change, unit_vectors
+from langchain_contextchef.selectors._selection import EntryVectors
 
-__all__ = ["Holders", "WordHolders", "named_updates"]
+__all__ = [
+    "Holders",
+    "WordHolders",
+    "closest_of",
+    "named_updates",
+    "update_candidates",
+    "vector_keys_for",
+]
 
 EntryData = Callable[[MemoryEntry], dict[Any, Any]]
 Words = tuple[frozenset[str], frozenset[str]]
@@ -94,6 +102,72 @@ _FEW_CAP = 12
 candidate to check)."""
 
 
+def _rare_holders(scope: Holders) -> Callable[[str], Sequence[str]]:
+    """The holders of a word that few entries of `scope` hold (none for a common word)."""
+    few = min(max(_FEW, int(_FEW_SHARE * len(scope))), _FEW_CAP)
+
+    def rare(word: str) -> Sequence[str]:
+        found = scope.holders(word)
+        return found if len(found) <= few else ()
+
+    return rare
+
+
+def update_candidates(
+    best: Sequence[MemoryEntry],
+    scope: Holders,
+    subject_of: Callable[[MemoryEntry], Words],
+    entry_data: EntryData | None,
+    limit: int,
+) -> list[str]:
+    """The entries `named_updates` may bring in for `best`: whose vectors to read for it.
+
+    The entries of no herd that hold a rare subject word of one of `best` that says no
+    change itself, are newer than it and say that something changed, other than `best`'s own;
+    at most `limit`, in the order `best` names them.
+
+    Example:
+        ```python
+        from datetime import datetime, timedelta, timezone
+        from langchain_contextchef.entry import MemoryEntry
+        from langchain_contextchef.selectors._updates import WordHolders, update_candidates
+
+        t = datetime(2026, 5, 25, tzinfo=timezone.utc)
+        old = MemoryEntry(key="dinner", value="Book Melton's", created_at=t, updated_at=t)
+        later = t + timedelta(days=9)
+        new = MemoryEntry(key="m2", value="Melton's closed", created_at=later, updated_at=later)
+        scope = WordHolders([old, new], lambda e: frozenset(e.value.lower().split()))
+
+
+        def words(e):
+            return frozenset(e.value.lower().split()), frozenset()
+
+
+        assert update_candidates([old], scope, words, None, 10) == ["m2"]
+        ```
+    """
+    rare = _rare_holders(scope)
+    held = scope.entries
+    own = {e.key for e in best}
+    herd = herd_of(best)
+    herds = {h for h in herd if h is not None}
+    found: dict[str, None] = {}
+    for old, flock in zip(best, herd, strict=True):
+        if flock is not None or states_change(old, entry_data):
+            continue
+        when = observed(old)
+        for word in sorted(subject_of(old)[0]):
+            for key in rare(word):
+                entry = held.get(key)
+                if entry is None or key in own or key in found or family(key) in herds:
+                    continue
+                if observed(entry) > when and states_change(entry, entry_data):
+                    found[key] = None
+                    if len(found) >= limit:
+                        return list(found)
+    return list(found)
+
+
 def named_updates(
     top: Sequence[MemoryEntry],
     subjects: Sequence[Words],
@@ -104,6 +178,7 @@ def named_updates(
     room: int,
     taken: frozenset[str] = frozenset(),
     busy: frozenset[int] = frozenset(),
+    closest: Callable[[int, MemoryEntry], float | None] | None = None,
 ) -> list[tuple[int, MemoryEntry]]:
     """Newer versions of the best entries that name them, to bring in above them.
 
@@ -114,9 +189,11 @@ def named_updates(
     (`observed`) and say that something changed (`states_change`). A candidate must share
     with it `_SHARED` such rare words, or one of its key's; and it must have no more subject
     words in common with another older entry that says no change, among those holding one of
-    its own rare words (the fact it updates is the one it has most in common with). Each
-    entry takes the candidate with the most words in common (the newest on a tie); at most
-    `room` in all.
+    its own rare words (the fact it updates is the one it has most in common with). With
+    `closest` (meaning), one such rare word is enough when the old entry is the candidate's
+    version by meaning. Each entry takes the candidate that passes the words' test, then the
+    closest in meaning, then the one with the most words in common (the newest on a tie); at
+    most `room` in all.
 
     Args:
         top: The best entries, in order.
@@ -128,6 +205,9 @@ def named_updates(
         room: How many entries may be brought in.
         taken: Keys brought in already (by meaning).
         busy: The positions in `top` that have an entry brought in above them already.
+        closest: With the entries' own vectors: the cosine of `top[i]` and the entry given
+            when `top[i]` is its version by meaning, else `None`. Then one rare word in
+            common is enough, and of such candidates the closest in meaning is taken.
 
     Returns:
         `(i, entry)` pairs: bring `entry` in just above `top[i]`.
@@ -136,12 +216,8 @@ def named_updates(
         return []
     herds = {h for h in herd if h is not None}
     skip = {e.key for e in top} | set(taken)
-    few = min(max(_FEW, int(_FEW_SHARE * len(scope))), _FEW_CAP)
+    rare = _rare_holders(scope)
     held = scope.entries
-
-    def rare(word: str) -> Sequence[str]:
-        found = scope.holders(word)
-        return found if len(found) <= few else ()
 
     matched: dict[str, int] = {}
 
@@ -166,7 +242,7 @@ def named_updates(
         old = top[i]
         if i in busy or herd[i] is not None or states_change(old, entry_data):
             continue
-        best: tuple[tuple[int, Any], MemoryEntry] | None = None
+        best: tuple[tuple[bool, float, int, Any], MemoryEntry] | None = None
         text, key_words = subjects[i]
         for key in sorted({k for word in text for k in rare(word)}):
             entry = held.get(key)
@@ -177,12 +253,16 @@ def named_updates(
             words = subject_of(entry)[0]
             common = words & text
             named = {w for w in common if rare(w)}
-            if len(named) < _SHARED and named.isdisjoint(key_words):
-                continue  # one rare word in common, not the old key's: a name, not a subject
+            strong = len(named) >= _SHARED or not named.isdisjoint(key_words)
+            near = closest(i, entry) if closest is not None else None
+            if not strong and near is None:
+                # One rare word in common, not the old key's: a name, not a subject, unless
+                # their meanings say the same (the old entry is the newer one's closest).
+                continue
             shared = len(common)
             if best_match(entry, words) > shared:
                 continue  # it has more in common with another older entry of the scope
-            rank = (shared, observed(entry))
+            rank = (strong, near or 0.0, shared, observed(entry))
             if best is None or rank > best[0]:
                 best = (rank, entry)
         if best is not None:
@@ -191,3 +271,73 @@ def named_updates(
             if len(found) >= room:
                 break
     return found
+
+
+def closest_of(
+    top: Sequence[MemoryEntry], vectors: EntryVectors, entry_data: EntryData | None
+) -> Callable[[int, MemoryEntry], float | None]:
+    """Whether `top[i]` is a newer entry's version by meaning: their cosine, else `None`.
+
+    It is when the two are each other's closest in meaning: `top[i]` of the best entries
+    older than the entry that say no change themselves, and the entry of `top[i]`'s other
+    best entries; at a cosine of `_NAMED_FLOOR` at least.
+    """
+    units: list[Any] | None = None
+    nearest: dict[int, float] = {}  # each old entry's highest cosine with another best entry
+
+    def closest(i: int, entry: MemoryEntry) -> float | None:
+        nonlocal units
+        if units is None:
+            units = unit_vectors(top, vectors, entry_data)
+        (unit,) = unit_vectors([entry], vectors, entry_data)
+        old = units[i]
+        if unit is None or old is None or old.size != unit.size:
+            return None
+        best = float(old @ unit)
+        if best < _NAMED_FLOOR:
+            return None
+        if i not in nearest:
+            nearest[i] = max(
+                (float(old @ u) for j, u in enumerate(units) if j != i and u is not None),
+                default=-1.0,
+            )
+        if nearest[i] > best:
+            return None  # the old entry has a closer one among the best
+        when = observed(entry)
+        for j, other in enumerate(top):
+            u = units[j]
+            if j == i or u is None or u.size != unit.size or observed(other) >= when:
+                continue
+            if float(u @ unit) > best and not states_change(other, entry_data):
+                return None
+        return best
+
+    return closest
+
+
+_NAMED_FLOOR = 0.4
+"""The least cosine similarity at which a newer entry naming an older one by a single rare
+word is taken as its version (when the two are each other's closest in meaning)."""
+
+
+_VECTOR_BEST = 20
+"""How many of the semantic search's best hits have their newer versions' vectors read."""
+_VECTOR_MORE = 60
+"""At most this many vectors are read besides the hits' (`vector_keys_for`)."""
+
+
+def vector_keys_for(
+    hits: Mapping[str, float],
+    scope: Holders,
+    subject_of: Callable[[MemoryEntry], Words],
+    entry_data: EntryData | None,
+) -> list[str]:
+    """The entries whose vectors `Relevant.vector_keys` asks for.
+
+    The hits, then the `update_candidates` of the best `_VECTOR_BEST` of them (at most
+    `_VECTOR_MORE`).
+    """
+    held = scope.entries
+    ranked = sorted((k for k in hits if k in held), key=lambda k: (-hits[k], k))
+    best = [held[k] for k in ranked[:_VECTOR_BEST]]
+    return [*hits, *update_candidates(best, scope, subject_of, entry_data, _VECTOR_MORE)]

@@ -24,7 +24,7 @@ from langgraph.store.sqlite import SqliteStore
 from langgraph.store.sqlite.aio import AsyncSqliteStore
 
 from langchain_contextchef import ContextChef, MemoryConfig
-from langchain_contextchef.selectors import Relevant
+from langchain_contextchef.selectors import Relevant, SelectionContext
 from langchain_contextchef.store import FileSystemStore
 from tests.support.embeddings import WordHashEmbeddings
 from tests.support.optional import fail_in_ci_else_skip
@@ -248,3 +248,38 @@ def test_a_wrapped_store_gives_no_vectors_and_the_selection_falls_back() -> None
         store=_IndexedWrapper(inner), memory=MemoryConfig(selector=Relevant(), token_budget=1_000)
     )
     assert chef.compile([HumanMessage("Where do I live?")]).meta.injected_keys[0] == "home"
+
+
+class _AsksForMore(SpySelector):
+    """A spy whose search finds one hit and that asks for the vector of `tea` too."""
+
+    search_limit = 1
+
+    def vector_keys(self, context: SelectionContext) -> list[str]:
+        assert context.scope is not None and context.entry_data is not None
+        return [*(context.relevance or {}), "tea"]
+
+
+def test_the_compile_reads_the_vectors_the_selector_names_besides_the_hits() -> None:
+    model = _Recording()
+    spy = _AsksForMore()
+    chef = ContextChef(
+        store=InMemoryStore(index=_index(model)),
+        memory=MemoryConfig(selector=spy, token_budget=1_000),
+    )
+    memory = chef.get_memory()
+    memory.set("home", "Lives in Berlin", description="where the user lives")
+    memory.set("tea", "Prefers green tea")
+    memory.set("cat", "The cat is called Miso")
+    chef.compile([HumanMessage("Where do I live?")])
+    context = spy.seen[-1]
+    assert context.relevance is not None and len(context.relevance) == 1
+    (hit,) = context.relevance
+    assert hit != "tea"
+    assert context.entry_vectors is not None
+    (other,) = {"home", "cat"} - {hit}
+    got = context.entry_vectors([spy.entries[k] for k in (hit, "tea", other)])
+    assert got[0] is not None  # the hit's
+    expected = WordHashEmbeddings(DIMS).embed_documents([TEA_TEXT])[0]
+    assert list(got[1] or ()) == pytest.approx(expected, abs=1e-6)  # named by the selector
+    assert got[2] is None  # neither a hit nor named: not read

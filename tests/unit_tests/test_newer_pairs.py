@@ -20,7 +20,8 @@ from hypothesis import strategies as st
 from langchain_contextchef.entry import MemoryEntry, Provenance
 from langchain_contextchef.selectors import _relevance
 from langchain_contextchef.selectors._bm25 import query_terms
-from langchain_contextchef.selectors._relevance import _linked_pairs, cover_terms, prefer_newer
+from langchain_contextchef.selectors._coverage import cover_terms
+from langchain_contextchef.selectors._relevance import _linked_pairs, prefer_newer
 from langchain_contextchef.selectors._text_features import FeatureCache
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)

@@ -86,6 +86,22 @@ def test_an_older_entry_that_says_it_changed_is_not_moved_ahead() -> None:
         ("Lives at 27 Beckfield Lane", False),
         ("Takes atorvastatin 20mg at night", False),
         ("Knows the news", False),  # "new" inside a word is no change
+        # Beyond English: the same cues, and plain statements that are no change.
+        ("Ist im Mai nach Leipzig umgezogen", True),
+        ("Trinkt keinen Kaffee mehr", True),
+        ("Wohnt in der Gartenstraße 4", False),
+        ("Travaille désormais à Lyon", True),
+        ("Ne boit plus de café", True),
+        ("Habite rue des Lilas", False),
+        ("Ahora vive en Valencia", True),
+        ("Ya no juega al pádel", True),
+        ("Vive en Madrid", False),
+        ("Agora trabalha no Porto", True),
+        ("Non più in ufficio il venerdì", True),
+        ("现在住在上海", True),
+        ("住在北京", False),
+        ("今は大阪に住んでいる", True),
+        ("이제 부산에 산다", True),
     ],
 )
 def test_states_change_reads_the_words_of_a_change(text: str, expected: bool) -> None:

@@ -39,10 +39,17 @@ def _select(
     semantic: Mapping[str, float] | None,
     query: str = QUESTION,
     indexed: bool = True,
+    vectors: Mapping[str, Sequence[float]] | None = None,
 ) -> list[str]:
-    # Through the scope's keyword index (as a compile does), or from the entries alone.
+    # Through the scope's keyword index (as a compile does), or from the entries alone; with
+    # `vectors`, the entries' own vectors by key.
     slot = ScopeSlot()
     slot.reset(("test", 1), sorted(entries, key=lambda e: e.created_at), [])
+    held = vectors
+
+    def entry_vectors(asked: Sequence[MemoryEntry]) -> list[Sequence[float] | None]:
+        return [held.get(e.key) if held is not None else None for e in asked]
+
     context = SelectionContext(
         query=query,
         now=T0,
@@ -50,9 +57,12 @@ def _select(
         relevance=dict(semantic) if semantic is not None else None,
         entry_data=slot.derived if indexed else None,
         scope=slot if indexed else None,
+        entry_vectors=entry_vectors if vectors is not None else None,
     )
-    chosen = Relevant(cache=FeatureCache()).select(list(slot.ordered()), context)
-    return keys(list(chosen))
+    chosen = keys(list(Relevant(cache=FeatureCache()).select(list(slot.ordered()), context)))
+    # Every entry once: one brought in above another is not again in its own place.
+    assert sorted(chosen) == sorted(e.key for e in entries)
+    return chosen
 
 
 @pytest.mark.parametrize("indexed", [True, False])
@@ -77,6 +87,70 @@ def test_one_rare_word_in_common_that_is_no_key_word_is_a_name_not_an_update() -
     closed = entry("bakery_closed", "The Kettlewell bakery has closed for good", age_days=100)
     ranked = _select([HOME, closed, *FILLER], {"home_address": 0.6, "form_rules": 0.4})
     assert ranked.index("home_address") < ranked.index("bakery_closed")
+
+
+DINNER = entry("dinner_place", "Anniversary dinners are booked at Melton's", age_days=900)
+CLOSED = entry("skosh_now", "Melton's has closed; special occasions at Skosh", age_days=100)
+DINNER_QUESTION = "Where should I book our anniversary dinner?"
+
+
+def _meaning(closest: str) -> dict[str, list[float]]:
+    # The update's vector is closest to `closest`'s; every other entry points elsewhere.
+    vectors = {e.key: [0.0, 0.0, 1.0, float(i)] for i, e in enumerate(FILLER)}
+    vectors["dinner_place"] = [1.0, 0.1, 0.0, 0.0]
+    vectors["form_rules"] = [0.1, 1.0, 0.0, 0.0]
+    vectors["skosh_now"] = [1.0, 0.2, 0.0, 0.0] if closest == "dinner_place" else [0.2, 1.0, 0, 0]
+    return vectors
+
+
+def test_one_rare_word_is_enough_when_the_old_entry_is_the_update_s_closest_in_meaning() -> None:
+    # "Melton's" is the one word the two share (not of the old key): words alone say a name,
+    # the entries' vectors say the same subject.
+    entries = [DINNER, CLOSED, *FILLER]
+    semantic = {"dinner_place": 0.7, "form_rules": 0.3}
+    ranked = _select(entries, semantic, DINNER_QUESTION, vectors=_meaning("dinner_place"))
+    assert ranked.index("skosh_now") < ranked.index("dinner_place") < ranked.index("cat")
+    plain = _select(entries, semantic, DINNER_QUESTION)  # without vectors
+    assert plain.index("dinner_place") < plain.index("skosh_now")
+
+
+def test_one_rare_word_is_not_enough_when_either_has_a_closer_one_among_the_best() -> None:
+    # The update's vector is closest to the form rules (older, among the best entries).
+    entries = [DINNER, CLOSED, *FILLER]
+    semantic = {"dinner_place": 0.7, "form_rules": 0.3}
+    ranked = _select(entries, semantic, DINNER_QUESTION, vectors=_meaning("form_rules"))
+    assert ranked.index("dinner_place") < ranked.index("skosh_now")
+    # Nor when the old entry has a closer one among the best than the update (the update
+    # is closest to it, but not the other way round).
+    vectors = _meaning("dinner_place")
+    vectors["dinner_place"] = [1.0, 0.0, 0.0, 0.0]
+    vectors["form_rules"] = [1.0, 0.0, 0.3, 0.0]
+    vectors["skosh_now"] = [1.0, 0.5, 0.0, 0.0]
+    both = {"dinner_place": 0.7, "form_rules": 0.5, "tea": 0.1}  # both among the best
+    ranked = _select(entries, both, DINNER_QUESTION, vectors=vectors)
+    assert ranked.index("dinner_place") < ranked.index("skosh_now")
+    # And without the update's own vector there is nothing to compare: words decide.
+    vectors = _meaning("dinner_place")
+    del vectors["skosh_now"]
+    ranked = _select(entries, semantic, DINNER_QUESTION, vectors=vectors)
+    assert ranked.index("dinner_place") < ranked.index("skosh_now")
+
+
+def test_the_vectors_a_compile_reads_include_the_updates_that_may_name_the_best_hits() -> None:
+    slot = ScopeSlot()
+    plain = entry("melton_menu", "Melton's menu changes weekly", age_days=950)
+    stored = [DINNER, CLOSED, plain, *FILLER]
+    slot.reset(("test", 1), sorted(stored, key=lambda e: e.created_at), [])
+    context = SelectionContext(
+        relevance={"dinner_place": 0.7, "tea": 0.2}, entry_data=slot.derived, scope=slot
+    )
+    asked = list(Relevant(cache=FeatureCache()).vector_keys(context))
+    # The hits, then the newer entry that says it changed ("has closed") and holds a rare
+    # word of one of them; not the older or plain one.
+    assert asked == ["dinner_place", "tea", "skosh_now"]
+    # Without the scope (no keyword index to look words up in): the hits.
+    unscoped = SelectionContext(relevance={"dinner_place": 0.7})
+    assert list(Relevant().vector_keys(unscoped)) == ["dinner_place"]
 
 
 def test_one_rare_word_of_the_old_key_is_enough() -> None:
