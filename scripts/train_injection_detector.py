@@ -26,8 +26,6 @@ shipped one):
 - `combined`: both, fitted separately on the same rows, their scores joined by `RULE` (one of
   the package's `COMBINATION_RULES`); the file holds the linear weights, then the network's.
 
-Every training row weighs the same in the fit (`PUBLIC_WEIGHT` equals the memory rows'
-weights; `WAVE_BALANCE` would give every memory folder the same total weight per label).
 The threshold is the lowest on a fixed grid (steps of 0.01) at which the tuning rows refuse at most 0.5% of
 benign memories and at most 3% of the public benign texts. The test splits of the public
 datasets and the held-back memory set are not read here.
@@ -82,12 +80,10 @@ BATCH = 64
 LEARNING_RATE = 0.05
 INIT_SCALE = 0.05
 # The memory folders each scored by a fold of --dev.
-WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7", "wave8", "wave9")
+WAVES = ("wave3", "wave4", "wave5", "wave6", "wave7", "wave8")
 RULE = "mean_probability"  # how a combined model joins its parts (gate._learned's rules)
 MEMORY_BENIGN_WEIGHT = 6.0
 MEMORY_INJECTION_WEIGHT = 6.0
-PUBLIC_WEIGHT = 6.0  # each public training row's weight (a memory row's: the two above)
-WAVE_BALANCE = 0.0  # 1: every memory folder carries the same total weight per label
 THRESHOLDS = tuple(round(0.01 * i, 2) for i in range(20, 100))  # 0.20 to 0.99
 MAX_MEMORY_BENIGN_REFUSED = 0.005  # half the goal: a tuning estimate is optimistic
 MAX_PUBLIC_BENIGN_REFUSED = 0.03
@@ -162,33 +158,10 @@ def _matrix(rows: Iterable[Row]) -> csr_matrix:
     )
 
 
-def _weights(rows: list[Row]) -> np.ndarray:
-    """Each row's weight in the fit: `PUBLIC_WEIGHT`, or a memory row's by its label.
-
-    With `WAVE_BALANCE` set, a memory row's weight is further scaled so that every memory
-    folder (the first rows, `wave3`, `wave4`, ...) carries the same total weight per label
-    among the rows fitted, the memory rows' total unchanged.
-    """
-    weights = np.array(
-        [
-            PUBLIC_WEIGHT
-            if r.source == "public"
-            else (MEMORY_BENIGN_WEIGHT if r.label == 0 else MEMORY_INJECTION_WEIGHT)
-            for r in rows
-        ]
-    )
-    if WAVE_BALANCE > 0:
-        counts: dict[tuple[str, int], int] = {}
-        for r in rows:
-            if r.source == "memory":
-                counts[r.origin, r.label] = counts.get((r.origin, r.label), 0) + 1
-        for label in (0, 1):
-            groups = [n for (_, lab), n in counts.items() if lab == label]
-            mean = sum(groups) / max(1, len(groups))
-            for i, r in enumerate(rows):
-                if r.source == "memory" and r.label == label:
-                    weights[i] *= mean / counts[r.origin, label]
-    return weights
+def _weight(row: Row) -> float:
+    if row.source == "public":
+        return 1.0
+    return MEMORY_BENIGN_WEIGHT if row.label == 0 else MEMORY_INJECTION_WEIGHT
 
 
 @dataclass
@@ -263,15 +236,15 @@ def fit_linear(rows: list[Row]) -> Linear:
     model = LogisticRegression(C=C, solver="liblinear", random_state=SEED, max_iter=1000, tol=1e-4)
     matrix = _matrix(rows)
     labels = np.array([r.label for r in rows])
-    weights = _weights(rows)
+    weights = np.array([_weight(r) for r in rows])
     ratios = _log_count_ratios(matrix, labels, weights) if NB_ALPHA > 0 else None
     if ratios is not None:
         matrix = csr_matrix(matrix.multiply(ratios))
     model.fit(matrix, labels, sample_weight=weights)
     coef = model.coef_[0] if ratios is None else model.coef_[0] * ratios
     scale = float(max(abs(coef.max()), abs(coef.min()))) / 32767.0
-    stored = array("h", (round(float(w) / scale) for w in coef))
-    return Linear(stored, scale, float(model.intercept_[0]))
+    weights = array("h", (round(float(w) / scale) for w in coef))
+    return Linear(weights, scale, float(model.intercept_[0]))
 
 
 def fit_network(rows: list[Row], seed: int = SEED) -> Network:
@@ -283,7 +256,7 @@ def fit_network(rows: list[Row], seed: int = SEED) -> Network:
     rng = np.random.default_rng(seed)
     matrix = _matrix(rows).astype(np.float32)
     labels = np.array([r.label for r in rows], dtype=np.float32)
-    weights = _weights(rows).astype(np.float32)
+    weights = np.array([_weight(r) for r in rows], dtype=np.float32)
     weights /= weights.mean()
     buckets = 1 << FEATURE_BITS
     w1 = (rng.standard_normal((buckets, HIDDEN)) * INIT_SCALE).astype(np.float32)
@@ -403,13 +376,6 @@ def train(data: Path = DATA, kind: str = MODEL) -> tuple[list[array[int]], dict[
     """
     train_rows, tune_rows = load(data)
     model = _fit(train_rows, kind)
-    return _packed(model, kind, train_rows, tune_rows)
-
-
-def _packed(
-    model: Fitted, kind: str, train_rows: list[Row], tune_rows: list[Row]
-) -> tuple[list[array[int]], dict[str, object]]:
-    """The weights and metadata of a model fitted on `train_rows`, thresholded on `tune_rows`."""
     threshold = choose_threshold(_probabilities(model, tune_rows), tune_rows)
     meta: dict[str, object] = {"kind": kind, "feature_bits": FEATURE_BITS, "digit_runs": _RUN_CAP}
     if isinstance(model, Linear):
@@ -434,8 +400,6 @@ def _packed(
         "seed": SEED,
         "memory_benign_weight": MEMORY_BENIGN_WEIGHT,
         "memory_injection_weight": MEMORY_INJECTION_WEIGHT,
-        "public_weight": PUBLIC_WEIGHT,
-        "wave_balance": WAVE_BALANCE,
         "training_rows": len(train_rows),
         "tuning_rows": len(tune_rows),
     }
@@ -498,104 +462,45 @@ def _wave_fold(wave: str) -> tuple[str, Callable[[Row], bool], Callable[[Row], b
     return (wave, lambda r: r.origin != wave, lambda r: r.origin == wave)
 
 
-def development(
-    data: Path = DATA,
-    kind: str = MODEL,
-    only: frozenset[str] = frozenset(),
-    scores: Path | None = None,
-    out: Path | None = None,
-) -> None:
+def development(data: Path = DATA, kind: str = MODEL, only: frozenset[str] = frozenset()) -> None:
     """The leave-one-source-out protocol: recall at 1% and 3% benign refused, and the AUC.
 
-    `only`, when not empty, names the folds to run (the others are skipped). The first fit
-    (every training row) scores the tuning rows, and among them the two public validation
-    splits on their own (`public val`: the in-domain fold, its train splits in training);
-    its rows also print the threshold the tuning rule picks and what that threshold catches
-    and refuses on the public validation splits and the memory tuning rows. `scores`, when
-    given, receives every fold's labels and margins (a JSON file) for later reading; `out`,
-    the model fitted on every training row (written as `write` writes the package's).
+    `only`, when not empty, names the folds to run (the others are skipped).
     """
     train_rows, tune_rows = load(data)
     every = train_rows + tune_rows
     origins = {r.origin for r in every}
-    tune_set = set(tune_rows)
-    validation = ("neuralchemy_core_validation", "slabs_validation")
-    Scored = list[tuple[str, Callable[[Row], bool]]]
-    folds: list[tuple[str, Callable[[Row], bool], Scored]] = [
-        (
-            "all rows",
-            lambda r: True,
-            [
-                ("public val", lambda r: r.origin in validation),
-                ("tuning rows", lambda r: r in tune_set),
-            ],
-        )
-    ]
-    folds += [
-        (w, lambda r, w=w: r.origin != w, [(w, lambda r, w=w: r.origin == w)])  # type: ignore[misc]
-        for w in WAVES[::-1]
-        if w in origins
-    ]
+    folds = [_wave_fold(wave) for wave in WAVES[::-1] if wave in origins]
     folds += [
         (
             "neuralchemy",
             lambda r: r.origin != "neuralchemy_core_train",
-            [("neuralchemy", lambda r: r.origin == "neuralchemy_core_validation")],
+            lambda r: r.origin == "neuralchemy_core_validation",
         ),
-        (
-            "slabs",
-            lambda r: r.origin != "slabs_train",
-            [("slabs", lambda r: r.origin == "slabs_validation")],
-        ),
+        ("slabs", lambda r: r.origin != "slabs_train", lambda r: r.origin == "slabs_validation"),
+        ("tuning rows", lambda r: True, lambda r: r in tune_set),
     ]
-    saved: dict[str, dict[str, list[float]]] = {}
+    tune_set = set(tune_rows)
     print("model                     fold         recall@1%  recall@3%  AUC", flush=True)
-    for name, keep, scored_sets in folds:
-        if only and name not in only and not any(s in only for s, _ in scored_sets):
+    for name, keep, scored in folds:
+        if only and name not in only:
             continue
         model = _fit([r for r in train_rows if keep(r)], kind)
-        for scored_name, scored in scored_sets:
-            rows = [r for r in every if scored(r)]
-            labels = np.array([r.label for r in rows])
-            matrix = _matrix(rows)
-            if isinstance(model, Combined):
-                first, second = model.linear.margins(matrix), model.network.margins(matrix)
-                scored_by = {"linear": first, "network": second}
-                scored_by |= {rule: _joined(first, second, rule) for rule in COMBINATION_RULES}
-            else:
-                scored_by = {kind: model.margins(matrix)}
-            for label, margins in scored_by.items():
-                print(
-                    f"{label:24s}  {scored_name:12s}  {_recall_at(labels, margins, 0.01):9.3f}  "
-                    f"{_recall_at(labels, margins, 0.03):9.3f}  {_auc(labels, margins):.4f}",
-                    flush=True,
-                )
-                saved[f"{scored_name}/{label}"] = {
-                    "labels": [float(x) for x in labels],
-                    "margins": [float(x) for x in margins],
-                    "memory": [float(r.source == "memory") for r in rows],
-                }
-            if scored_name == "tuning rows":
-                _print_tuning(model, rows)
-                if out is not None:
-                    write(*_packed(model, kind, train_rows, tune_rows), out)
-    if scores is not None:
-        scores.write_text(json.dumps(saved), encoding="utf-8")
-
-
-def _print_tuning(model: Fitted, rows: list[Row]) -> None:
-    """The tuning rule's threshold for `model` and what it catches and refuses there."""
-    probabilities = _probabilities(model, rows)
-    threshold = choose_threshold(probabilities, rows)
-    cells = [
-        _refused(probabilities, rows, threshold, source=s, label=label)
-        for s, label in (("public", 1), ("public", 0), ("memory", 1), ("memory", 0))
-    ]
-    print(
-        f"tuning rule: threshold {threshold:.2f}; public val caught {cells[0]:.3f}, "
-        f"refused {cells[1]:.4f}; memory tuning caught {cells[2]:.3f}, refused {cells[3]:.4f}",
-        flush=True,
-    )
+        rows = [r for r in every if scored(r)]
+        labels = np.array([r.label for r in rows])
+        matrix = _matrix(rows)
+        if isinstance(model, Combined):
+            first, second = model.linear.margins(matrix), model.network.margins(matrix)
+            scored_by = {"linear": first, "network": second}
+            scored_by |= {rule: _joined(first, second, rule) for rule in COMBINATION_RULES}
+        else:
+            scored_by = {kind: model.margins(matrix)}
+        for label, margins in scored_by.items():
+            print(
+                f"{label:24s}  {name:12s}  {_recall_at(labels, margins, 0.01):9.3f}  "
+                f"{_recall_at(labels, margins, 0.03):9.3f}  {_auc(labels, margins):.4f}",
+                flush=True,
+            )
 
 
 def write(parts: list[array[int]], meta: dict[str, object], out: Path = OUT) -> None:
@@ -619,8 +524,6 @@ _SETTABLE = (
     "LEARNING_RATE",
     "MEMORY_BENIGN_WEIGHT",
     "MEMORY_INJECTION_WEIGHT",
-    "PUBLIC_WEIGHT",
-    "WAVE_BALANCE",
 )
 
 
@@ -628,15 +531,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--report", action="store_true", help="print the tuning figures")
     parser.add_argument("--dry-run", action="store_true", help="do not write the model")
-    parser.add_argument(
-        "--out", default="", help="the folder to write the model into (default: the package's)"
-    )
     parser.add_argument("--dev", action="store_true", help="run the development protocol only")
     parser.add_argument(
         "--folds", default="", help="with --dev: the folds to run, comma-separated (default all)"
-    )
-    parser.add_argument(
-        "--scores", default="", help="with --dev: a JSON file to receive every fold's margins"
     )
     parser.add_argument(
         "--set",
@@ -658,16 +555,11 @@ def main() -> None:
             parser.error(f"--set {name}: not one of {', '.join(_SETTABLE)}")
         globals()[name] = type(globals()[name])(value)
     if args.dev:
-        development(
-            kind=args.model,
-            only=frozenset(filter(None, args.folds.split(","))),
-            scores=Path(args.scores) if args.scores else None,
-            out=Path(args.out) if args.out else None,
-        )
+        development(kind=args.model, only=frozenset(filter(None, args.folds.split(","))))
         return
     parts, meta = train(kind=args.model)
     if not args.dry_run:
-        write(parts, meta, Path(args.out) if args.out else OUT)
+        write(parts, meta)
     print(json.dumps({k: v for k, v in meta.items() if not isinstance(v, list | dict)}, indent=2))
     if args.report:
         report(parts, meta)

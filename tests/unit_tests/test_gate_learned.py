@@ -210,31 +210,6 @@ def _random_parts(
     )
 
 
-def test_the_trainer_weighs_rows_by_source_label_and_optionally_by_folder(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    trainer = _trainer()
-    row = trainer.Row
-    rows = [
-        row("a public injection", 1, "public", "slabs_train"),
-        row("a public benign text", 0, "public", "slabs_train"),
-        row("one", 0, "memory", "wave8"),
-        row("two", 0, "memory", "wave8"),
-        row("three", 0, "memory", "wave8"),
-        row("four", 0, "memory", "wave9"),
-        row("an injection", 1, "memory", "wave9"),
-    ]
-    monkeypatch.setattr(trainer, "PUBLIC_WEIGHT", 2.0)
-    monkeypatch.setattr(trainer, "MEMORY_BENIGN_WEIGHT", 6.0)
-    monkeypatch.setattr(trainer, "MEMORY_INJECTION_WEIGHT", 5.0)
-    monkeypatch.setattr(trainer, "WAVE_BALANCE", 0.0)
-    assert list(trainer._weights(rows)) == [2.0, 2.0, 6.0, 6.0, 6.0, 6.0, 5.0]
-    # Balanced: wave8's three benign rows and wave9's one carry 12 each (the mean folder's
-    # two rows times 6), the memory benign total of 24 unchanged; public rows do not move.
-    monkeypatch.setattr(trainer, "WAVE_BALANCE", 1.0)
-    assert list(trainer._weights(rows)) == pytest.approx([2.0, 2.0, 4.0, 4.0, 4.0, 12.0, 5.0])
-
-
 def test_model_files_of_every_kind_load_and_a_combined_one_joins_its_parts() -> None:
     linear_raw, linear_meta, network_raw, network_meta = _random_parts(11, 4)
     # A file written before kinds were named is a linear model.
