@@ -24,34 +24,18 @@ from langgraph.store.memory import InMemoryStore
 
 import langchain_contextchef.selectors._ranking as ranking
 from langchain_contextchef import CompiledPayload, ContextChef, MemoryConfig
-from langchain_contextchef.budget._again import LastFit
 from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.selectors import Relevant
 from langchain_contextchef.selectors._relevance import rare_limits, rare_words
 from langchain_contextchef.selectors._text_features import FeatureCache
 from tests.support.compiles import assert_same_compile
+from tests.support.fits import spliced_fits
 from tests.support.stores import RecordingStore
 
 _QUESTION = [HumanMessage("Which date parser test did the team add?")]
 _ASKED = ["date", "parser", "test", "team", "added"]
 _OTHER = ["toronto", "noor", "sister", "moved", "office", "lease", "car", "blue", "fixed", "dog"]
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
-
-
-@contextmanager
-def _spliced() -> Iterator[list[bool]]:
-    """Notes, for each fit taken again, whether its block was spliced from the last one."""
-    made: list[bool] = []
-    splice = LastFit.spliced
-
-    def noting(self: LastFit, line: str) -> str | None:
-        found = splice(self, line)
-        made.append(found is not None)
-        return found
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(LastFit, "spliced", noting)
-        yield made
 
 
 @contextmanager
@@ -98,7 +82,7 @@ def test_writes_in_and_around_the_block_match_a_fresh_process() -> None:
         assert_same_compile(cached, _fresh(shared, config))
         return cached
 
-    with _spliced() as made:
+    with spliced_fits() as made:
         # Below the block: only the omitted entries change (one more, the "N more" count).
         below = step(lambda: memory.set("quiet_1", "Lunch in the blue office."))
         assert below.meta.injected_keys == shown

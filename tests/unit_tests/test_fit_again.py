@@ -35,6 +35,7 @@ from langchain_contextchef.entry import MemoryEntry
 from langchain_contextchef.render import render_memory_block, unlisted_line
 from langchain_contextchef.render._entry_tokens import entry_counters
 from tests.support.compiles import assert_same_compile
+from tests.support.fits import spliced_fits
 from tests.support.stores import RecordingStore
 
 T0 = datetime(2026, 5, 25, tzinfo=timezone.utc)
@@ -260,22 +261,6 @@ def test_compiles_after_writes_match_a_fresh_process_and_take_the_fit_again() ->
     assert sum(taken) >= 8
 
 
-@contextmanager
-def _spliced() -> Iterator[list[bool]]:
-    """Notes, for each fit taken again with `line_only`, whether its block was spliced."""
-    made: list[bool] = []
-    splice = LastFit.spliced
-
-    def noting(self: LastFit, line: str) -> str | None:
-        found = splice(self, line)
-        made.append(found is not None)
-        return found
-
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(LastFit, "spliced", noting)
-        yield made
-
-
 @pytest.mark.parametrize("index_mode", [False, True])
 def test_a_spliced_block_is_the_rendered_block(index_mode: bool) -> None:
     # Writes below the block: each fit is taken again and its block spliced from the last
@@ -283,7 +268,7 @@ def test_a_spliced_block_is_the_rendered_block(index_mode: bool) -> None:
     rng = random.Random(5)
     entries = [_entry(rng, f"k_{i}") for i in range(120)]
     memo = FitMemo(lambda e: False, line_only=True)
-    with _taken_again() as taken, _spliced() as made:
+    with _taken_again() as taken, spliced_fits() as made:
         for i in range(12):
             entries.append(_entry(rng, f"later_{i}"))
             kept, real = _fits(
@@ -294,7 +279,7 @@ def test_a_spliced_block_is_the_rendered_block(index_mode: bool) -> None:
     assert made == [True] * 11
 
 
-def test_a_block_holding_a_copy_of_its_more_line_is_rendered_not_spliced() -> None:
+def test_a_block_holding_a_copy_of_its_more_line_is_rendered_notspliced_fits() -> None:
     # An entry whose value is the text of the block's own "N more" line: where the line
     # ends the block is not known from the text alone, so it is rendered (and right).
     rng = random.Random(9)
@@ -311,7 +296,7 @@ def test_a_block_holding_a_copy_of_its_more_line_is_rendered_not_spliced() -> No
     second = fit()
     copy = unlisted_line(second.unlisted, "legacy")  # the same digits: the same counts
     entries[0] = entries[0].evolve(value=copy)
-    with _taken_again() as taken, _spliced() as made:
+    with _taken_again() as taken, spliced_fits() as made:
         third = fit()
         assert third.unlisted == second.unlisted and third.block.count(copy) == 2
         entries.append(_entry(rng, "below"))  # the line says one more; the copy stays
