@@ -23,6 +23,7 @@ import pytest
 from langchain_contextchef import Memory
 from tests.integration_tests import _clock_worker as worker
 from tests.integration_tests._concurrency_worker import open_store
+from tests.support.stores import process_backend
 
 pytestmark = pytest.mark.slow
 
@@ -33,12 +34,7 @@ TTL = 3
 
 @pytest.fixture(params=["filesystem", "sqlite", "postgres"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
-    kind = request.param
-    if kind == "filesystem":
-        return kind, str(tmp_path / ".context")
-    if kind == "sqlite":
-        return kind, str(tmp_path / "store.db")
-    return kind, request.getfixturevalue("pg_database")
+    return process_backend(request, tmp_path)
 
 
 def _together(backend: tuple[str, str], scope: tuple[str, ...], scenario: str, n: int) -> Any:

@@ -24,6 +24,7 @@ from langchain_contextchef.middleware import ContextChefMiddleware
 from tests.integration_tests import _profile_worker as worker
 from tests.integration_tests._concurrency_worker import open_store
 from tests.support.models import RecordingModel, tool_call
+from tests.support.stores import process_backend
 
 pytestmark = pytest.mark.slow
 
@@ -32,12 +33,7 @@ EDITS = 8
 
 @pytest.fixture(params=["filesystem", "sqlite", "postgres"])
 def backend(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
-    kind = request.param
-    if kind == "filesystem":
-        return kind, str(tmp_path / ".context")
-    if kind == "sqlite":
-        return kind, str(tmp_path / "store.db")
-    return kind, request.getfixturevalue("pg_database")
+    return process_backend(request, tmp_path)
 
 
 @pytest.fixture

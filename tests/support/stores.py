@@ -117,3 +117,17 @@ class RecordingStore(BaseStore):
         self.trips.append([describe(op) for op in ops])
         self.batches.append(ops)
         return await self.inner.abatch(ops)
+
+
+def process_backend(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
+    """`(kind, location)` for a test whose worker processes each open the store themselves.
+
+    `request.param` names the backend; the location is a folder, a SQLite file or a scratch
+    PostgreSQL database (the `pg_database` fixture).
+    """
+    kind: str = request.param
+    if kind == "filesystem":
+        return kind, str(tmp_path / ".context")
+    if kind == "sqlite":
+        return kind, str(tmp_path / "store.db")
+    return kind, request.getfixturevalue("pg_database")
